@@ -1,0 +1,21 @@
+"""graphjit backends: each lowers a :class:`transpiler.program.Program` to source and loads it.
+
+``numba-cpu`` compiles with ``numba.njit``; ``eager`` runs the same generated code as plain
+Python, which checks the conversion apart from Numba.
+"""
+
+
+def get_backend(name, cache=False):
+    """The backend object for ``name``; ``cache`` turns on Numba's on-disk cache.
+
+    Raises:
+        ValueError: unknown name, or a backend not built yet (``numba-cuda``).
+    """
+    if name == "numba-cpu":
+        from .numba_cpu import NumbaCPUBackend
+        return NumbaCPUBackend(cache=cache)
+    if name == "eager":
+        from .eager import EagerBackend
+        return EagerBackend()
+    raise ValueError(f"unknown or unavailable backend {name!r}; available: 'numba-cpu', "
+                     "'eager' ('numba-cuda' is not built yet)")

@@ -1,0 +1,155 @@
+"""The Backend interface and the lowering shared by the Python-source backends.
+
+``lower(program)`` turns a finalized program into the text of one Python module: imports, the
+generated functions (each statement followed by a ``# file:line`` comment naming the user's
+line it comes from) and ``_prepare``, the plain-Python function that re-checks the guards and
+reads the runtime inputs before each call. ``load(source)`` writes it to a real file and imports
+it, so tracebacks, ``inspect``, ``linecache`` and Numba's cache all see a file.
+"""
+import ast
+import math
+import os
+
+import gast
+
+from transpiler.errors import Origin
+from transpiler.loader import load_source
+
+
+class GeneratedModule:
+    """The lowered program.
+
+    Attributes:
+        source (str): the module text.
+        line_map (dict[int, Origin]): generated line -> the user's origin.
+        entry_name (str): the entry function's name in the module.
+        constants (tuple): the ``_K`` argument of ``_prepare`` (guard expectations).
+        roots (tuple): the ``_R`` argument of ``_prepare`` (globals dicts, closure cells).
+    """
+
+    def __init__(self, source, line_map, entry_name, constants, roots):
+        self.source = source
+        self.line_map = line_map
+        self.entry_name = entry_name
+        self.constants = constants
+        self.roots = roots
+
+
+class Backend:
+    """A code generator. Subclasses set ``name`` and ``decorator_lines``."""
+
+    name = None
+    # Source lines after the imports that define ``_jit``; None for no decorator.
+    decorator_lines = None
+
+    def lower(self, program, header=""):
+        """Lower a program to a :class:`GeneratedModule`.
+
+        Args:
+            program (Program): built by the passes; finalized here.
+            header (str): comment lines to put first.
+        """
+        program.finalize(reserved={"_jit", "_prepare", "numba"})
+        lines = [header.rstrip("\n")] if header else []
+        for module, alias in sorted(program.imports()):
+            lines.append(f"import {module}" if module == alias else
+                         f"import {module} as {alias}")
+        if self.decorator_lines:
+            lines.extend(self.decorator_lines)
+        line_map = {}
+        for fn in program.functions:
+            lines.append("")
+            lines.append("")
+            if self.decorator_lines:
+                lines.append("@_jit")
+            text = gast.unparse(fn.node).strip("\n").splitlines()
+            offset = len(lines)
+            relative = _map_lines(fn, "\n".join(text))
+            for rel, lineno in relative.items():
+                origin = Origin(fn.filename, lineno)
+                line_map[offset + rel] = origin
+                text[rel - 1] += f"  # {os.path.basename(fn.filename)}:{lineno}"
+            lines.extend(text)
+        prepare, constants = _emit_prepare(program)
+        lines.append("")
+        lines.append("")
+        lines.extend(prepare)
+        source = "\n".join(lines) + "\n"
+        return GeneratedModule(source, line_map, program.entry.symbol.name, constants,
+                               tuple(program.roots))
+
+    def load(self, generated, stem):
+        """Import the generated module; returns ``(module, path)``."""
+        return load_source(generated.source, stem)
+
+
+def _map_lines(fn, text):
+    """Generated line (1-based, within ``text``) -> user's line, statement by statement."""
+    parsed = ast.parse(text).body[0]
+    mapping = {parsed.lineno: fn.node.lineno}
+
+    def walk(gen_stmts, parsed_stmts):
+        for g, a in zip(gen_stmts, parsed_stmts):
+            if getattr(g, "lineno", None) is not None:
+                mapping.setdefault(a.lineno, g.lineno)
+            for field in ("body", "orelse", "finalbody"):
+                walk(getattr(g, field, None) or [], getattr(a, field, None) or [])
+
+    walk(fn.node.body, parsed.body)
+    return mapping
+
+
+def _emit_prepare(program):
+    """Source of ``_prepare(self, _A, _R, _K)`` and its constants ``_K``."""
+    lines = [
+        "def _prepare(self, _A, _R, _K):",
+        '    """Re-check the static values this code was specialized on and read the runtime',
+        '    inputs. Returns the inputs, or None when a guard fails (graphjit then transpiles',
+        '    again). Plain Python: it runs before each call."""',
+        "    try:",
+    ]
+    constants = []
+    temps = {}
+    roots = {"self": lambda r: "self", "arg": lambda r: f"_A[{r[1]}]",
+             "root": lambda r: f"_R[{r[1]}]"}
+
+    def ref(path):
+        if len(path) == 1:
+            return roots[path[0][0]](path[0])
+        if path in temps:
+            return temps[path]
+        parent = ref(type(path)(path[:-1]))
+        step = path[-1]
+        if step[0] == ".":
+            expr = f"{parent}.{step[1]}"
+        elif step[0] == "[]":
+            expr = f"{parent}[{step[1]!r}]"
+        else:
+            expr = f"{parent}.cell_contents"
+        temp = f"_{len(temps)}"
+        temps[path] = temp
+        lines.append(f"        {temp} = {expr}")
+        return temp
+
+    def const(value):
+        constants.append(value)
+        return f"_K[{len(constants) - 1}]"
+
+    for guard in program.guards.values():
+        v = ref(guard.path)
+        expected = guard.expected
+        if guard.kind == "is":
+            cond = f"{v} is not {const(expected)}"
+        elif guard.kind == "len":
+            cond = f"{v} is not {const(expected)} or len({v}) != {len(expected)}"
+        elif isinstance(expected, float) and math.isnan(expected):
+            cond = f"type({v}) is not float or {v} == {v}"
+        else:
+            cond = f"type({v}) is not {const(type(expected))} or {v} != {const(expected)}"
+        lines.append(f"        if {cond}:")
+        lines.append("            return None")
+    values = [ref(path) for _, path in program.entry.inputs]
+    lines.append(f"        return ({', '.join(values)}{',' if len(values) == 1 else ''})")
+    lines.append("    except Exception:  # a guard that cannot be read has failed")
+    lines.append("        return None")
+    return lines, tuple(constants)

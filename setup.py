@@ -1,0 +1,4 @@
+"""Build script; all metadata is in setup.cfg."""
+from setuptools import setup
+
+setup()

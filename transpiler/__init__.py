@@ -1,0 +1,18 @@
+"""graphjit: static-graph acceleration for plain Python and NumPy.
+
+``@jit`` reads a function's source, specializes it on the values known at transpile time and
+compiles it with Numba; what cannot be compiled runs as plain Python, with a warning that says
+where and why. See README.md and DESIGN.md.
+"""
+from . import nn
+from .api import BoundJitFunction, GeneratedSource, JitFunction, jit
+from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from .errors import (FallbackWarning, SourceUnavailable, TranspileError,
+                     UnsupportedConstruct)
+
+__all__ = [
+    "jit", "JitFunction", "BoundJitFunction", "GeneratedSource", "set_context", "get_context",
+    "GRAPH_MODE", "PYNATIVE_MODE", "nn", "TranspileError", "UnsupportedConstruct",
+    "SourceUnavailable", "FallbackWarning",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Analyses over gast trees: scopes and static (transpile-time) values."""

@@ -1,0 +1,39 @@
+"""Scope analysis: which names of a function are local (Python's rule: a name bound anywhere in
+the function body is local everywhere in it, unless declared ``global``/``nonlocal``)."""
+import gast
+
+
+def parameter_names(fdef):
+    """Names of all parameters of ``fdef`` (gast.FunctionDef), in order."""
+    args = fdef.args
+    names = [a.id for a in args.posonlyargs + args.args]
+    if args.vararg:
+        names.append(args.vararg.id)
+    names += [a.id for a in args.kwonlyargs]
+    if args.kwarg:
+        names.append(args.kwarg.id)
+    return names
+
+
+def local_names(fdef):
+    """The set of local names of ``fdef``: its parameters and every name it binds.
+
+    Binding forms (Python reference, "Naming and binding"): assignment targets, ``for``
+    targets, ``with ... as``, ``except ... as``, imports, nested ``def``/``class`` names, and
+    comprehension targets (local to the comprehension in Python 3; counted here so they are
+    never resolved as globals).
+    """
+    names = set(parameter_names(fdef))
+    for node in gast.walk(fdef):
+        if node is fdef:
+            continue
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, gast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, gast.ExceptHandler) and node.name is not None:
+            if isinstance(node.name, gast.Name):
+                names.add(node.name.id)
+    return names

@@ -1,0 +1,363 @@
+"""``jit`` and the JitFunction object: dispatch, specialization cache, fallback policy."""
+import functools
+import inspect
+import types
+import warnings
+import weakref
+
+from .context import default_backend, env_flag
+from .errors import (FallbackWarning, Origin, TranspileError, UnsupportedConstruct,
+                     translate_numba_error)
+from .program import Program
+
+# Specializations kept per function (or per instance for methods); the oldest is dropped.
+MAX_SPECIALIZATIONS = 16
+
+
+class GeneratedSource(str):
+    """Generated source text; renders syntax-highlighted in Jupyter (Pygments, if installed)."""
+
+    def _repr_html_(self):
+        try:
+            from pygments import highlight
+            from pygments.formatters import HtmlFormatter
+            from pygments.lexers import PythonLexer
+        except ImportError:  # Pygments is optional: plain text then
+            return None
+        return highlight(str(self), PythonLexer(), HtmlFormatter(noclasses=True))
+
+    def __repr__(self):
+        return str(self)
+
+
+class Specialization:
+    """One specialization of a jitted function: generated code, or a fallback with its reason."""
+
+    def __init__(self, fallback_reason=None):
+        self.fallback_reason = fallback_reason
+        self.prepare = None
+        self.function = None
+        self.constants = ()
+        self.roots = ()
+        self.dynamic_indices = ()
+        self.source = None
+        self.path = None
+        self.line_map = {}
+        self.backend = None
+        self.failed_types = {}      # numba type tuple -> TranspileError
+
+    def matches(self, obj, values):
+        """Runtime inputs (a tuple) when the guards hold, else None."""
+        if self.fallback_reason is not None:
+            return ()
+        return self.prepare(obj, values, self.roots, self.constants)
+
+
+def _origin_of(function):
+    code = getattr(function, "__code__", None)
+    return Origin(code.co_filename, code.co_firstlineno) if code else None
+
+
+class JitFunction:
+    """A function compiled on first call; see :func:`jit`.
+
+    Attributes:
+        python_function: the original Python function (always callable as plain Python).
+    """
+
+    def __init__(self, function, backend=None, fullgraph=None, static_argnames=(),
+                 cache=False):
+        bound_self = None
+        if isinstance(function, JitFunction):
+            function = function.python_function
+        elif isinstance(function, types.MethodType):
+            bound_self, function = function.__self__, function.__func__
+        if not isinstance(function, types.FunctionType):
+            raise TypeError(f"jit() needs a Python function or method, got {function!r}")
+        functools.update_wrapper(self, function)
+        self.python_function = function
+        self.backend = backend
+        self.fullgraph = fullgraph
+        self.static_argnames = tuple(static_argnames)
+        self.cache = bool(cache)
+        self._bound_self = bound_self
+        self._signature = inspect.signature(function)
+        params = list(self._signature.parameters.values())
+        self._params = [p.name for p in params]
+        self._simple = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
+        unknown = set(self.static_argnames) - set(self._params)
+        if unknown:
+            raise ValueError(f"static_argnames {sorted(unknown)} are not parameters of "
+                             f"{function.__qualname__}")
+        self._plain = []
+        self._by_instance = {}
+        self._warned = set()
+
+    # -- binding ----------------------------------------------------------------------------
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return BoundJitFunction(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        if self._bound_self is not None:
+            return self._call(self._bound_self, args, kwargs)
+        if (args and self._params and self._params[0] == "self"
+                and not _is_data(args[0])):
+            # jit(Class.method)(obj, ...): the same as obj.method(...)
+            return self._call(args[0], args[1:], kwargs)
+        return self._call(None, args, kwargs)
+
+    def _python(self, obj, args, kwargs):
+        if obj is None:
+            return self.python_function(*args, **kwargs)
+        return self.python_function(obj, *args, **kwargs)
+
+    def _bind(self, obj, args, kwargs):
+        """The argument values in parameter order (without self), or None if binding fails."""
+        n = len(self._params) - (obj is not None)
+        if not kwargs and self._simple and len(args) == n:
+            return args
+        try:
+            lead = (obj,) if obj is not None else ()
+            bound = self._signature.bind(*lead, *args, **kwargs)
+        except TypeError:
+            return None
+        bound.apply_defaults()
+        values = tuple(bound.arguments.values())
+        return values[1:] if obj is not None else values
+
+    # -- dispatch ---------------------------------------------------------------------------
+
+    def _call(self, obj, args, kwargs):
+        if env_flag("GRAPHJIT_DISABLE"):
+            return self._python(obj, args, kwargs)
+        values = self._bind(obj, args, kwargs)
+        if values is None or not self._simple:
+            if values is not None and not self._simple:
+                self._fall_back(Specialization(
+                    "*args, **kwargs and keyword-only parameters are not converted yet"), None)
+            return self._python(obj, args, kwargs)  # Python raises the binding TypeError
+        specs = self._specs_for(obj)
+        spec = inputs = None
+        for candidate in specs:
+            inputs = candidate.matches(obj, values)
+            if inputs is not None:
+                spec = candidate
+                break
+        if spec is None:
+            spec = self._specialize(obj, values)
+            specs.insert(0, spec)
+            del specs[MAX_SPECIALIZATIONS:]
+            inputs = spec.matches(obj, values)
+            if inputs is None:
+                spec.fallback_reason = "its static values change while they are read"
+                inputs = ()
+        if spec.fallback_reason is not None:
+            self._fall_back(spec, None)
+            return self._python(obj, args, kwargs)
+        dynamic = [values[i] for i in spec.dynamic_indices]
+        if spec.failed_types and _numba_types(dynamic, inputs) in spec.failed_types:
+            return self._python(obj, args, kwargs)
+        try:
+            return spec.function(*dynamic, *inputs)
+        except spec.backend.compile_errors() as exc:
+            error = translate_numba_error(exc, spec.path, spec.line_map,
+                                          _origin_of(self.python_function))
+            if self._fullgraph():
+                raise error from None
+            spec.failed_types[_numba_types(dynamic, inputs)] = error
+            self._fall_back(spec, error)
+            return self._python(obj, args, kwargs)
+
+    def _fullgraph(self):
+        return self.fullgraph if self.fullgraph is not None else env_flag("GRAPHJIT_FULLGRAPH")
+
+    def _fall_back(self, spec, error):
+        reason = str(error) if error is not None else spec.fallback_reason
+        if reason in self._warned:
+            return
+        self._warned.add(reason)
+        warnings.warn(f"graphjit: {self.python_function.__qualname__} runs as plain Python: "
+                      f"{reason}", FallbackWarning, stacklevel=4)
+
+    def _specs_for(self, obj):
+        if obj is None:
+            return self._plain
+        key = id(obj)
+        slot = self._by_instance.get(key)
+        if slot is not None and slot[0]() is obj:
+            return slot[1]
+        store = self._by_instance
+
+        def forget(_ref, key=key):
+            store.pop(key, None)
+        try:
+            ref = weakref.ref(obj, forget)
+        except TypeError:  # not weak-referenceable: keep it alive with its code
+            ref = (lambda o: lambda: o)(obj)
+        specs = []
+        store[key] = (ref, specs)
+        return specs
+
+    # -- specialization ---------------------------------------------------------------------
+
+    def _backend_name(self):
+        return self.backend or default_backend()
+
+    def _specialize(self, obj, values):
+        """Transpile and load, or decide to fall back; never raises unless fullgraph."""
+        from backends import get_backend
+        from .passes.specialize import specialize
+
+        fn = self.python_function
+        offset = 1 if obj is not None else 0
+        params = self._params[offset:]
+        static_args = {}
+        if values is not None:
+            static_args = {name: (params.index(name), values[params.index(name)])
+                           for name in self.static_argnames if name in params}
+        try:
+            program = Program()
+            entry = specialize(program, fn, obj, static_args)
+            backend = get_backend(self._backend_name(), cache=self.cache)
+            origin = _origin_of(fn)
+            header = (f"# graphjit: generated from {origin} ({fn.__qualname__}) for the "
+                      f"{backend.name} backend.\n# Do not edit: regenerated when the source "
+                      "changes.")
+            generated = backend.lower(program, header)
+            module, path = backend.load(generated, fn.__qualname__)
+        except TranspileError as exc:
+            if self._fullgraph():
+                raise exc.with_traceback(None) from None
+            return Specialization(fallback_reason=str(exc))
+        except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code
+            if self._fullgraph():
+                raise
+            return Specialization(
+                fallback_reason=f"internal error in graphjit ({type(exc).__name__}: {exc}); "
+                                "please report it")
+        spec = Specialization()
+        spec.backend = backend
+        spec.prepare = module._prepare
+        spec.function = getattr(module, generated.entry_name)
+        spec.constants = generated.constants
+        spec.roots = generated.roots
+        spec.dynamic_indices = tuple(params.index(p) for p in entry.dynamic_params)
+        spec.source = GeneratedSource(generated.source)
+        spec.path = path
+        spec.line_map = generated.line_map
+        return spec
+
+    # -- inspection -------------------------------------------------------------------------
+
+    def _latest(self, obj):
+        specs = self._specs_for(obj)
+        if not specs:
+            if self.static_argnames:
+                raise ValueError(f"{self.python_function.__qualname__} has static arguments: "
+                                 "call it once before asking for its source")
+            spec = self._specialize(obj, None)
+            specs.insert(0, spec)
+        return specs[0]
+
+    def source(self):
+        """The generated module source of the latest specialization (a str).
+
+        Transpiles now if the function was not called yet (not possible with static
+        arguments: then ValueError). A function that falls back returns a comment that says
+        why.
+        """
+        return self._source_for(self._bound_self)
+
+    def _source_for(self, obj):
+        spec = self._latest(obj)
+        if spec.fallback_reason is not None:
+            return GeneratedSource(f"# graphjit: {self.python_function.__qualname__} runs as "
+                                   f"plain Python: {spec.fallback_reason}\n")
+        return spec.source
+
+    def explain(self):
+        """A short report of every specialization: compiled (and where) or plain Python, why."""
+        return self._explain_for(self._bound_self)
+
+    def _explain_for(self, obj):
+        name = self.python_function.__qualname__
+        lines = [f"{name} ({_origin_of(self.python_function)}):"]
+        specs = self._specs_for(obj)
+        if not specs:
+            lines.append("  not called yet")
+        for spec in specs:
+            if spec.fallback_reason is not None:
+                lines.append(f"  plain Python: {spec.fallback_reason}")
+                continue
+            lines.append(f"  compiled by {spec.backend.name} into {spec.path}")
+            for error in spec.failed_types.values():
+                lines.append(f"  plain Python for some argument types: {error}")
+        return "\n".join(lines)
+
+
+class BoundJitFunction:
+    """A :class:`JitFunction` bound to an instance (what ``obj.method`` gives)."""
+
+    def __init__(self, jit_function, obj):
+        self._jit = jit_function
+        self.__self__ = obj
+        self.__func__ = jit_function.python_function
+
+    def __call__(self, *args, **kwargs):
+        return self._jit._call(self.__self__, args, kwargs)
+
+    def source(self):
+        """See :meth:`JitFunction.source`."""
+        return self._jit._source_for(self.__self__)
+
+    def explain(self):
+        """See :meth:`JitFunction.explain`."""
+        return self._jit._explain_for(self.__self__)
+
+    @property
+    def python_function(self):
+        return self._jit.python_function
+
+
+def _is_data(value):
+    import numpy as np
+    return isinstance(value, (np.ndarray, np.generic, int, float, complex, bool, str, tuple,
+                              list, type(None)))
+
+
+def _numba_types(dynamic, inputs):
+    from numba import typeof
+    try:
+        return tuple(typeof(v) for v in (*dynamic, *inputs))
+    except Exception:  # noqa: BLE001 - untypable value: one key for all of them
+        return ("untypable",)
+
+
+def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cache=False):
+    """Compile ``function`` on its first call; use as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
+
+    Args:
+        function: a Python function, a method (``@jit`` on ``Cell.construct``) or a bound method.
+        backend (str | None): ``"numba-cpu"`` or ``"eager"``; None: from the device target of
+            :func:`transpiler.set_context` at the first call.
+        fullgraph (bool | None): True raises :class:`UnsupportedConstruct` (or
+            :class:`TranspileError` for what Numba rejects) instead of falling back; None:
+            the environment variable ``GRAPHJIT_FULLGRAPH``.
+        static_argnames (tuple[str]): parameters resolved at transpile time; each new value
+            transpiles again.
+        cache (bool): Numba's on-disk cache for the generated code.
+
+    Returns:
+        JitFunction, or a decorator when ``function`` is None.
+
+    Raises:
+        TypeError: ``function`` is not a Python function.
+        ValueError: a static argument name is not a parameter.
+    """
+    def wrap(fn):
+        return JitFunction(fn, backend=backend, fullgraph=fullgraph,
+                           static_argnames=static_argnames, cache=cache)
+    return wrap if function is None else wrap(function)

@@ -1,0 +1,127 @@
+"""Errors and warnings that graphjit shows to users.
+
+Every error that comes from the user's code carries an *origin*: the user's file, line and
+column, so that the message points at the construct and not at generated code or at Numba's
+internals.
+"""
+import linecache
+import re
+
+
+class Origin(tuple):
+    """Where a construct comes from: ``(filename, lineno, col_offset)``.
+
+    ``lineno`` is 1-based as in Python tracebacks, ``col_offset`` 0-based as in :mod:`ast`.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, filename, lineno, col_offset=0):
+        return tuple.__new__(cls, (filename, int(lineno), int(col_offset or 0)))
+
+    filename = property(lambda self: self[0])
+    lineno = property(lambda self: self[1])
+    col_offset = property(lambda self: self[2])
+
+    def __str__(self):
+        return f"{self.filename}:{self.lineno}"
+
+    def excerpt(self):
+        """The source line and a caret under the column, or '' when the file cannot be read."""
+        line = linecache.getline(self.filename, self.lineno)
+        if not line.strip():
+            return ""
+        line = line.rstrip("\n")
+        stripped = line.lstrip()
+        lead = len(line) - len(stripped)
+        caret = " " * max(self.col_offset - lead, 0) + "^"
+        return f"    {stripped}\n    {caret}"
+
+
+class TranspileError(Exception):
+    """graphjit could not turn a function into compiled code.
+
+    Attributes:
+        reason (str): what went wrong, in the user's terms.
+        origin (Origin | None): the user's file, line and column, when known.
+    """
+
+    def __init__(self, reason, origin=None):
+        self.reason = reason
+        self.origin = origin
+        super().__init__(self._format())
+
+    def _format(self):
+        if self.origin is None:
+            return self.reason
+        text = f"{self.origin}: {self.reason}"
+        excerpt = self.origin.excerpt()
+        return f"{text}\n{excerpt}" if excerpt else text
+
+
+class UnsupportedConstruct(TranspileError):
+    """A construct that graphjit does not compile (raised under ``fullgraph=True``).
+
+    Without ``fullgraph`` the same condition makes the function run as plain Python, with a
+    :class:`FallbackWarning` that gives the same reason and origin.
+    """
+
+
+class SourceUnavailable(UnsupportedConstruct):
+    """The function's source cannot be read: made by ``exec``/``eval``, typed at a REPL, or a
+    builtin. ``inspect.getsource`` raised ``OSError`` or ``TypeError`` for it."""
+
+
+class FallbackWarning(UserWarning):
+    """Issued once per function and reason when graphjit runs a function as plain Python."""
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_GEN_LINE = re.compile(r'File "([^"]+)", line (\d+)|at (\S+) \((\d+)\)')
+_NOISE = ("Failed in ", "During:", "File \"", "Enable logging", "For more information")
+
+
+def _is_generated(path, generated_path):
+    return path == generated_path or path.endswith("/" + generated_path.rsplit("/", 1)[-1])
+
+
+def translate_numba_error(exc, generated_path, line_map, where):
+    """Turn a Numba compile-time error into a :class:`TranspileError` in the user's terms.
+
+    Args:
+        exc (Exception): the ``numba.core.errors.NumbaError`` (TypingError, LoweringError,
+            UnsupportedError, ...) or ``UnsupportedBytecodeError`` that Numba raised.
+        generated_path (str): path of the generated module Numba compiled.
+        line_map (dict[int, Origin]): generated line number -> user's origin.
+        where (Origin | None): the function's own origin, used when no line can be mapped.
+
+    Returns:
+        TranspileError: with Numba's headline (its first meaningful line, internals dropped) and
+        the user's file:line of the statement Numba rejected.
+    """
+    text = _ANSI.sub("", str(exc))
+    origin = None
+    for match in _GEN_LINE.finditer(text):
+        path = match.group(1) or match.group(3)
+        line = int(match.group(2) or match.group(4))
+        if _is_generated(path, generated_path) and line in line_map:
+            origin = line_map[line]
+            break
+    headline = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            if headline:
+                break
+            continue
+        if line.startswith(_NOISE) or line.startswith("^"):
+            if headline:
+                break
+            continue
+        headline.append(line)
+        if len(headline) == 3:
+            break
+    reason = " ".join(headline) or type(exc).__name__
+    reason = reason.replace(generated_path, "<generated>")
+    kind = type(exc).__name__
+    return TranspileError(f"Numba cannot compile this ({kind}): {reason}", origin or where)

@@ -1,0 +1,76 @@
+"""``Cell``, the base of models, and ``SequentialCell``, after MindSpore's ``mindspore.nn``.
+
+Calling a cell runs its ``construct``: eagerly in PYNATIVE_MODE, compiled in GRAPH_MODE, and
+compiled in either mode when ``construct`` is decorated with ``@jit`` (MindSpore 2.x rules).
+Sub-cells and other attributes are resolved at transpile time; array attributes reach the
+compiled code as runtime inputs, so assigning a new ``weight`` shows at the next call.
+"""
+from ..api import JitFunction
+from ..context import GRAPH_MODE, get_context
+
+_graph_functions = {}
+
+
+def _graph_function(construct):
+    """The JitFunction that GRAPH_MODE uses for a class's ``construct`` (one per function)."""
+    jitted = _graph_functions.get(construct)
+    if jitted is None:
+        jitted = _graph_functions[construct] = JitFunction(construct)
+    return jitted
+
+
+class Cell:
+    """Base class of models and layers. Subclasses define ``construct(self, *inputs)``."""
+
+    def construct(self, *inputs):
+        """The computation; subclasses override it."""
+        raise TypeError(f"{type(self).__name__} must define construct()")
+
+    def __call__(self, *args, **kwargs):
+        construct = type(self).construct
+        if isinstance(construct, JitFunction):
+            return construct._call(self, args, kwargs)
+        if get_context("mode") == GRAPH_MODE:
+            return _graph_function(construct)._call(self, args, kwargs)
+        return self.construct(*args, **kwargs)
+
+    def cells(self):
+        """The direct sub-cells, in attribute order."""
+        return [v for v in vars(self).values() if isinstance(v, Cell)]
+
+
+class SequentialCell(Cell):
+    """Runs its cells in order: ``SequentialCell(a, b, c)(x) == c(b(a(x)))``.
+
+    Args:
+        *args: cells, or one list/tuple of cells.
+
+    Raises:
+        TypeError: an element is not a Cell.
+    """
+
+    def __init__(self, *args):
+        super().__init__()
+        cells = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) \
+            else list(args)
+        for cell in cells:
+            if not isinstance(cell, Cell):
+                raise TypeError(f"SequentialCell takes Cells, got {type(cell).__name__}")
+        self.cell_list = cells
+
+    def __len__(self):
+        return len(self.cell_list)
+
+    def __getitem__(self, index):
+        return self.cell_list[index]
+
+    def append(self, cell):
+        """Add a cell at the end; the next compiled call transpiles again (a guard fails)."""
+        if not isinstance(cell, Cell):
+            raise TypeError(f"SequentialCell takes Cells, got {type(cell).__name__}")
+        self.cell_list.append(cell)
+
+    def construct(self, x):
+        for cell in self.cell_list:
+            x = cell(x)
+        return x

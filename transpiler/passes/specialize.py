@@ -1,0 +1,702 @@
+"""Specialize: resolve static values and rewrite one function into generated code.
+
+This pass walks one Python function with an environment of static values (``self``, static
+arguments, globals, closure cells) and produces a :class:`~transpiler.program.GeneratedFunction`:
+
+- names and attribute chains that resolve at transpile time are replaced: Python scalars by
+  constants, arrays by runtime-input parameters, library functions by references into the
+  imported module;
+- ``if`` on a static condition is pruned to the branch taken;
+- ``for`` over a static sequence (a list of layers, a tuple) is unrolled;
+- calls to Cells, user functions and methods of user objects are specialized recursively, each
+  into its own generated function, structurally identical ones shared;
+- what it does not convert raises :class:`~transpiler.errors.UnsupportedConstruct` with the
+  construct's origin.
+
+Structured control flow (``if``/``while``/``for range``, ``break``, ``continue``, ``return``)
+is kept as it is: Numba compiles it natively, and compiles it faster than functional forms passed
+as callbacks (DESIGN.md, "Lower").
+"""
+import copy
+import inspect
+import types
+
+import gast
+
+from ..analysis.scopes import local_names, parameter_names
+from ..analysis.static_values import (
+    BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
+    is_runtime_value, is_scalar, is_user_function, library_reference)
+from ..errors import UnsupportedConstruct
+from ..program import GeneratedFunction
+from ..source import capture
+
+_UNSUPPORTED_STMTS = {
+    gast.Try: "try/except", gast.With: "a with block", gast.AsyncWith: "async with",
+    gast.AsyncFor: "async for", gast.AsyncFunctionDef: "an async def",
+    gast.FunctionDef: "a nested def", gast.ClassDef: "a class definition",
+    gast.Global: "a global declaration", gast.Nonlocal: "a nonlocal declaration",
+    gast.Import: "an import statement", gast.ImportFrom: "an import statement",
+    gast.Delete: "a del statement",
+}
+_UNSUPPORTED_EXPRS = {
+    gast.Lambda: "a lambda", gast.GeneratorExp: "a generator expression",
+    gast.Yield: "yield", gast.YieldFrom: "yield from", gast.Await: "await",
+    gast.NamedExpr: "an assignment expression (:=)", gast.SetComp: "a set comprehension",
+    gast.DictComp: "a dict comprehension", gast.JoinedStr: "an f-string",
+}
+# Longest static sequence a `for` unrolls; beyond it the code would be too large to compile.
+MAX_UNROLL = 4096
+
+
+def _describe(value):
+    return f"{type(value).__module__}.{type(value).__qualname__} object"
+
+
+class _Loop:
+    """One enclosing loop: whether it was unrolled (then break/continue cannot be kept)."""
+
+    def __init__(self, unrolled):
+        self.unrolled = unrolled
+
+
+class Specializer:
+    """Specialize one Python function; see the module docstring.
+
+    Args:
+        program (Program): the program being built.
+        source (FunctionSource): the parsed function.
+        bindings (dict[str, Static]): parameters bound to static values (``self``, static
+            arguments, static values passed by a caller).
+    """
+
+    def __init__(self, program, source, bindings):
+        self.program = program
+        self.src = source
+        self.fn = source.function
+        self.env = dict(bindings)
+        self.bindings = dict(bindings)
+        self.locals = local_names(source.node)
+        self.inputs = {}            # Path -> local parameter name
+        self.loops = []
+        self.fn_globals = getattr(self.fn, "__globals__", {})
+        code = self.fn.__code__
+        self.freevars = dict(zip(code.co_freevars, self.fn.__closure__ or ()))
+
+    # -- entry ------------------------------------------------------------------------------
+
+    def run(self, symbol):
+        """Build the generated function under module symbol ``symbol``."""
+        node = self.src.node
+        params = parameter_names(node)
+        args = node.args
+        if args.vararg or args.kwarg or args.kwonlyargs:
+            self.fail(node, "*args, **kwargs and keyword-only parameters are not converted yet")
+        body = self.block(node.body, top=True)
+        if not body:
+            body = [gast.Return(value=None)]
+        dynamic = [p for p in params if p not in self.env]
+        taken = set(self.locals)
+        names = []
+        for path, _ in sorted(self.inputs.items(), key=lambda item: item[1]):
+            names.append((self.inputs[path], path))
+        for name, _ in names:
+            taken.add(name)
+        arg_nodes = [gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+                     for p in dynamic + [n for n, _ in names]]
+        fdef = gast.FunctionDef(
+            name=symbol.name, args=gast.arguments(
+                args=arg_nodes, posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                kwarg=None, defaults=[]),
+            body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
+        gast.copy_location(fdef, node)
+        symbol.nodes.append(fdef)
+        return GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
+                                 self.fn.__qualname__, taken)
+
+    # -- errors -----------------------------------------------------------------------------
+
+    def fail(self, node, reason):
+        raise UnsupportedConstruct(f"{reason} (in {self.fn.__qualname__})",
+                                   self.src.origin(node))
+
+    # -- statements -------------------------------------------------------------------------
+
+    def block(self, stmts, top=False):
+        out = []
+        for i, stmt in enumerate(stmts):
+            if top and i == 0 and isinstance(stmt, gast.Expr) and isinstance(
+                    stmt.value, gast.Constant) and isinstance(stmt.value.value, str):
+                continue  # docstring
+            for new in self.stmt(stmt):
+                if getattr(new, "lineno", None) is None:
+                    gast.copy_location(new, stmt)
+                out.append(new)
+        return out
+
+    def stmt(self, node):
+        kind = type(node)
+        if kind in _UNSUPPORTED_STMTS:
+            self.fail(node, f"{_UNSUPPORTED_STMTS[kind]} is not converted")
+        method = getattr(self, "stmt_" + kind.__name__, None)
+        if method is None:
+            self.fail(node, f"the statement {kind.__name__} is not converted")
+        return method(node)
+
+    def stmt_Expr(self, node):
+        return [gast.Expr(value=self.value(node.value))]
+
+    def stmt_Pass(self, node):
+        return [gast.Pass()]
+
+    def stmt_Assign(self, node):
+        value = self.value(node.value)
+        return [gast.Assign(targets=[self.target(t) for t in node.targets], value=value,
+                            type_comment=None)]
+
+    def stmt_AnnAssign(self, node):
+        if node.value is None:
+            return []
+        return [gast.Assign(targets=[self.target(node.target)], value=self.value(node.value),
+                            type_comment=None)]
+
+    def stmt_AugAssign(self, node):
+        value = self.value(node.value)
+        return [gast.AugAssign(target=self.target(node.target), op=node.op, value=value)]
+
+    def stmt_Return(self, node):
+        return [gast.Return(value=None if node.value is None else self.value(node.value))]
+
+    def stmt_Raise(self, node):
+        return [gast.Raise(exc=None if node.exc is None else self.value(node.exc),
+                           cause=None if node.cause is None else self.value(node.cause))]
+
+    def stmt_Assert(self, node):
+        return [gast.Assert(test=self.value(node.test),
+                            msg=None if node.msg is None else self.value(node.msg))]
+
+    def stmt_If(self, node):
+        test = self.expr(node.test)
+        if isinstance(test, Static):
+            try:
+                taken = bool(test.value)
+            except Exception:  # noqa: BLE001 - a __bool__ that raises: let Python raise it
+                self.fail(node.test, "the truth value of this static condition raises")
+            return self.block(node.body if taken else node.orelse)
+        return [gast.If(test=test, body=self.block(node.body) or [gast.Pass()],
+                        orelse=self.block(node.orelse))]
+
+    def stmt_While(self, node):
+        test = self.value(node.test)
+        self.loops.append(_Loop(False))
+        body = self.block(node.body) or [gast.Pass()]
+        self.loops.pop()
+        return [gast.While(test=test, body=body, orelse=self.block(node.orelse))]
+
+    def stmt_Break(self, node):
+        return self._loop_control(node, gast.Break())
+
+    def stmt_Continue(self, node):
+        return self._loop_control(node, gast.Continue())
+
+    def _loop_control(self, node, new):
+        if self.loops and self.loops[-1].unrolled:
+            self.fail(node, "break/continue in a loop over a static sequence is not converted yet")
+        return [new]
+
+    def stmt_For(self, node):
+        iterable = self.expr(node.iter)
+        if isinstance(iterable, Static):
+            return self._unroll(node, iterable)
+        target = self.target(node.target)
+        self.loops.append(_Loop(False))
+        body = self.block(node.body) or [gast.Pass()]
+        self.loops.pop()
+        return [gast.For(target=target, iter=iterable, body=body,
+                         orelse=self.block(node.orelse), type_comment=None)]
+
+    def _unroll(self, node, iterable):
+        """Unroll ``for target in <static sequence>``: one copy of the body per element."""
+        seq = iterable.value
+        if isinstance(seq, range) or is_scalar(seq) and not isinstance(seq, tuple):
+            # A static range or number: keep a real loop over a constant.
+            target = self.target(node.target)
+            self.loops.append(_Loop(False))
+            body = self.block(node.body) or [gast.Pass()]
+            self.loops.pop()
+            return [gast.For(target=target, iter=self.materialize(iterable, node.iter),
+                             body=body, orelse=self.block(node.orelse), type_comment=None)]
+        if isinstance(seq, enumerate):
+            self.fail(node.iter, "enumerate() of a static sequence is not converted yet")
+        if not isinstance(seq, (list, tuple)):
+            self.fail(node.iter, f"cannot iterate over static {_describe(seq)}")
+        if len(seq) > MAX_UNROLL:
+            self.fail(node.iter, f"a static sequence of {len(seq)} elements is too long to "
+                                 f"unroll (limit {MAX_UNROLL})")
+        if not isinstance(node.target, gast.Name):
+            self.fail(node.target, "only a plain name can iterate over a static sequence")
+        name = node.target.id
+        saved = self.env.get(name)
+        out = []
+        self.loops.append(_Loop(True))
+        for i, item in enumerate(seq):
+            path = iterable.path.child("[]", i) if iterable.path is not None else None
+            self.env[name] = self.static(item, path, node.iter)
+            out.extend(self.block(copy.deepcopy(node.body)))
+        self.loops.pop()
+        if saved is None:
+            self.env.pop(name, None)
+        else:
+            self.env[name] = saved
+        out.extend(self.block(node.orelse))
+        return out
+
+    # -- assignment targets -----------------------------------------------------------------
+
+    def target(self, node):
+        if isinstance(node, gast.Name):
+            if node.id in self.env:
+                self.fail(node, f"cannot assign to {node.id!r}: it is bound to a static value")
+            return gast.Name(id=node.id, ctx=gast.Store(), annotation=None, type_comment=None)
+        if isinstance(node, (gast.Tuple, gast.List)):
+            return type(node)(elts=[self.target(e) for e in node.elts], ctx=gast.Store())
+        if isinstance(node, gast.Attribute):
+            base = self.expr(node.value)
+            if isinstance(base, Static):
+                self.fail(node, f"assigning attribute {node.attr!r} of a static object is not "
+                                "converted (compiled code cannot change Python objects)")
+            return gast.Attribute(value=base, attr=node.attr, ctx=gast.Store())
+        if isinstance(node, gast.Subscript):
+            return gast.Subscript(value=self.value(node.value), slice=self.value(node.slice),
+                                  ctx=gast.Store())
+        if isinstance(node, gast.Starred):
+            return gast.Starred(value=self.target(node.value), ctx=gast.Store())
+        self.fail(node, f"cannot assign to {type(node).__name__}")
+
+    # -- expressions ------------------------------------------------------------------------
+
+    def value(self, node):
+        """Rewrite ``node`` into a generated expression (static values materialized)."""
+        result = self.expr(node)
+        return self.materialize(result, node) if isinstance(result, Static) else result
+
+    def expr(self, node):
+        """Rewrite ``node``: a :class:`Static` when known at transpile time, else a gast node."""
+        kind = type(node)
+        if kind in _UNSUPPORTED_EXPRS:
+            self.fail(node, f"{_UNSUPPORTED_EXPRS[kind]} is not converted")
+        method = getattr(self, "expr_" + kind.__name__, None)
+        if method is not None:
+            result = method(node)
+        else:
+            result = self._generic(node)
+        if not isinstance(result, Static) and getattr(result, "lineno", None) is None:
+            gast.copy_location(result, node)
+        return result
+
+    def _generic(self, node):
+        """Rebuild any other expression with its sub-expressions rewritten."""
+        new = copy.copy(node)
+        for field, old in gast.iter_fields(node):
+            if isinstance(old, list):
+                setattr(new, field, [self._child(item) for item in old])
+            else:
+                setattr(new, field, self._child(old))
+        return new
+
+    def _child(self, item):
+        if isinstance(item, gast.expr):
+            if isinstance(getattr(item, "ctx", None), gast.Store):
+                return self.target(item)
+            return self.value(item)
+        if isinstance(item, gast.comprehension):
+            return gast.comprehension(target=self.target(item.target),
+                                      iter=self.value(item.iter),
+                                      ifs=[self.value(i) for i in item.ifs], is_async=0)
+        if isinstance(item, gast.keyword):
+            return gast.keyword(arg=item.arg, value=self.value(item.value))
+        return item
+
+    def expr_Constant(self, node):
+        return Static(node.value)
+
+    def expr_Name(self, node):
+        name = node.id
+        if name in self.env:
+            return self.env[name]
+        if name in self.locals:
+            return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+        if name in self.freevars:
+            cell = self.freevars[name]
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                self.fail(node, f"free variable {name!r} is not bound yet")
+            return self.static(value, self.program.root(cell).child("cell", name), node)
+        if name in self.fn_globals:
+            path = self.program.root(self.fn_globals).child("[]", name)
+            return self.static(self.fn_globals[name], path, node)
+        builtin_ns = self.fn_globals.get("__builtins__", __builtins__)
+        if isinstance(builtin_ns, types.ModuleType):
+            builtin_ns = vars(builtin_ns)
+        if name in builtin_ns:
+            return Static(builtin_ns[name])
+        self.fail(node, f"name {name!r} is not defined")
+
+    def static(self, value, path, node):
+        """A static value read through ``path``: guarded, or a runtime input if an array."""
+        if is_runtime_value(value):
+            if path is None:
+                self.fail(node, "this array is not reachable from a root graphjit can re-read")
+            return self.runtime_input(path)
+        if path is not None:
+            if is_scalar(value):
+                self.program.guard(path, "eq", value)
+            elif isinstance(value, list):
+                self.program.guard(path, "len", value)
+            else:
+                self.program.guard(path, "is", value)
+        return Static(value, path)
+
+    def runtime_input(self, path):
+        name = self.inputs.get(path)
+        if name is None:
+            base = self._relative_name(path)
+            name = base
+            used = set(self.inputs.values()) | self.locals
+            n = 1
+            while name in used:
+                name = f"{base}_{n}"
+                n += 1
+            self.inputs[path] = name
+        return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+    def _relative_name(self, path):
+        """Name an input by its path from this function's own bindings (``self_weight``), so
+        that specializations of one function on different objects are the same code."""
+        best = None
+        for param, static in self.bindings.items():
+            prefix = static.path
+            if prefix is not None and len(prefix) <= len(path) and path[:len(prefix)] == prefix:
+                if best is None or len(prefix) > len(best[1]):
+                    best = (param, prefix)
+        if best is None:
+            return path.name()
+        param, prefix = best
+        rest = Path(((("arg", 0)),) + path[len(prefix):]).name()
+        return param + rest[len("arg0"):]
+
+    def expr_Attribute(self, node):
+        base = self.expr(node.value)
+        if not isinstance(base, Static):
+            return gast.Attribute(value=base, attr=node.attr, ctx=gast.Load())
+        obj = base.value
+        try:
+            value = getattr(obj, node.attr)
+        except AttributeError:
+            if is_scalar(obj):
+                return gast.Attribute(value=self.materialize(base, node.value),
+                                      attr=node.attr, ctx=gast.Load())
+            self.fail(node, f"{_describe(obj)} has no attribute {node.attr!r}")
+        library = isinstance(obj, types.ModuleType) and library_reference(obj) is not None
+        path = None if library or base.path is None else base.path.child(".", node.attr)
+        if library:
+            return Static(value)
+        return self.static(value, path, node)
+
+    def expr_Subscript(self, node):
+        base = self.expr(node.value)
+        index = self.expr(node.slice)
+        if isinstance(base, Static) and isinstance(index, Static) and isinstance(
+                base.value, (list, tuple, dict)) and is_scalar(index.value):
+            try:
+                value = base.value[index.value]
+            except (IndexError, KeyError, TypeError):
+                self.fail(node, "this static subscript fails in Python")
+            path = base.path.child("[]", index.value) if base.path is not None else None
+            return self.static(value, path, node)
+        base = self.materialize(base, node.value) if isinstance(base, Static) else base
+        index = self.materialize(index, node.slice) if isinstance(index, Static) else index
+        return gast.Subscript(value=base, slice=index, ctx=gast.Load())
+
+    def expr_Tuple(self, node):
+        elts = [self.expr(e) for e in node.elts]
+        if all(isinstance(e, Static) for e in elts) and not any(
+                isinstance(e, gast.Starred) for e in node.elts):
+            return Static(tuple(e.value for e in elts))
+        return gast.Tuple(elts=[self.materialize(e, n) if isinstance(e, Static) else e
+                                for e, n in zip(elts, node.elts)], ctx=gast.Load())
+
+    def expr_BinOp(self, node):
+        left, right = self.expr(node.left), self.expr(node.right)
+        folded = self._fold(BINOPS.get(type(node.op)), left, right)
+        if folded is not None:
+            return folded
+        return gast.BinOp(left=self._m(left, node.left), op=node.op,
+                          right=self._m(right, node.right))
+
+    def expr_UnaryOp(self, node):
+        operand = self.expr(node.operand)
+        folded = self._fold(UNARYOPS.get(type(node.op)), operand)
+        if folded is not None:
+            return folded
+        return gast.UnaryOp(op=node.op, operand=self._m(operand, node.operand))
+
+    def expr_Compare(self, node):
+        operands = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
+        if all(isinstance(o, Static) for o in operands):
+            result = True
+            try:
+                for op, a, b in zip(node.ops, operands, operands[1:]):
+                    result = CMPOPS[type(op)](a.value, b.value)
+                    if not result:
+                        break
+                if is_scalar(result):
+                    return Static(result)
+            except Exception:  # noqa: BLE001 - not foldable: compiled code decides
+                pass
+        nodes = [self._m(o, n) for o, n in zip(operands, [node.left] + node.comparators)]
+        return gast.Compare(left=nodes[0], ops=node.ops, comparators=nodes[1:])
+
+    def expr_BoolOp(self, node):
+        # Python returns the first operand that decides: fold a static prefix.
+        is_and = isinstance(node.op, gast.And)
+        rest = []
+        for i, child in enumerate(node.values):
+            value = self.expr(child)
+            if isinstance(value, Static) and not rest:
+                decided = (not value.value) if is_and else bool(value.value)
+                if decided or i == len(node.values) - 1:
+                    return value
+                continue
+            rest.append(self._m(value, child))
+        if len(rest) == 1:
+            return rest[0]
+        return gast.BoolOp(op=node.op, values=rest)
+
+    def expr_IfExp(self, node):
+        test = self.expr(node.test)
+        if isinstance(test, Static):
+            return self.expr(node.body if test.value else node.orelse)
+        return gast.IfExp(test=test, body=self.value(node.body), orelse=self.value(node.orelse))
+
+    def _m(self, result, node):
+        return self.materialize(result, node) if isinstance(result, Static) else result
+
+    def _fold(self, op, *operands):
+        if op is None or not all(isinstance(o, Static) and is_scalar(o.value)
+                                 for o in operands):
+            return None
+        try:
+            result = op(*(o.value for o in operands))
+        except Exception:  # noqa: BLE001 - e.g. 1/0: leave it to run time, as Python would
+            return None
+        return Static(result) if is_scalar(result) else None
+
+    # -- calls ------------------------------------------------------------------------------
+
+    def expr_Call(self, node):
+        callee = self.expr(node.func)
+        if not isinstance(callee, Static):
+            return gast.Call(func=callee, args=[self.value(a) for a in node.args],
+                             keywords=[self._child(k) for k in node.keywords])
+        fn = callee.value
+        if fn in FOLDABLE_BUILTINS and not any(isinstance(a, gast.Starred) for a in node.args):
+            args = [self.expr(a) for a in node.args]
+            kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+            if all(isinstance(a, Static) for a in args + list(kwargs.values())) and k_ok(kwargs):
+                try:
+                    result = fn(*(a.value for a in args),
+                                **{k: v.value for k, v in kwargs.items()})
+                except Exception:  # noqa: BLE001 - raise it at run time, as Python would
+                    result = None
+                else:
+                    if fn is getattr:
+                        return self.static(result, None, node)
+                    if is_scalar(result) or isinstance(result, type):
+                        return Static(result)
+        target = self._user_callable(callee, node)
+        if target is not None:
+            return self._call_user(node, *target)
+        if library_reference(fn) is None:
+            self.fail(node.func, f"calling {_describe(fn) if not callable(fn) else repr(fn)} "
+                                 "is not converted (not a library function graphjit can "
+                                 "compile, nor Python source it can read)")
+        return gast.Call(func=self.materialize(callee, node.func),
+                         args=[self.value(a) for a in node.args],
+                         keywords=[self._child(k) for k in node.keywords])
+
+    def _user_callable(self, callee, node):
+        """``(python function, bound self Static or None)`` for a call graphjit converts."""
+        from ..api import BoundJitFunction, JitFunction
+        from ..nn.cell import Cell
+
+        fn = callee.value
+        path = callee.path
+        parent = Path(path[:-1]) if path is not None and len(path) > 1 else None
+        if isinstance(fn, JitFunction):
+            return fn.python_function, None
+        if isinstance(fn, BoundJitFunction):
+            return fn.__func__, Static(fn.__self__, parent)
+        if isinstance(fn, Cell):
+            construct = type(fn).construct
+            construct = getattr(construct, "python_function", construct)
+            return construct, callee
+        if isinstance(fn, types.MethodType) and not isinstance(fn.__self__, type):
+            if library_reference(fn.__func__) is None and isinstance(
+                    fn.__func__, types.FunctionType):
+                return fn.__func__, Static(fn.__self__, parent)
+            return None
+        if is_user_function(fn):
+            return fn, None
+        if isinstance(fn, type):
+            if fn.__module__.split(".")[0] in LIBRARY_ROOTS:
+                return None
+            self.fail(node, f"creating a {fn.__qualname__} object in compiled code is not "
+                            "converted")
+        call = getattr(type(fn), "__call__", None)
+        if isinstance(call, types.FunctionType) and library_reference(call) is None:
+            return call, callee
+        return None
+
+    def _call_user(self, node, fn, self_static):
+        """Specialize ``fn`` for this call site and call the generated function."""
+        if any(isinstance(a, gast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords):
+            self.fail(node, "*args / **kwargs at a call are not converted yet")
+        try:
+            source = capture(fn)
+        except UnsupportedConstruct as exc:
+            self.fail(node, f"cannot convert the call to {fn.__qualname__}: {exc.reason}")
+        params = parameter_names(source.node)
+        fargs = source.node.args
+        if fargs.vararg or fargs.kwarg or fargs.kwonlyargs:
+            self.fail(node, f"{fn.__qualname__}: *args, **kwargs and keyword-only parameters "
+                            "are not converted yet")
+        given = list(params)
+        bound = {}
+        if self_static is not None:
+            bound[given.pop(0)] = self_static
+        if len(node.args) > len(given):
+            self.fail(node, f"{fn.__qualname__}() takes {len(given)} arguments, "
+                            f"{len(node.args)} given")
+        args = dict(zip(given, node.args))
+        for kw in node.keywords:
+            if kw.arg not in given or kw.arg in args:
+                self.fail(node, f"{fn.__qualname__}() got an unexpected or repeated keyword "
+                                f"argument {kw.arg!r}")
+            args[kw.arg] = kw.value
+        defaults = dict(zip(reversed(given), reversed(fn.__defaults__ or ())))
+        statics, dynamic_nodes = {}, {}
+        for name in given:
+            if name in args:
+                result = self.expr(args[name])
+            elif name in defaults:
+                result = Static(defaults[name])
+            else:
+                self.fail(node, f"{fn.__qualname__}() missing argument {name!r}")
+            if isinstance(result, Static) and not library_reference(result.value):
+                statics[name] = result
+            else:
+                dynamic_nodes[name] = self._m(result, args.get(name, node))
+        bound.update(statics)
+        key = (fn, ) + tuple(sorted(
+            (name, _static_key(s.value)) for name, s in bound.items()))
+        if key in self.program.in_progress:
+            self.fail(node, f"recursive call to {fn.__qualname__} is not converted yet")
+        if key not in self.program.memo:
+            self.program.in_progress.add(key)
+            try:
+                symbol = self.program.function_symbol(
+                    fn.__qualname__.replace(".<locals>", "").replace(".", "_"))
+                generated = Specializer(self.program, source, bound).run(symbol)
+            finally:
+                self.program.in_progress.discard(key)
+            self.program.memo[key] = self._dedup(generated), generated.inputs
+        generated, inputs = self.program.memo[key]
+        call_args = [dynamic_nodes[p] for p in generated.dynamic_params]
+        call_args += [self.runtime_input(path) for _, path in inputs]
+        return gast.Call(func=generated.symbol.ref(), args=call_args, keywords=[])
+
+    def _dedup(self, generated):
+        """Share structurally identical generated functions (two ReLUs, three Dense layers)."""
+        saved = generated.node.name
+        generated.node.name = ""
+        key = gast.dump(generated.node)
+        generated.node.name = saved
+        existing = self.program.dedup.get(key)
+        if existing is not None:
+            return existing
+        self.program.dedup[key] = generated
+        self.program.functions.append(generated)
+        return generated
+
+    # -- materialization --------------------------------------------------------------------
+
+    def materialize(self, static, node):
+        """A generated expression for a static value used at run time."""
+        value = static.value
+        if is_scalar(value):
+            return constant_node(value)
+        ref = library_reference(value)
+        if ref is not None:
+            module, chain = ref
+            if module == "builtins":
+                return gast.Name(id=chain[0], ctx=gast.Load(), annotation=None,
+                                 type_comment=None)
+            expr = self.program.import_symbol(module).ref()
+            for attr in chain:
+                expr = gast.Attribute(value=expr, attr=attr, ctx=gast.Load())
+            return expr
+        self.fail(node, f"{_describe(value) if not callable(value) else repr(value)} cannot be "
+                        "used as a value in compiled code (only arrays, numbers, strings, "
+                        "tuples of them and library functions can)")
+
+
+def _static_key(value):
+    if is_scalar(value):
+        return ("value", type(value).__name__, repr(value))
+    return ("id", id(value))
+
+
+def k_ok(kwargs):
+    return all(k is not None for k in kwargs)
+
+
+def specialize(program, function, self_value=None, static_args=None):
+    """Build ``program``'s entry: ``function`` specialized on ``self_value`` and static args.
+
+    Args:
+        program (Program): an empty program.
+        function: the Python function (a method's underlying function when ``self_value`` is
+            given).
+        self_value: the bound instance, or None for a plain function.
+        static_args (dict[str, tuple[int, object]] | None): static parameter name ->
+            (index among the bound arguments, value).
+
+    Returns:
+        GeneratedFunction: the entry; also stored as ``program.entry``.
+
+    Raises:
+        UnsupportedConstruct: with the origin of the first construct not converted.
+    """
+    source = capture(function)
+    params = parameter_names(source.node)
+    bindings = {}
+    if self_value is not None:
+        if not params:
+            raise UnsupportedConstruct(f"{function.__qualname__} takes no 'self' parameter",
+                                       source.origin(source.node))
+        bindings[params[0]] = Static(self_value, Path(((("self",)),)))
+    for name, (index, value) in (static_args or {}).items():
+        path = Path(((("arg", index)),))
+        if is_runtime_value(value):
+            continue
+        bindings[name] = Static(value, path)
+        program.guard(path, "eq" if is_scalar(value) else "is", value)
+    symbol = program.function_symbol(
+        function.__qualname__.replace(".<locals>", "").replace(".", "_"))
+    entry = Specializer(program, source, bindings).run(symbol)
+    program.functions.append(entry)
+    program.entry = entry
+    return entry

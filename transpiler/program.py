@@ -1,0 +1,144 @@
+"""The program the passes build for one specialization, before backend lowering.
+
+A :class:`Program` holds the generated functions (callees first, the entry last), the module-level
+symbols they refer to (imports, other generated functions), the roots and guards by which the
+runtime re-checks the static values the code was specialized on, and the runtime inputs (arrays
+held by objects or globals) that are read on every call.
+"""
+import builtins
+import itertools
+
+import gast
+
+from .analysis.static_values import Path
+
+
+class ModuleSymbol:
+    """A module-level name of the generated module.
+
+    Its final spelling is chosen by :meth:`Program.finalize`, once every generated function's
+    locals are known, so that it never collides with a user's local name.
+    """
+
+    _ids = itertools.count()
+
+    def __init__(self, preferred, kind, payload):
+        self.preferred = preferred
+        self.kind = kind            # "import" (payload: module name) or "function"
+        self.payload = payload
+        self.name = f"__gj{next(self._ids)}__"
+        self.nodes = []
+
+    def ref(self):
+        """A new gast.Name that will carry this symbol's final name."""
+        node = gast.Name(id=self.name, ctx=gast.Load(), annotation=None, type_comment=None)
+        self.nodes.append(node)
+        return node
+
+
+class GeneratedFunction:
+    """One generated function: the specialization of one Python function on static values.
+
+    Attributes:
+        symbol (ModuleSymbol): its module-level name.
+        node (gast.FunctionDef): the generated definition.
+        dynamic_params (list[str]): the user's parameters that stay runtime arguments.
+        inputs (list[tuple[str, Path]]): runtime-input parameters (appended after the dynamic
+            ones) and the absolute path each is read from.
+        filename (str): the user's file every statement of ``node`` comes from.
+        qualname (str): the Python function's qualified name.
+        locals (set[str]): every local name, so module symbols can avoid them.
+    """
+
+    def __init__(self, symbol, node, dynamic_params, inputs, filename, qualname, local_names):
+        self.symbol = symbol
+        self.node = node
+        self.dynamic_params = dynamic_params
+        self.inputs = inputs
+        self.filename = filename
+        self.qualname = qualname
+        self.locals = local_names
+
+
+class Guard:
+    """A check, run before every call, that a static value still is what the code assumed.
+
+    kind: ``"is"`` (identity), ``"eq"`` (same type and equal value), ``"len"`` (identity and
+    length: a list of layers that was unrolled).
+    """
+
+    __slots__ = ("path", "kind", "expected")
+
+    def __init__(self, path, kind, expected):
+        self.path = path
+        self.kind = kind
+        self.expected = expected
+
+
+class Program:
+    """Everything generated for one specialization of one jitted function."""
+
+    def __init__(self):
+        self.roots = []             # extra root objects: globals dicts, closure cells
+        self._root_index = {}
+        self.guards = {}            # Path -> Guard
+        self.functions = []         # callees first
+        self.symbols = []
+        self._imports = {}          # module name -> ModuleSymbol
+        self.memo = {}              # specialization key -> (GeneratedFunction, inputs)
+        self.in_progress = set()
+        self.dedup = {}             # structural key -> GeneratedFunction
+        self.entry = None
+
+    def root(self, obj):
+        """The Path root for an extra root object (a globals dict or a closure cell)."""
+        key = id(obj)
+        if key not in self._root_index:
+            self._root_index[key] = len(self.roots)
+            self.roots.append(obj)
+        return Path(((("root", self._root_index[key])),))
+
+    def guard(self, path, kind, expected):
+        # Roots are never guarded themselves, except static arguments (they are the values).
+        if path is None or path in self.guards or (len(path) == 1 and path[0][0] != "arg"):
+            return
+        self.guards[path] = Guard(path, kind, expected)
+
+    def import_symbol(self, module_name):
+        """The symbol under which the generated module imports ``module_name``."""
+        symbol = self._imports.get(module_name)
+        if symbol is None:
+            preferred = {"numpy": "np"}.get(module_name, module_name.replace(".", "_"))
+            symbol = ModuleSymbol(preferred, "import", module_name)
+            self._imports[module_name] = symbol
+            self.symbols.append(symbol)
+        return symbol
+
+    def function_symbol(self, preferred):
+        symbol = ModuleSymbol(preferred, "function", None)
+        self.symbols.append(symbol)
+        return symbol
+
+    def imports(self):
+        """``(module name, alias)`` for each module the generated code needs."""
+        return [(s.payload, s.name) for s in self.symbols if s.kind == "import"]
+
+    def finalize(self, reserved=()):
+        """Give every module symbol its final name, avoiding locals, builtins and ``reserved``."""
+        taken = set(reserved)
+        for fn in self.functions:
+            taken |= fn.locals
+        taken |= {name for name in dir(builtins) if not name.startswith("_")}
+        for symbol in self.symbols:
+            name = symbol.preferred
+            for n in itertools.count(1):
+                if name not in taken:
+                    break
+                name = f"{symbol.preferred}_{n}"
+            taken.add(name)
+            symbol.name = name
+            for node in symbol.nodes:
+                if isinstance(node, gast.FunctionDef):
+                    node.name = name
+                else:
+                    node.id = name

@@ -1,0 +1,72 @@
+"""Capture: get a function's source, parse it with gast, and tag every node with its origin."""
+import inspect
+import textwrap
+
+import gast
+
+from .errors import Origin, SourceUnavailable, UnsupportedConstruct
+
+
+class FunctionSource:
+    """The parsed source of one Python function.
+
+    Attributes:
+        function: the Python function object.
+        filename (str): the file the source comes from.
+        node (gast.FunctionDef): the definition, decorators removed, line and column numbers
+            those of the user's file.
+    """
+
+    def __init__(self, function, filename, node):
+        self.function = function
+        self.filename = filename
+        self.node = node
+
+    def origin(self, node):
+        """The :class:`Origin` of ``node`` (any node of this function)."""
+        return Origin(self.filename, getattr(node, "lineno", self.node.lineno),
+                      getattr(node, "col_offset", 0))
+
+
+def capture(function):
+    """Read and parse the source of ``function``.
+
+    Args:
+        function: a plain Python function (not a builtin, not a lambda).
+
+    Returns:
+        FunctionSource
+
+    Raises:
+        SourceUnavailable: no source (``exec``, REPL, builtin); ``inspect.getsourcelines``
+            raised ``OSError`` or ``TypeError``.
+        UnsupportedConstruct: the source is a lambda or does not define this function.
+    """
+    code = getattr(function, "__code__", None)
+    where = Origin(code.co_filename, code.co_firstlineno) if code else None
+    try:
+        lines, firstlineno = inspect.getsourcelines(function)
+        filename = inspect.getsourcefile(function) or code.co_filename
+    except (OSError, TypeError) as exc:
+        raise SourceUnavailable(
+            f"the source of {getattr(function, '__qualname__', function)!r} is not available "
+            f"(defined with exec/eval or at an interactive prompt?): {exc}", where) from None
+    text = "".join(lines)
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    try:
+        module = gast.parse(textwrap.dedent(text))
+    except SyntaxError as exc:
+        raise UnsupportedConstruct(f"cannot parse the source: {exc.msg}", where) from None
+    node = module.body[0] if module.body else None
+    if not isinstance(node, gast.FunctionDef) or node.name != function.__name__:
+        raise UnsupportedConstruct(
+            f"{function.__qualname__} is not defined by a plain 'def' statement "
+            "(a lambda or a generated function?)", where)
+    for child in gast.walk(node):
+        if hasattr(child, "lineno") and child.lineno is not None:
+            child.lineno += firstlineno - 1
+            if getattr(child, "end_lineno", None) is not None:
+                child.end_lineno += firstlineno - 1
+            child.col_offset = (child.col_offset or 0) + indent
+    node.decorator_list = []
+    return FunctionSource(function, filename, node)
