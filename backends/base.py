@@ -50,7 +50,7 @@ class Backend:
             header (str): comment lines to put first.
         """
         program.finalize(reserved={"_jit", "_prepare", "numba"})
-        lines = [header.rstrip("\n")] if header else []
+        lines = header.rstrip("\n").splitlines() if header else []
         for module, alias in sorted(program.imports()):
             lines.append(f"import {module}" if module == alias else
                          f"import {module} as {alias}")
@@ -77,6 +77,15 @@ class Backend:
         source = "\n".join(lines) + "\n"
         return GeneratedModule(source, line_map, program.entry.symbol.name, constants,
                                tuple(program.roots))
+
+    @staticmethod
+    def compile_errors():
+        """Exception types that mean "cannot compile this" (never the user's own errors)."""
+        return ()
+
+    def box_result(self, function, result, dynamic, inputs):
+        """Give a result the Python type the plain call would give (identity here)."""
+        return result
 
     def load(self, generated, stem):
         """Import the generated module; returns ``(module, path)``."""

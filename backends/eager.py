@@ -11,7 +11,3 @@ class EagerBackend(Backend):
 
     name = "eager"
     decorator_lines = None
-
-    @staticmethod
-    def compile_errors():
-        return ()

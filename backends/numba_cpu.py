@@ -4,7 +4,11 @@ Options follow Numba's documentation: ``error_model="python"`` (the njit default
 and float division by zero raise ZeroDivisionError as Python does; ``cache=True`` writes machine
 code next to the generated file (Numba's on-disk cache needs a real file, which graphjit writes).
 """
+import numpy as np
+
 from .base import Backend
+
+_SCALAR_RESULTS = (float, int, bool, complex, tuple)
 
 
 class NumbaCPUBackend(Backend):
@@ -28,3 +32,39 @@ class NumbaCPUBackend(Backend):
         if unsupported_bytecode is not None:
             found.append(unsupported_bytecode)  # not a NumbaError subclass
         return tuple(found)
+
+    def box_result(self, function, result, dynamic, inputs):
+        """Re-box scalars Numba returns as Python numbers into the NumPy scalar type.
+
+        Numba boxes every scalar result as a Python ``float``/``int``/``bool`` (Numba docs,
+        "Supported Python features"): a float32 result would come back as a Python float. A
+        result typed float32, int8..int32, uint8..uint64, float16 or complex64 can only be a
+        NumPy scalar in the plain call, so it is re-boxed as one. float64/int64/bool/complex128
+        results are left as Numba gives them: they are Python or NumPy scalars depending on
+        the code, and telling them apart needs the fidelity analysis (issue 4).
+        """
+        if not isinstance(result, _SCALAR_RESULTS):
+            return result
+        overloads = function.overloads
+        if len(overloads) == 1:
+            cres = next(iter(overloads.values()))
+        else:
+            from numba import typeof
+            cres = overloads.get(tuple(typeof(v) for v in (*dynamic, *inputs)))
+            if cres is None:
+                return result
+        return _rebox(cres.signature.return_type, result)
+
+
+_AMBIGUOUS = frozenset({"float64", "int64", "bool", "complex128"})
+
+
+def _rebox(numba_type, value):
+    from numba.core import types
+    if isinstance(numba_type, types.BaseTuple) and isinstance(value, tuple):
+        return tuple(_rebox(t, v) for t, v in zip(numba_type, value))
+    name = str(numba_type)
+    if isinstance(numba_type, (types.Integer, types.Float, types.Complex)) and (
+            name not in _AMBIGUOUS):
+        return np.dtype(name).type(value)
+    return value

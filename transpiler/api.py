@@ -161,7 +161,7 @@ class JitFunction:
         if spec.failed_types and _numba_types(dynamic, inputs) in spec.failed_types:
             return self._python(obj, args, kwargs)
         try:
-            return spec.function(*dynamic, *inputs)
+            result = spec.function(*dynamic, *inputs)
         except spec.backend.compile_errors() as exc:
             error = translate_numba_error(exc, spec.path, spec.line_map,
                                           _origin_of(self.python_function))
@@ -170,6 +170,7 @@ class JitFunction:
             spec.failed_types[_numba_types(dynamic, inputs)] = error
             self._fall_back(spec, error)
             return self._python(obj, args, kwargs)
+        return spec.backend.box_result(spec.function, result, dynamic, inputs)
 
     def _fullgraph(self):
         return self.fullgraph if self.fullgraph is not None else env_flag("GRAPHJIT_FULLGRAPH")

@@ -1,0 +1,28 @@
+# graphjit: every target installs what it needs into a local virtual environment first.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.graphjit-installed
+PYTEST_ARGS ?=
+
+.PHONY: install test demo bench clean
+
+install: $(STAMP)
+
+$(STAMP): setup.cfg setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,notebook]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q $(PYTEST_ARGS) tests
+
+demo: $(STAMP)
+	$(PY) samples/static_graph.py
+
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

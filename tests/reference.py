@@ -1,0 +1,65 @@
+"""The reference check: a function run plainly and compiled must agree.
+
+Values (exactly), dtypes and Python types, argument mutation and exception types are compared.
+"""
+import copy
+import warnings
+
+import numpy as np
+
+import transpiler as tp
+
+
+def outcome(fn, args):
+    """(result or exception type, arguments after the call)."""
+    args = copy.deepcopy(args)
+    try:
+        result = fn(*args)
+    except Exception as exc:  # noqa: BLE001 - the exception type is the outcome
+        return ("raised", type(exc)), args
+    return ("returned", result), args
+
+
+# Known gap (README, "Known gaps"; issue 4): Numba boxes float64/int64/bool scalar results as
+# Python float/int/bool where the plain call may give np.float64/np.int64/np.bool_. The value and
+# the dtype must still agree; only the Python scalar class may differ, and only in this way.
+_NUMBA_BOXING = {np.float64: float, np.int64: int, np.bool_: bool, np.complex128: complex}
+
+
+def assert_same_value(expected, actual):
+    if type(actual) is not type(expected):
+        assert _NUMBA_BOXING.get(type(expected)) is type(actual), (type(expected), type(actual))
+        assert np.asarray(actual).dtype == np.asarray(expected).dtype
+    if isinstance(expected, np.ndarray):
+        assert actual.dtype == expected.dtype, (expected.dtype, actual.dtype)
+        assert actual.shape == expected.shape
+        np.testing.assert_array_equal(actual, expected)
+    elif isinstance(expected, (tuple, list)):
+        assert len(actual) == len(expected)
+        for e, a in zip(expected, actual):
+            assert_same_value(e, a)
+    elif isinstance(expected, float) and expected != expected:
+        assert actual != actual
+    else:
+        assert actual == expected, (expected, actual)
+
+
+def assert_compiles_same(fn, *args, backend="numba-cpu"):
+    """Run ``fn`` plainly and through ``jit(fn, fullgraph=True)``; compare everything.
+
+    ``fullgraph=True`` makes a fallback an error, so the compiled path is really taken.
+    Returns the compiled JitFunction.
+    """
+    compiled = tp.jit(fn, backend=backend, fullgraph=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        (kind, expected), args_plain = outcome(fn, args)
+        (kind_c, actual), args_comp = outcome(compiled, args)
+    assert kind == kind_c, (kind, expected, kind_c, actual)
+    if kind == "raised":
+        assert actual is expected
+    else:
+        assert_same_value(expected, actual)
+    for before, after in zip(args_plain, args_comp):
+        assert_same_value(before, after)
+    return compiled

@@ -1,0 +1,135 @@
+"""Fallback: what cannot compile runs as plain Python, warns once, and says where and why."""
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+
+
+def uses_format(n):
+    label = "%d items" % n
+    return label
+
+
+def uses_try(x):
+    try:
+        return x + 1
+    except TypeError:
+        return 0
+
+
+def test_fallback_warns_once_and_returns_the_right_value():
+    compiled = tp.jit(uses_try)
+    with pytest.warns(tp.FallbackWarning) as record:
+        assert compiled(1) == 2
+    message = str(record[0].message)
+    assert "uses_try" in message and "try/except" in message
+    line = uses_try.__code__.co_firstlineno + 1
+    assert f"test_fallback.py:{line}" in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        assert compiled(5) == 6                 # decision cached: no second warning
+
+
+def test_numba_typing_error_falls_back_with_user_line_and_no_internals():
+    compiled = tp.jit(uses_format)
+    with pytest.warns(tp.FallbackWarning) as record:
+        assert compiled(3) == "3 items"
+    message = str(record[0].message)
+    line = uses_format.__code__.co_firstlineno + 1
+    assert "uses_format" in message
+    assert f"test_fallback.py:{line}: Numba cannot compile this (TypingError)" in message
+    assert '"%d items" % n' in message and "^" in message
+    assert "numba/core" not in message and "Traceback" not in message
+
+
+def test_fullgraph_raises_with_file_line_and_caret():
+    compiled = tp.jit(uses_try, fullgraph=True)
+    with pytest.raises(tp.UnsupportedConstruct) as info:
+        compiled(1)
+    text = str(info.value)
+    line = uses_try.__code__.co_firstlineno + 1
+    assert text.startswith(f"{__file__}:{line}: ")
+    assert "try:" in text and "^" in text
+    assert info.value.origin.lineno == line
+
+
+def test_fullgraph_raises_for_numba_typing_error_at_user_line():
+    compiled = tp.jit(uses_format, fullgraph=True)
+    with pytest.raises(tp.TranspileError) as info:
+        compiled(3)
+    assert info.value.origin.filename == __file__
+    assert info.value.origin.lineno == uses_format.__code__.co_firstlineno + 1
+    assert "Numba cannot compile this" in str(info.value)
+
+
+def test_exec_made_function_falls_back():
+    namespace = {}
+    exec("def made(x):\n    return x * 3\n", namespace)
+    compiled = tp.jit(namespace["made"])
+    with pytest.warns(tp.FallbackWarning, match="source"):
+        assert compiled(4) == 12
+
+
+def test_fullgraph_env_variable_makes_it_the_default(monkeypatch):
+    monkeypatch.setenv("GRAPHJIT_FULLGRAPH", "1")
+    with pytest.raises(tp.UnsupportedConstruct):
+        tp.jit(uses_try)(1)
+
+
+def test_disable_env_variable_runs_python(monkeypatch):
+    monkeypatch.setenv("GRAPHJIT_DISABLE", "1")
+    compiled = tp.jit(uses_try)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        assert compiled(1) == 2
+    assert compiled._plain == []                # nothing was transpiled
+
+
+def test_unsupported_argument_type_falls_back_per_signature():
+    def total(values):
+        s = 0
+        for v in values:
+            s += v
+        return s
+    compiled = tp.jit(total)
+    assert compiled(np.arange(4)) == 6          # compiles for an array
+    with pytest.warns(tp.FallbackWarning):
+        assert compiled({1: 0, 2: 0}) == 3      # a dict: plain Python for that signature
+    assert compiled(np.arange(5)) == 10         # the array signature still compiled
+    assert len(compiled._plain[0].function.overloads) == 1
+
+
+def test_user_exception_is_not_a_fallback():
+    def check(x):
+        if x > 1:
+            raise KeyError("big")
+        return x
+    compiled = tp.jit(check, fullgraph=True)
+    with pytest.raises(KeyError):
+        compiled(5)
+    assert compiled(1) == 1
+
+
+def test_error_names_user_file_from_a_script(tmp_path):
+    script = tmp_path / "user_model.py"
+    script.write_text(textwrap.dedent("""
+        import transpiler as tp
+
+        @tp.jit(fullgraph=True)
+        def f(x):
+            with open("x") as h:
+                return x
+        f(1)
+    """))
+    env = dict(os.environ, GRAPHJIT_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env=env)
+    assert proc.returncode == 1
+    assert f"{script}:6: a with block is not converted" in proc.stderr
+    assert "UnsupportedConstruct" in proc.stderr
