@@ -607,8 +607,7 @@ class Specializer:
         if key not in self.program.memo:
             self.program.in_progress.add(key)
             try:
-                symbol = self.program.function_symbol(
-                    fn.__qualname__.replace(".<locals>", "").replace(".", "_"))
+                symbol = self.program.function_symbol(_generated_name(fn))
                 generated = Specializer(self.program, source, bound).run(symbol)
             finally:
                 self.program.in_progress.discard(key)
@@ -653,6 +652,11 @@ class Specializer:
                         "tuples of them and library functions can)")
 
 
+def _generated_name(function):
+    """``Class_method`` or ``function``: the qualname after its last ``<locals>``."""
+    return function.__qualname__.rsplit("<locals>.", 1)[-1].replace(".", "_")
+
+
 def _static_key(value):
     if is_scalar(value):
         return ("value", type(value).__name__, repr(value))
@@ -694,8 +698,7 @@ def specialize(program, function, self_value=None, static_args=None):
             continue
         bindings[name] = Static(value, path)
         program.guard(path, "eq" if is_scalar(value) else "is", value)
-    symbol = program.function_symbol(
-        function.__qualname__.replace(".<locals>", "").replace(".", "_"))
+    symbol = program.function_symbol(_generated_name(function))
     entry = Specializer(program, source, bindings).run(symbol)
     program.functions.append(entry)
     program.entry = entry
