@@ -78,10 +78,23 @@ class Backend:
         return GeneratedModule(source, line_map, program.entry.symbol.name, constants,
                                tuple(program.roots))
 
+    def versions(self):
+        """What the generated code depends on besides its text, as one comment line."""
+        import platform
+        import transpiler
+        return f"graphjit {transpiler.__version__}, Python {platform.python_version()}"
+
     @staticmethod
     def compile_errors():
         """Exception types that mean "cannot compile this" (never the user's own errors)."""
         return ()
+
+    def is_cache_error(self, exc):
+        """True when ``exc`` comes from loading a corrupt on-disk cache entry."""
+        return False
+
+    def clear_cache(self, path, exc):
+        """Remove the on-disk cache entries of the generated module at ``path``."""
 
     def box_result(self, function, result, dynamic, inputs):
         """Give a result the Python type the plain call would give (identity here)."""

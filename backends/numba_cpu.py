@@ -4,6 +4,11 @@ Options follow Numba's documentation: ``error_model="python"`` (the njit default
 and float division by zero raise ZeroDivisionError as Python does; ``cache=True`` writes machine
 code next to the generated file (Numba's on-disk cache needs a real file, which graphjit writes).
 """
+import glob
+import os
+import traceback
+import warnings
+
 import numpy as np
 
 from .base import Backend
@@ -22,6 +27,35 @@ class NumbaCPUBackend(Backend):
             "import numba",
             f"_jit = numba.njit(cache={self.cache})",
         ]
+
+    def versions(self):
+        import numba
+        return f"{super().versions()}, Numba {numba.__version__}, NumPy {np.__version__}"
+
+    def is_cache_error(self, exc):
+        """An exception raised while Numba's cache loads an entry (a truncated index or data
+        file raises UnpicklingError, EOFError, ...): its traceback passes through Numba's
+        ``caching`` module. Exceptions of the user's compiled code never do."""
+        if not self.cache:
+            return False
+        frames = traceback.extract_tb(exc.__traceback__)
+        return any(f.filename.replace(os.sep, "/").endswith("numba/core/caching.py")
+                   for f in frames)
+
+    def clear_cache(self, path, exc):
+        from transpiler.errors import CacheWarning
+        folder = os.path.join(os.path.dirname(path), "__pycache__")
+        stem = os.path.splitext(os.path.basename(path))[0]
+        removed = 0
+        for entry in glob.glob(os.path.join(folder, stem + ".*.nb[ic]")):
+            try:
+                os.remove(entry)
+                removed += 1
+            except OSError:
+                pass
+        warnings.warn(f"graphjit: the compile cache of {path} could not be read "
+                      f"({type(exc).__name__}: {exc}); removed {removed} file(s), compiling "
+                      "again", CacheWarning, stacklevel=4)
 
     @staticmethod
     def compile_errors():

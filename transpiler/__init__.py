@@ -4,15 +4,22 @@
 compiles it with Numba; what cannot be compiled runs as plain Python, with a warning that says
 where and why. See README.md and DESIGN.md.
 """
-from . import nn
 from .api import BoundJitFunction, GeneratedSource, JitFunction, jit
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
-from .errors import (FallbackWarning, SourceUnavailable, TranspileError,
+from .errors import (CacheWarning, FallbackWarning, SourceUnavailable, TranspileError,
                      UnsupportedConstruct)
 
 __all__ = [
     "jit", "JitFunction", "BoundJitFunction", "GeneratedSource", "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "nn", "TranspileError", "UnsupportedConstruct",
-    "SourceUnavailable", "FallbackWarning",
+    "SourceUnavailable", "FallbackWarning", "CacheWarning",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # ``transpiler.nn`` imports NumPy: load it on first use so ``import transpiler`` stays fast.
+    if name == "nn":
+        import importlib
+        return importlib.import_module(".nn", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

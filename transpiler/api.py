@@ -5,7 +5,7 @@ import types
 import warnings
 import weakref
 
-from .context import default_backend, env_flag
+from .context import default_backend, env_flag, get_context
 from .errors import (FallbackWarning, Origin, TranspileError, UnsupportedConstruct,
                      translate_numba_error)
 from .program import Program
@@ -66,7 +66,7 @@ class JitFunction:
     """
 
     def __init__(self, function, backend=None, fullgraph=None, static_argnames=(),
-                 cache=False):
+                 cache=None):
         bound_self = None
         if isinstance(function, JitFunction):
             function = function.python_function
@@ -79,7 +79,7 @@ class JitFunction:
         self.backend = backend
         self.fullgraph = fullgraph
         self.static_argnames = tuple(static_argnames)
-        self.cache = bool(cache)
+        self.cache = cache
         self._bound_self = bound_self
         self._signature = inspect.signature(function)
         params = list(self._signature.parameters.values())
@@ -161,7 +161,15 @@ class JitFunction:
         if spec.failed_types and _numba_types(dynamic, inputs) in spec.failed_types:
             return self._python(obj, args, kwargs)
         try:
-            result = spec.function(*dynamic, *inputs)
+            try:
+                result = spec.function(*dynamic, *inputs)
+            except Exception as exc:
+                if not spec.backend.is_cache_error(exc):
+                    raise
+                # A corrupt on-disk cache entry failed to load, before any user code ran:
+                # drop it and compile afresh.
+                spec.backend.clear_cache(spec.path, exc)
+                result = spec.function(*dynamic, *inputs)
         except spec.backend.compile_errors() as exc:
             error = translate_numba_error(exc, spec.path, spec.line_map,
                                           _origin_of(self.python_function))
@@ -222,11 +230,15 @@ class JitFunction:
         try:
             program = Program()
             entry = specialize(program, fn, obj, static_args)
-            backend = get_backend(self._backend_name(), cache=self.cache)
+            cache = self.cache if self.cache is not None else get_context(
+                "enable_compile_cache")
+            backend = get_backend(self._backend_name(), cache=cache)
             origin = _origin_of(fn)
+            # The versions are part of the text, so of the file's content hash: an upgrade of
+            # any of them gives a new module and a new Numba cache entry, never a stale one.
             header = (f"# graphjit: generated from {origin} ({fn.__qualname__}) for the "
                       f"{backend.name} backend.\n# Do not edit: regenerated when the source "
-                      "changes.")
+                      f"changes.\n# {backend.versions()}")
             generated = backend.lower(program, header)
             module, path = backend.load(generated, fn.__qualname__)
         except TranspileError as exc:
@@ -337,7 +349,7 @@ def _numba_types(dynamic, inputs):
         return ("untypable",)
 
 
-def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cache=False):
+def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cache=None):
     """Compile ``function`` on its first call; use as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
 
     Args:
@@ -349,7 +361,9 @@ def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cach
             the environment variable ``GRAPHJIT_FULLGRAPH``.
         static_argnames (tuple[str]): parameters resolved at transpile time; each new value
             transpiles again.
-        cache (bool): Numba's on-disk cache for the generated code.
+        cache (bool | None): keep Numba's machine code on disk beside the generated module,
+            so a later process skips compiling; None: ``set_context(enable_compile_cache=)``,
+            else the environment variable ``GRAPHJIT_CACHE``.
 
     Returns:
         JitFunction, or a decorator when ``function`` is None.

@@ -9,19 +9,30 @@ GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
 _DEVICE_BACKENDS = {"CPU": "numba-cpu"}
-_context = {"mode": PYNATIVE_MODE, "device_target": "CPU"}
+_context = {"mode": PYNATIVE_MODE, "device_target": "CPU", "enable_compile_cache": None,
+            "compile_cache_path": None}
 
 
-def set_context(mode=None, device_target=None):
-    """Set the execution mode and/or the device target.
+def set_context(mode=None, device_target=None, enable_compile_cache=None,
+                compile_cache_path=None):
+    """Set the execution mode, the device target and the compile cache (MindSpore's names).
 
     Args:
         mode (int): ``GRAPH_MODE`` (0) or ``PYNATIVE_MODE`` (1), MindSpore's values.
         device_target (str): ``"CPU"``. ``"GPU"`` is the numba-cuda backend, not built yet.
+        enable_compile_cache (bool): default of ``jit(cache=...)``: keep Numba's machine code
+            on disk beside the generated modules, so a later process skips compiling. Unset,
+            the environment variable ``GRAPHJIT_CACHE=1`` turns it on.
+        compile_cache_path (str): folder of generated modules and caches; unset,
+            ``$GRAPHJIT_CACHE_DIR``, else ``~/.cache/graphjit``.
 
     Raises:
         ValueError: unknown mode or device target, or a target with no backend yet.
     """
+    if enable_compile_cache is not None:
+        _context["enable_compile_cache"] = bool(enable_compile_cache)
+    if compile_cache_path is not None:
+        _context["compile_cache_path"] = str(compile_cache_path)
     if mode is not None:
         if mode not in (GRAPH_MODE, PYNATIVE_MODE):
             raise ValueError(f"mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), got {mode!r}")
@@ -35,13 +46,19 @@ def set_context(mode=None, device_target=None):
 
 
 def get_context(key):
-    """Return a context value: ``"mode"`` or ``"device_target"``.
+    """Return a context value: ``"mode"``, ``"device_target"``, ``"enable_compile_cache"`` or
+    ``"compile_cache_path"`` (the last two resolved from the environment when unset).
 
     Raises:
         ValueError: unknown key.
     """
     if key not in _context:
         raise ValueError(f"unknown context key {key!r}; known: {sorted(_context)}")
+    if key == "enable_compile_cache" and _context[key] is None:
+        return env_flag("GRAPHJIT_CACHE")
+    if key == "compile_cache_path" and _context[key] is None:
+        from .loader import cache_dir
+        return cache_dir()
     return _context[key]
 
 

@@ -72,6 +72,10 @@ class SourceUnavailable(UnsupportedConstruct):
     builtin. ``inspect.getsource`` raised ``OSError`` or ``TypeError`` for it."""
 
 
+class CacheWarning(UserWarning):
+    """A corrupt or truncated on-disk cache entry was found; it is ignored and rebuilt."""
+
+
 class FallbackWarning(UserWarning):
     """Issued once per function and reason when graphjit runs a function as plain Python."""
 

@@ -13,9 +13,11 @@ import tempfile
 
 
 def cache_dir():
-    """The folder for generated modules: ``$GRAPHJIT_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/graphjit`` (``~/.cache/graphjit``), else the temporary folder."""
-    explicit = os.environ.get("GRAPHJIT_CACHE_DIR")
+    """The folder for generated modules: ``set_context(compile_cache_path=...)``, else
+    ``$GRAPHJIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/graphjit`` (``~/.cache/graphjit``); the
+    temporary folder when that one is not writable."""
+    from .context import _context
+    explicit = _context["compile_cache_path"] or os.environ.get("GRAPHJIT_CACHE_DIR")
     if explicit:
         return explicit
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -51,6 +53,12 @@ def load_source(source, stem):
         folder = os.path.join(tempfile.gettempdir(), "graphjit")
         os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, name + ".py")
+    if os.path.exists(path) and not _same_content(path, source):
+        # The name is the content's hash: different content means a damaged file.
+        import warnings
+        from .errors import CacheWarning
+        warnings.warn(f"graphjit: cache entry {path} is corrupt or truncated; rebuilding it",
+                      CacheWarning, stacklevel=6)
     if not _same_content(path, source):
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "w") as handle:

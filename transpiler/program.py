@@ -10,7 +10,7 @@ import itertools
 
 import gast
 
-from .analysis.static_values import Path
+from .analysis.paths import Path
 
 
 class ModuleSymbol:

@@ -18,6 +18,8 @@ import types
 import gast
 import numpy as np
 
+from .paths import Path  # noqa: F401 - re-exported: passes import it from here
+
 # Python scalars that are frozen into generated code as constants (guarded by type and value).
 SCALAR_TYPES = (bool, int, float, complex, str, type(None))
 
@@ -26,43 +28,6 @@ LIBRARY_ROOTS = frozenset({"numpy", "math", "cmath", "builtins", "numba", "opera
 
 # Builtins that fold at transpile time when all their arguments are static.
 FOLDABLE_BUILTINS = {len, isinstance, hasattr, getattr, type, callable, issubclass}
-
-
-class Path(tuple):
-    """How to reach a static value from a root: ``(root, step, step, ...)``.
-
-    ``root`` is ``("self",)``, ``("arg", i)`` (the i-th static argument) or ``("root", k)``
-    (the k-th extra root object: a module's globals dict or a closure cell). A step is
-    ``(".", name)`` (attribute), ``("[]", index)`` (item) or ``("cell", name)`` (the contents
-    of the closure cell of variable ``name``).
-    """
-
-    __slots__ = ()
-
-    def child(self, *step):
-        return Path(self + (step,))
-
-    def expr(self, root_exprs):
-        """Python source that re-reads the value, given the source of each root."""
-        text = root_exprs(self[0])
-        for step in self[1:]:
-            if step[0] == ".":
-                text += "." + step[1]
-            elif step[0] == "[]":
-                text += f"[{step[1]!r}]"
-            else:
-                text += ".cell_contents"
-        return text
-
-    def name(self):
-        """A readable identifier built from the path, for generated parameter names."""
-        root = self[0]
-        parts = ["self"] if root[0] == "self" else (
-            [f"arg{root[1]}"] if root[0] == "arg" else [])
-        for step in self[1:]:
-            parts.append(str(step[1]))
-        ident = "_".join(p.strip("_") or "v" for p in parts) or "value"
-        return ident if not ident[0].isdigit() else "v_" + ident
 
 
 class Static:

@@ -1,0 +1,120 @@
+"""The on-disk cache: hits across processes, never stale, corrupt entries rebuilt, races."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+KERNEL = """
+SCALE = {scale}
+
+def kernel(n):
+    total = 0
+    for i in range(n):
+        if i % 3 == 0:
+            total += i * SCALE
+    return total
+"""
+
+DRIVER = """
+import json, sys, warnings
+sys.path.insert(0, sys.argv[1])
+import transpiler as tp
+import kern
+compiled = tp.jit(kern.kernel, cache=True, fullgraph=True)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    value = compiled(100)
+spec = compiled._plain[0]
+print(json.dumps({
+    "value": value, "expected": kern.kernel(100), "module": spec.path,
+    "hits": sum(spec.function.stats.cache_hits.values()),
+    "misses": sum(spec.function.stats.cache_misses.values()),
+    "warnings": [str(w.message) for w in caught]}))
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "driver.py").write_text(DRIVER)
+    (tmp_path / "kern.py").write_text(KERNEL.format(scale=2))
+    return tmp_path
+
+
+def run(project, cache):
+    env = dict(os.environ, GRAPHJIT_CACHE_DIR=str(cache), PYTHONDONTWRITEBYTECODE="1")
+    proc = subprocess.run([sys.executable, str(project / "driver.py"), str(project)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["value"] == result["expected"]
+    return result
+
+
+def test_cache_hit_in_a_later_process(project, tmp_path):
+    first = run(project, tmp_path / "cache")
+    second = run(project, tmp_path / "cache")
+    assert first["misses"] >= 1 and first["hits"] == 0
+    assert second["hits"] >= 1 and second["misses"] == 0
+    assert first["module"] == second["module"]
+
+
+def test_source_change_gives_a_new_entry(project, tmp_path):
+    first = run(project, tmp_path / "cache")
+    text = (project / "kern.py").read_text().replace("i % 3", "i % 4")
+    (project / "kern.py").write_text(text)
+    second = run(project, tmp_path / "cache")
+    assert second["module"] != first["module"] and second["hits"] == 0
+
+
+def test_baked_static_value_change_gives_a_new_entry(project, tmp_path):
+    first = run(project, tmp_path / "cache")
+    (project / "kern.py").write_text(KERNEL.format(scale=7))
+    second = run(project, tmp_path / "cache")
+    assert second["module"] != first["module"] and second["hits"] == 0
+    assert second["value"] == 7 * first["value"] // 2
+
+
+def test_corrupt_entries_are_rebuilt_with_a_warning(project, tmp_path):
+    cache = tmp_path / "cache"
+    first = run(project, cache)
+    for index in glob.glob(str(cache / "__pycache__" / "*.nbi")):
+        with open(index, "r+b") as handle:
+            handle.truncate(10)
+    second = run(project, cache)
+    assert any("could not be read" in w for w in second["warnings"])
+    with open(first["module"], "r+") as handle:
+        handle.truncate(50)
+    third = run(project, cache)
+    assert any("corrupt or truncated" in w for w in third["warnings"])
+    fourth = run(project, cache)
+    assert fourth["warnings"] == [] and fourth["misses"] == 0 and fourth["hits"] >= 1
+
+
+def test_two_processes_racing_on_one_entry(project, tmp_path):
+    cache = tmp_path / "cache"
+    env = dict(os.environ, GRAPHJIT_CACHE_DIR=str(cache))
+    args = [sys.executable, str(project / "driver.py"), str(project)]
+    procs = [subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env) for _ in range(2)]
+    for proc in procs:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        result = json.loads(out.strip().splitlines()[-1])
+        assert result["value"] == result["expected"] and result["warnings"] == []
+    after = run(project, cache)
+    assert after["hits"] >= 1 and after["misses"] == 0 and after["warnings"] == []
+    assert not glob.glob(str(cache / "*.tmp")) and not glob.glob(str(cache / "__pycache__" / "*.tmp*"))
+
+
+def test_import_does_not_import_numba_or_numpy():
+    code = textwrap.dedent("""
+        import sys, transpiler
+        print("numba" in sys.modules, "numpy" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "False"]

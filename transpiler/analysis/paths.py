@@ -1,0 +1,39 @@
+"""Paths: how the runtime re-reads a static value from a root (kept free of NumPy so that
+``import transpiler`` stays fast)."""
+
+
+class Path(tuple):
+    """How to reach a static value from a root: ``(root, step, step, ...)``.
+
+    ``root`` is ``("self",)``, ``("arg", i)`` (the i-th static argument) or ``("root", k)``
+    (the k-th extra root object: a module's globals dict or a closure cell). A step is
+    ``(".", name)`` (attribute), ``("[]", index)`` (item) or ``("cell", name)`` (the contents
+    of the closure cell of variable ``name``).
+    """
+
+    __slots__ = ()
+
+    def child(self, *step):
+        return Path(self + (step,))
+
+    def expr(self, root_exprs):
+        """Python source that re-reads the value, given the source of each root."""
+        text = root_exprs(self[0])
+        for step in self[1:]:
+            if step[0] == ".":
+                text += "." + step[1]
+            elif step[0] == "[]":
+                text += f"[{step[1]!r}]"
+            else:
+                text += ".cell_contents"
+        return text
+
+    def name(self):
+        """A readable identifier built from the path, for generated parameter names."""
+        root = self[0]
+        parts = ["self"] if root[0] == "self" else (
+            [f"arg{root[1]}"] if root[0] == "arg" else [])
+        for step in self[1:]:
+            parts.append(str(step[1]))
+        ident = "_".join(p.strip("_") or "v" for p in parts) or "value"
+        return ident if not ident[0].isdigit() else "v_" + ident
