@@ -95,6 +95,7 @@ _AMBIGUOUS = frozenset({"float64", "int64", "bool", "complex128"})
 
 def _rebox(numba_type, value):
     from numba.core import types
+    numba_type = types.unliteral(numba_type)
     if isinstance(numba_type, types.BaseTuple) and isinstance(value, tuple):
         return tuple(_rebox(t, v) for t, v in zip(numba_type, value))
     name = str(numba_type)

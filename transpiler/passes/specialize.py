@@ -23,6 +23,7 @@ import types
 
 import gast
 
+from ..analysis.definite_assignment import check_definite_assignment
 from ..analysis.scopes import local_names, parameter_names
 from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
@@ -110,6 +111,8 @@ class Specializer:
                 kwarg=None, defaults=[]),
             body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
         gast.copy_location(fdef, node)
+        check_definite_assignment(fdef, self.locals - set(self.env), self.src.filename,
+                                  self.fn.__qualname__)
         symbol.nodes.append(fdef)
         return GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
                                  self.fn.__qualname__, taken)
