@@ -35,8 +35,8 @@ def assigned_in_loop_then_read_in_loop(n):
     return total
 
 
-MAYBE_UNDEFINED = [(one_branch, (1,), "y", 4), (one_branch, (-1,), "y", 4),
-                   (loop_may_not_run, (3,), "last", 4), (while_may_not_run, (2,), "k", 5),
+MAYBE_UNDEFINED = [(one_branch, (1,), "y", 3), (one_branch, (-1,), "y", 3),
+                   (loop_may_not_run, (3,), "last", 3), (while_may_not_run, (2,), "k", 4),
                    (assigned_in_loop_then_read_in_loop, (3,), "prev", 4)]
 
 
