@@ -89,6 +89,10 @@ class Backend:
         """Exception types that mean "cannot compile this" (never the user's own errors)."""
         return ()
 
+    def is_compile_failure(self, exc):
+        """True when ``exc`` means "cannot compile this" rather than the user's own error."""
+        return isinstance(exc, self.compile_errors())
+
     def is_cache_error(self, exc):
         """True when ``exc`` comes from loading a corrupt on-disk cache entry."""
         return False

@@ -32,6 +32,16 @@ class NumbaCPUBackend(Backend):
         import numba
         return f"{super().versions()}, Numba {numba.__version__}, NumPy {np.__version__}"
 
+    def is_compile_failure(self, exc):
+        """Numba's own errors, and any exception raised inside Numba or llvmlite while
+        compiling (an AssertionError in its list lowering, NotImplementedError for float16):
+        their tracebacks pass through those packages. An exception that the compiled code
+        raises for the user's ``raise`` comes from native code, with no such frame."""
+        if isinstance(exc, self.compile_errors()):
+            return True
+        frames = traceback.extract_tb(exc.__traceback__)
+        return any(_in_compiler(f.filename) for f in frames)
+
     def is_cache_error(self, exc):
         """An exception raised while Numba's cache loads an entry (a truncated index or data
         file raises UnpicklingError, EOFError, ...): its traceback passes through Numba's
@@ -88,6 +98,13 @@ class NumbaCPUBackend(Backend):
             if cres is None:
                 return result
         return _rebox(cres.signature.return_type, result)
+
+
+def _in_compiler(filename):
+    import llvmlite
+    import numba
+    roots = (os.path.dirname(numba.__file__), os.path.dirname(llvmlite.__file__))
+    return filename.startswith(roots)
 
 
 _AMBIGUOUS = frozenset({"float64", "int64", "bool", "complex128"})

@@ -45,6 +45,8 @@ class Specialization:
         self.line_map = {}
         self.backend = None
         self.failed_types = {}      # numba type tuple -> TranspileError
+        self.dynamic_names = ()
+        self.guards = ()
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None."""
@@ -136,8 +138,13 @@ class JitFunction:
         values = self._bind(obj, args, kwargs)
         if values is None or not self._simple:
             if values is not None and not self._simple:
-                self._fall_back(Specialization(
-                    "*args, **kwargs and keyword-only parameters are not converted yet"), None)
+                error = UnsupportedConstruct(
+                    "parameters other than plain positional-or-keyword ones (*args, **kwargs, "
+                    "keyword-only, positional-only) are not converted yet",
+                    _origin_of(self.python_function))
+                if self._fullgraph():
+                    raise error
+                self._fall_back(Specialization(str(error)), None)
             return self._python(obj, args, kwargs)  # Python raises the binding TypeError
         specs = self._specs_for(obj)
         spec = inputs = None
@@ -152,12 +159,18 @@ class JitFunction:
             del specs[MAX_SPECIALIZATIONS:]
             inputs = spec.matches(obj, values)
             if inputs is None:
-                spec.fallback_reason = "its static values change while they are read"
+                spec.fallback_reason = self._unstable_guard(spec, obj, values)
                 inputs = ()
         if spec.fallback_reason is not None:
             self._fall_back(spec, None)
             return self._python(obj, args, kwargs)
         dynamic = [values[i] for i in spec.dynamic_indices]
+        problem = _argument_problem(dynamic, spec.dynamic_names)
+        if problem is not None:
+            if self._fullgraph():
+                raise UnsupportedConstruct(problem, _origin_of(self.python_function))
+            self._fall_back(spec, None, problem)
+            return self._python(obj, args, kwargs)
         if spec.failed_types and _numba_types(dynamic, inputs) in spec.failed_types:
             return self._python(obj, args, kwargs)
         try:
@@ -170,7 +183,9 @@ class JitFunction:
                 # drop it and compile afresh.
                 spec.backend.clear_cache(spec.path, exc)
                 result = spec.function(*dynamic, *inputs)
-        except spec.backend.compile_errors() as exc:
+        except Exception as exc:
+            if not spec.backend.is_compile_failure(exc):
+                raise  # the user's own exception, raised by the compiled code
             error = translate_numba_error(exc, spec.path, spec.line_map,
                                           _origin_of(self.python_function))
             if self._fullgraph():
@@ -183,8 +198,24 @@ class JitFunction:
     def _fullgraph(self):
         return self.fullgraph if self.fullgraph is not None else env_flag("GRAPHJIT_FULLGRAPH")
 
-    def _fall_back(self, spec, error):
-        reason = str(error) if error is not None else spec.fallback_reason
+    def _unstable_guard(self, spec, obj, values):
+        """Why the guards fail right after specializing: name the value that changed."""
+        names = [p for p in self._params[1 if obj is not None else 0:]]
+        for guard in spec.guards:
+            try:
+                now = guard.path.read(obj, values, spec.roots)
+            except Exception:  # noqa: BLE001 - unreadable now: that is the change
+                now = _MISSING
+            same = now is guard.expected if guard.kind != "eq" else (
+                type(now) is type(guard.expected) and (now == guard.expected or now != now))
+            if not same:
+                return (f"{guard.path.describe(names) or 'a static value'} is a new object at "
+                        "every read (a property that builds its result?), so code specialized "
+                        "on it could never be reused")
+        return "its static values change while they are read"
+
+    def _fall_back(self, spec, error, reason=None):
+        reason = reason or (str(error) if error is not None else spec.fallback_reason)
         if reason in self._warned:
             return
         self._warned.add(reason)
@@ -258,6 +289,8 @@ class JitFunction:
         spec.constants = generated.constants
         spec.roots = generated.roots
         spec.dynamic_indices = tuple(params.index(p) for p in entry.dynamic_params)
+        spec.dynamic_names = tuple(entry.dynamic_params)
+        spec.guards = tuple(program.guards.values())
         spec.source = GeneratedSource(generated.source)
         spec.path = path
         spec.line_map = generated.line_map
@@ -298,7 +331,12 @@ class JitFunction:
     def _explain_for(self, obj):
         name = self.python_function.__qualname__
         lines = [f"{name} ({_origin_of(self.python_function)}):"]
-        specs = self._specs_for(obj)
+        if env_flag("GRAPHJIT_DISABLE"):
+            lines.append("  plain Python: GRAPHJIT_DISABLE is set")
+        specs = list(self._specs_for(obj))
+        if obj is None:  # a method asked on its class: every instance's specializations
+            for ref, instance_specs in list(self._by_instance.values()):
+                specs.extend(instance_specs)
         if not specs:
             lines.append("  not called yet")
         for spec in specs:
@@ -333,6 +371,50 @@ class BoundJitFunction:
     @property
     def python_function(self):
         return self._jit.python_function
+
+
+_MISSING = object()
+
+
+def _argument_problem(values, names):
+    """Why these runtime arguments cannot go to compiled code, or None.
+
+    Arrays (exactly ``np.ndarray``), NumPy scalars, Python bool/int (within int64)/float/
+    complex/str/None and tuples of them can. Lists cannot: Numba's reflected lists do not behave
+    like Python lists (a float stored into an int list is truncated). ndarray subclasses cannot:
+    Numba would treat a masked array as a plain one.
+    """
+    for name, value in zip(names, values):
+        problem = _value_problem(value)
+        if problem is not None:
+            return (f"argument {name!r} is {problem}; compiled code takes arrays, numbers, "
+                    "strings and tuples of them (pass objects as attributes of self, or name "
+                    "them in static_argnames)")
+    return None
+
+
+def _value_problem(value):
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+        if kind is int and not -2 ** 63 <= value < 2 ** 63:
+            return "an int beyond int64"
+        return None
+    import numpy as np
+    if kind is np.ndarray or isinstance(value, np.generic):
+        return None
+    if isinstance(value, np.ndarray):
+        return f"an ndarray subclass ({kind.__name__}) that Numba would treat as an ndarray"
+    if kind is tuple:
+        for item in value:
+            problem = _value_problem(item)
+            if problem is not None:
+                return f"a tuple holding {problem}"
+        return None
+    article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
+    return f"{article} {kind.__name__}"
+
+
+_PLAIN_TYPES = frozenset({int, float, bool, complex, str, type(None)})
 
 
 def _is_data(value):

@@ -127,5 +127,7 @@ def translate_numba_error(exc, generated_path, line_map, where):
             break
     reason = " ".join(headline) or type(exc).__name__
     reason = reason.replace(generated_path, "<generated>")
+    reason = re.sub(r"'(\w+)\.\d+'", r"'\1'", reason)  # Numba's SSA names: 'y.2' -> 'y'
+    reason = re.sub(r",? ?defined at <generated> \(\d+\)", "", reason)
     kind = type(exc).__name__
     return TranspileError(f"Numba cannot compile this ({kind}): {reason}", origin or where)

@@ -45,8 +45,10 @@ def capture(function):
     code = getattr(function, "__code__", None)
     where = Origin(code.co_filename, code.co_firstlineno) if code else None
     try:
-        lines, firstlineno = inspect.getsourcelines(function)
-        filename = inspect.getsourcefile(function) or code.co_filename
+        # Read through the code object: inspect follows ``__wrapped__`` on functions, which
+        # would return the source of the function a decorator wrapped, not of this one.
+        lines, firstlineno = inspect.getsourcelines(code)
+        filename = inspect.getsourcefile(code) or code.co_filename
     except (OSError, TypeError) as exc:
         raise SourceUnavailable(
             f"the source of {getattr(function, '__qualname__', function)!r} is not available "
@@ -58,7 +60,8 @@ def capture(function):
     except SyntaxError as exc:
         raise UnsupportedConstruct(f"cannot parse the source: {exc.msg}", where) from None
     node = module.body[0] if module.body else None
-    if not isinstance(node, gast.FunctionDef) or node.name != function.__name__:
+    # The code object's own name: functools.wraps renames the wrapper, not its code.
+    if not isinstance(node, gast.FunctionDef) or node.name != code.co_name:
         raise UnsupportedConstruct(
             f"{function.__qualname__} is not defined by a plain 'def' statement "
             "(a lambda or a generated function?)", where)

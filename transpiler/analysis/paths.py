@@ -37,3 +37,31 @@ class Path(tuple):
             parts.append(str(step[1]))
         ident = "_".join(p.strip("_") or "v" for p in parts) or "value"
         return ident if not ident[0].isdigit() else "v_" + ident
+
+    def read(self, self_value, args, roots):
+        """Re-read the value now (Python, for diagnostics; the hot path uses ``_prepare``)."""
+        root = self[0]
+        value = self_value if root[0] == "self" else args[root[1]] if root[0] == "arg" \
+            else roots[root[1]]
+        for step in self[1:]:
+            if step[0] == ".":
+                value = getattr(value, step[1])
+            elif step[0] == "[]":
+                value = value[step[1]]
+            else:
+                value = value.cell_contents
+        return value
+
+    def describe(self, arg_names=()):
+        """The path as the user would write it: ``self.layers[2].has_bias``, ``SCALE``."""
+        root = self[0]
+        text = "self" if root[0] == "self" else (
+            arg_names[root[1]] if root[0] == "arg" and root[1] < len(arg_names) else "")
+        for step in self[1:]:
+            if step[0] == ".":
+                text += f".{step[1]}"
+            elif step[0] == "[]":
+                text = f"{text}[{step[1]!r}]" if text else str(step[1])
+            else:
+                text = text or step[1]
+        return text

@@ -79,10 +79,11 @@ class Dense(Cell):
 
 
 class ReLU(Cell):
-    """``max(x, 0)`` element-wise; keeps x's dtype (NumPy 2 rules for a Python int 0)."""
+    """``max(x, 0)`` element-wise; keeps x's dtype; NaN stays NaN (``np.maximum``)."""
 
     def construct(self, x):
-        return np.maximum(x, 0)
+        # A zero of x's own dtype: a Python 0 would promote int32 to int64 under Numba.
+        return np.maximum(x, x.dtype.type(0))
 
 
 class Flatten(Cell):

@@ -46,6 +46,10 @@ _UNSUPPORTED_EXPRS = {
     gast.NamedExpr: "an assignment expression (:=)", gast.SetComp: "a set comprehension",
     gast.DictComp: "a dict comprehension", gast.JoinedStr: "an f-string",
 }
+_TERMINATORS = (gast.Return, gast.Raise, gast.Break, gast.Continue)
+# Builtins whose Numba versions give other results than Python's (str(1.5) is not '1.5').
+_DIFFERENT_BUILTINS = {str: "str()", repr: "repr()", format: "format()", hash: "hash()",
+                       id: "id()"}
 # Longest static sequence a `for` unrolls; beyond it the code would be too large to compile.
 MAX_UNROLL = 4096
 
@@ -135,6 +139,8 @@ class Specializer:
                 if getattr(new, "lineno", None) is None:
                     gast.copy_location(new, stmt)
                 out.append(new)
+            if out and isinstance(out[-1], _TERMINATORS):
+                break  # the rest is unreachable (e.g. after a pruned `if ...: return`)
         return out
 
     def stmt(self, node):
@@ -357,6 +363,11 @@ class Specializer:
                 self.program.guard(path, "eq", value)
             elif isinstance(value, list):
                 self.program.guard(path, "len", value)
+            elif isinstance(value, types.MethodType) or type(value).__name__ == \
+                    "BoundJitFunction":
+                # A bound method is a new object at every attribute read: guard the function
+                # (its object is guarded through the path's parent).
+                self.program.guard(path.child(".", "__func__"), "is", value.__func__)
             else:
                 self.program.guard(path, "is", value)
         return Static(value, path)
@@ -504,7 +515,7 @@ class Specializer:
             return gast.Call(func=callee, args=[self.value(a) for a in node.args],
                              keywords=[self._child(k) for k in node.keywords])
         fn = callee.value
-        if fn in FOLDABLE_BUILTINS and not any(isinstance(a, gast.Starred) for a in node.args):
+        if _hashable(fn) and fn in FOLDABLE_BUILTINS and not any(isinstance(a, gast.Starred) for a in node.args):
             args = [self.expr(a) for a in node.args]
             kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
             if all(isinstance(a, Static) for a in args + list(kwargs.values())) and k_ok(kwargs):
@@ -518,6 +529,9 @@ class Specializer:
                         return self.static(result, None, node)
                     if is_scalar(result) or isinstance(result, type):
                         return Static(result)
+        if _hashable(fn) and fn in _DIFFERENT_BUILTINS:
+            self.fail(node, f"{_DIFFERENT_BUILTINS[fn]} in compiled code does not give "
+                            "Python's result")
         target = self._user_callable(callee, node)
         if target is not None:
             return self._call_user(node, *target)
@@ -664,6 +678,14 @@ def _static_key(value):
     if is_scalar(value):
         return ("value", type(value).__name__, repr(value))
     return ("id", id(value))
+
+
+def _hashable(value):
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def k_ok(kwargs):

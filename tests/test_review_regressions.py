@@ -1,0 +1,123 @@
+"""Regressions found by a fresh-eyes review of the foundation; each compares with plain Python."""
+import functools
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+from transpiler import nn
+from reference import assert_compiles_same
+
+
+def twice(fn):
+    @functools.wraps(fn)
+    def wrapper(x):
+        return fn(x) * 2
+    return wrapper
+
+
+@twice
+def increment(x):
+    return x + 1
+
+
+def test_jit_over_a_wraps_decorator_compiles_the_wrapper():
+    compiled = assert_compiles_same(increment, 1)
+    assert compiled(1) == 4
+
+
+class Model:
+    def __init__(self, sub=None):
+        self.k = 2
+        self.sub = sub
+
+    def helper(self, x):
+        return x * self.k
+
+    @tp.jit(fullgraph=True)
+    def run(self, x):
+        return self.helper(x) + 1
+
+    @tp.jit(fullgraph=True)
+    def maybe_sub(self, x):
+        if self.sub is None:
+            return x
+        return self.sub(x)
+
+
+def test_method_called_from_compiled_code_compiles_and_is_reused():
+    model = Model()
+    assert model.run(1.0) == 3.0
+    assert model.run(2.0) == 5.0
+    assert len(Model.run._specs_for(model)) == 1
+    model.k = 3
+    assert model.run(2.0) == 7.0
+
+
+def test_static_early_return_prunes_the_rest():
+    assert Model(None).maybe_sub(2.0) == 2.0
+
+
+def test_literal_result():
+    def three(x):
+        return 3
+    assert_compiles_same(three, 1)
+
+
+@pytest.mark.parametrize("argument,word", [
+    (np.ma.masked_array([1.0, 2.0], mask=[True, False]), "subclass"),
+    ([1, 2], "list"),
+    (2 ** 70, "int64"),
+])
+def test_arguments_compiled_code_would_misread_fall_back(argument, word):
+    def total(x):
+        return x + x
+    compiled = tp.jit(total)
+    compiled(np.ones(2))
+    with pytest.warns(tp.FallbackWarning, match=word):
+        result = compiled(argument)
+    expected = total(argument)
+    assert type(result) is type(expected)
+    assert np.array_equal(np.asarray(result), np.asarray(expected))
+
+
+def test_list_argument_is_not_truncated():
+    def store(x):
+        x[0] = 2.7
+    values = [1, 2]
+    with pytest.warns(tp.FallbackWarning):
+        tp.jit(store)(values)
+    assert values == [2.7, 2]
+
+
+def test_internal_numba_failure_falls_back_cleanly():
+    def double(x):
+        return x * 2
+    with pytest.warns(tp.FallbackWarning, match="float16"):
+        out = tp.jit(double)(np.ones(2, np.float16))
+    assert out.dtype == np.float16
+
+
+def test_str_of_a_number_is_not_compiled():
+    def label(x):
+        return str(x)
+    with pytest.warns(tp.FallbackWarning, match="str"):
+        assert tp.jit(label)(1.5) == "1.5"
+
+
+def test_relu_keeps_int32_in_graph_mode():
+    relu = nn.ReLU()
+    x = np.array([-2, 3], np.int32)
+    tp.set_context(mode=tp.GRAPH_MODE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        out = relu(x)
+    assert out.dtype == np.int32 and out.tolist() == [0, 3]
+
+
+def test_fullgraph_raises_for_varargs():
+    def varargs(*xs):
+        return len(xs)
+    with pytest.raises(tp.UnsupportedConstruct, match="positional-or-keyword"):
+        tp.jit(varargs, fullgraph=True)(1, 2)

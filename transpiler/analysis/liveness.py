@@ -1,0 +1,66 @@
+"""Liveness: which variables are read later, before being overwritten.
+
+A backward "may" data-flow over structured statements (no break/continue/return inside loops:
+the lowering passes have removed them). ``annotate`` stores on every ``If``/``While``/``For``
+node the set live after it (``live_out``); ``live_in`` computes the set live at the start of a
+block, given what is live after it. Loops iterate to a fixpoint.
+"""
+import gast
+
+from .activity import reads, writes
+
+
+def live_in(stmts, live_after, annotate=False):
+    """Variables live at the start of ``stmts`` when ``live_after`` is live at their end."""
+    live = set(live_after)
+    for stmt in reversed(stmts):
+        live = _stmt(stmt, live, annotate)
+    return live
+
+
+def annotate(fdef):
+    """Set ``live_out`` on every compound statement of ``fdef``'s body (not nested defs)."""
+    live_in(fdef.body, set(), annotate=True)
+
+
+def _stmt(node, out, annotate):
+    if annotate and isinstance(node, (gast.If, gast.While, gast.For)):
+        node.live_out = frozenset(out)
+    if isinstance(node, gast.If):
+        return (reads(node.test) | live_in(node.body, out, annotate)
+                | live_in(node.orelse, out, annotate))
+    if isinstance(node, gast.While):
+        exit_live = out | live_in(node.orelse, out, annotate)
+        head = exit_live | reads(node.test)
+        while True:
+            new = head | live_in(node.body, head, False)
+            if new == head:
+                break
+            head = new
+        live_in(node.body, head, annotate)
+        return head
+    if isinstance(node, gast.For):
+        exit_live = out | live_in(node.orelse, out, annotate)
+        head = set(exit_live)
+        target = writes(node.target)
+        while True:
+            new = head | (live_in(node.body, head, False) - target)
+            if new == head:
+                break
+            head = new
+        live_in(node.body, head, annotate)
+        return head | reads(node.iter)
+    if isinstance(node, (gast.Return, gast.Raise)):
+        return reads(node)
+    if isinstance(node, gast.AugAssign):
+        return out | reads(node.value) | reads(node.target) | writes(node.target)
+    if isinstance(node, gast.FunctionDef):
+        return out - {node.name}
+    if isinstance(node, (gast.Assign, gast.AnnAssign)):
+        targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+        killed = set().union(*(writes(t) for t in targets if isinstance(t, gast.Name)))
+        killed |= set().union(*(writes(t) for t in targets
+                                if isinstance(t, (gast.Tuple, gast.List))))
+        used = reads(node.value) | set().union(*(reads(t) for t in targets))
+        return (out - killed) | used
+    return out | reads(node)

@@ -1,0 +1,74 @@
+"""The functional forms: the vocabulary of graphjit's intermediate program, and its runtime.
+
+After the lowering passes, every ``if``, ``while`` and ``for`` of a converted function is one
+of these calls, with its body in a nested function whose parameters are the region's inputs and
+whose return value is the region's outputs (AutoGraph's "functional form", with explicit state
+instead of closures)::
+
+    x, y = cond(test, if_true, if_false, (x, y, a))        # if_true(x, y, a) -> (x, y)
+    i, s = while_loop(loop_test, loop_body, (i, s), (n,))  # loop_test(i, s, n) -> bool
+    s, = for_range(loop_body, 0, n, 1, (s,), (a,))         # loop_body(i, s, a) -> (s,)
+    s, = for_each(loop_body, items, (s,), ())              # loop_body(item, s) -> (s,)
+
+``state`` is what the region modifies and what is live into or out of it; ``args`` are the
+loop-invariant inputs. ``extra_test(*state, *args)`` (optional on for loops) is checked before
+each iteration: it is how a lowered ``break`` or ``return`` stops a ``for`` loop.
+``undefined(name)`` stands for a variable not yet assigned where a region starts (one that the
+region assigns before any read).
+
+The functions below run these forms in Python: that is the eager backend. The numba-cpu backend
+turns the forms back into structured loops (Numba compiles those fastest).
+"""
+
+
+class Undefined:
+    """A variable that has no value yet; any use of it is an error in the conversion."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"undefined({self.name!r})"
+
+    def __bool__(self):
+        raise UnboundLocalError(f"local variable {self.name!r} referenced before assignment")
+
+
+def undefined(name):
+    """The placeholder of variable ``name`` before its first assignment."""
+    return Undefined(name)
+
+
+def cond(test, if_true, if_false, inputs):
+    """``if test`` as a form: ``if_true(*inputs)`` or ``if_false(*inputs)``; their outputs."""
+    return if_true(*inputs) if test else if_false(*inputs)
+
+
+def while_loop(loop_test, loop_body, state, args):
+    """``while loop_test(*state, *args): state = loop_body(*state, *args)``; the final state."""
+    while loop_test(*state, *args):
+        state = loop_body(*state, *args)
+    return state
+
+
+def for_range(loop_body, start, stop, step, state, args, extra_test=None):
+    """``for i in range(start, stop, step)``: ``state = loop_body(i, *state, *args)``."""
+    for i in range(start, stop, step):
+        if extra_test is not None and not extra_test(*state, *args):
+            break
+        state = loop_body(i, *state, *args)
+    return state
+
+
+def for_each(loop_body, iterable, state, args, extra_test=None):
+    """``for item in iterable``: ``state = loop_body(item, *state, *args)``."""
+    for item in iterable:
+        if extra_test is not None and not extra_test(*state, *args):
+            break
+        state = loop_body(item, *state, *args)
+    return state
+
+
+FORMS = ("cond", "while_loop", "for_range", "for_each", "undefined")
