@@ -42,18 +42,30 @@ class Backend:
     # Source lines after the imports that define ``_jit``; None for no decorator.
     decorator_lines = None
 
-    def lower(self, program, header=""):
+    # Whether the generated code keeps the functional forms (the eager backend runs them).
+    keeps_forms = True
+
+    def function_node(self, fn):
+        """The definition to emit for a generated function (its functional form here)."""
+        return fn.node
+
+    def lower(self, program, header="", include_prepare=True):
         """Lower a program to a :class:`GeneratedModule`.
 
         Args:
             program (Program): built by the passes; finalized here.
             header (str): comment lines to put first.
+            include_prepare (bool): emit ``_prepare`` (not wanted for ``ir()``).
         """
         program.finalize(reserved={"_jit", "_prepare", "numba"})
         lines = header.rstrip("\n").splitlines() if header else []
         for module, alias in sorted(program.imports()):
             lines.append(f"import {module}" if module == alias else
                          f"import {module} as {alias}")
+        forms = sorted(program.ir_imports())
+        if forms and self.keeps_forms:
+            lines.append("from transpiler.ir import " + ", ".join(
+                form if form == alias else f"{form} as {alias}" for form, alias in forms))
         if self.decorator_lines:
             lines.extend(self.decorator_lines)
         line_map = {}
@@ -62,18 +74,20 @@ class Backend:
             lines.append("")
             if self.decorator_lines:
                 lines.append("@_jit")
-            text = gast.unparse(fn.node).strip("\n").splitlines()
+            node = self.function_node(fn)
+            text = gast.unparse(node).strip("\n").splitlines()
             offset = len(lines)
-            relative = _map_lines(fn, "\n".join(text))
+            relative = _map_lines(node, "\n".join(text))
             for rel, lineno in relative.items():
                 origin = Origin(fn.filename, lineno)
                 line_map[offset + rel] = origin
                 text[rel - 1] += f"  # {os.path.basename(fn.filename)}:{lineno}"
             lines.extend(text)
         prepare, constants = _emit_prepare(program)
-        lines.append("")
-        lines.append("")
-        lines.extend(prepare)
+        if include_prepare:
+            lines.append("")
+            lines.append("")
+            lines.extend(prepare)
         source = "\n".join(lines) + "\n"
         return GeneratedModule(source, line_map, program.entry.symbol.name, constants,
                                tuple(program.roots))
@@ -109,10 +123,10 @@ class Backend:
         return load_source(generated.source, stem)
 
 
-def _map_lines(fn, text):
+def _map_lines(node, text):
     """Generated line (1-based, within ``text``) -> user's line, statement by statement."""
     parsed = ast.parse(text).body[0]
-    mapping = {parsed.lineno: fn.node.lineno}
+    mapping = {parsed.lineno: node.lineno}
 
     def walk(gen_stmts, parsed_stmts):
         for g, a in zip(gen_stmts, parsed_stmts):
@@ -121,7 +135,7 @@ def _map_lines(fn, text):
             for field in ("body", "orelse", "finalbody"):
                 walk(getattr(g, field, None) or [], getattr(a, field, None) or [])
 
-    walk(fn.node.body, parsed.body)
+    walk(node.body, parsed.body)
     return mapping
 
 

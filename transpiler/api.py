@@ -47,6 +47,7 @@ class Specialization:
         self.failed_types = {}      # numba type tuple -> TranspileError
         self.dynamic_names = ()
         self.guards = ()
+        self.program = None
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None."""
@@ -291,6 +292,7 @@ class JitFunction:
         spec.dynamic_indices = tuple(params.index(p) for p in entry.dynamic_params)
         spec.dynamic_names = tuple(entry.dynamic_params)
         spec.guards = tuple(program.guards.values())
+        spec.program = program
         spec.source = GeneratedSource(generated.source)
         spec.path = path
         spec.line_map = generated.line_map
@@ -323,6 +325,28 @@ class JitFunction:
             return GeneratedSource(f"# graphjit: {self.python_function.__qualname__} runs as "
                                    f"plain Python: {spec.fallback_reason}\n")
         return spec.source
+
+    def ir(self):
+        """The functional program of the latest specialization, as Python source (a str).
+
+        Every ``if``/``while``/``for`` is a functional form (``cond``, ``while_loop``,
+        ``for_range``, ``for_each``; see :mod:`transpiler.ir`) with explicit inputs and
+        outputs, before backend lowering. Transpiles now if not called yet (see
+        :meth:`source`).
+        """
+        return self._ir_for(self._bound_self)
+
+    def _ir_for(self, obj):
+        spec = self._latest(obj)
+        if spec.program is None:
+            return GeneratedSource(f"# graphjit: {self.python_function.__qualname__} runs as "
+                                   f"plain Python: {spec.fallback_reason}\n")
+        from backends.eager import EagerBackend
+        origin = _origin_of(self.python_function)
+        generated = EagerBackend().lower(
+            spec.program, f"# graphjit IR of {self.python_function.__qualname__} ({origin})",
+            include_prepare=False)
+        return GeneratedSource(generated.source)
 
     def explain(self):
         """A short report of every specialization: compiled (and where) or plain Python, why."""
@@ -363,6 +387,10 @@ class BoundJitFunction:
     def source(self):
         """See :meth:`JitFunction.source`."""
         return self._jit._source_for(self.__self__)
+
+    def ir(self):
+        """See :meth:`JitFunction.ir`."""
+        return self._jit._ir_for(self.__self__)
 
     def explain(self):
         """See :meth:`JitFunction.explain`."""

@@ -24,7 +24,7 @@ class ModuleSymbol:
 
     def __init__(self, preferred, kind, payload):
         self.preferred = preferred
-        self.kind = kind            # "import" (payload: module name) or "function"
+        self.kind = kind            # "import" (payload: module), "function" or "ir" (a form)
         self.payload = payload
         self.name = f"__gj{next(self._ids)}__"
         self.nodes = []
@@ -114,6 +114,15 @@ class Program:
             self.symbols.append(symbol)
         return symbol
 
+    def ir_symbol(self, form):
+        """The symbol of a functional form (``cond``, ``while_loop``...; see transpiler.ir)."""
+        symbol = self._imports.get(("ir", form))
+        if symbol is None:
+            symbol = ModuleSymbol(form, "ir", form)
+            self._imports[("ir", form)] = symbol
+            self.symbols.append(symbol)
+        return symbol
+
     def function_symbol(self, preferred):
         symbol = ModuleSymbol(preferred, "function", None)
         self.symbols.append(symbol)
@@ -122,6 +131,10 @@ class Program:
     def imports(self):
         """``(module name, alias)`` for each module the generated code needs."""
         return [(s.payload, s.name) for s in self.symbols if s.kind == "import"]
+
+    def ir_imports(self):
+        """``(form, alias)`` for each functional form the program uses."""
+        return [(s.payload, s.name) for s in self.symbols if s.kind == "ir"]
 
     def finalize(self, reserved=()):
         """Give every module symbol its final name, avoiding locals, builtins and ``reserved``."""

@@ -27,7 +27,8 @@ def _meet(a, b):
 
 
 class _Checker:
-    def __init__(self, local_names, filename, qualname):
+    def __init__(self, local_names, filename, qualname, strict=True):
+        self.strict = strict
         self.locals = local_names
         self.filename = filename
         self.qualname = qualname
@@ -35,7 +36,7 @@ class _Checker:
         self.continues = []
 
     def reads(self, node, defined):
-        if node is None or defined is ALL:
+        if node is None or defined is ALL or not self.strict:
             return
         bound = set()
         for child in gast.walk(node):
@@ -64,6 +65,8 @@ class _Checker:
         return defined
 
     def stmt(self, node, defined):
+        if isinstance(node, (gast.If, gast.While, gast.For)) and defined is not ALL:
+            node.defined_in = frozenset(defined)
         if isinstance(node, gast.Assign):
             self.reads(node.value, defined)
             for target in node.targets:
@@ -162,3 +165,10 @@ def check_definite_assignment(fdef, local_names, filename, qualname):
     """
     params = {a.id for a in fdef.args.args}
     _Checker(local_names, filename, qualname).block(fdef.body, frozenset(params))
+
+
+def annotate_defined(fdef, local_names):
+    """Set ``defined_in`` (variables surely assigned before it) on every compound statement of
+    ``fdef``, without reporting anything (the lowering passes use it for placeholders)."""
+    params = {a.id for a in fdef.args.args}
+    _Checker(local_names, "", "", strict=False).block(fdef.body, frozenset(params))

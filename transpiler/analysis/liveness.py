@@ -41,7 +41,8 @@ def _stmt(node, out, annotate):
         return head
     if isinstance(node, gast.For):
         exit_live = out | live_in(node.orelse, out, annotate)
-        head = set(exit_live)
+        # A lowered `break` leaves a test on the node, read before every iteration.
+        head = set(exit_live) | reads(getattr(node, "extra_test", None))
         target = writes(node.target)
         while True:
             new = head | (live_in(node.body, head, False) - target)

@@ -30,6 +30,7 @@ from ..analysis.static_values import (
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
 from ..program import GeneratedFunction
+from . import to_functional_form
 from ..source import capture
 
 _UNSUPPORTED_STMTS = {
@@ -115,8 +116,10 @@ class Specializer:
                 kwarg=None, defaults=[]),
             body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
         gast.copy_location(fdef, node)
-        check_definite_assignment(fdef, self.locals - set(self.env), self.src.filename,
-                                  self.fn.__qualname__)
+        local_vars = (self.locals - set(self.env)) | set(dynamic) | {n for n, _ in names}
+        check_definite_assignment(fdef, local_vars, self.src.filename, self.fn.__qualname__)
+        taken |= to_functional_form(fdef, local_vars,
+                                    lambda form: self.program.ir_symbol(form).ref())
         symbol.nodes.append(fdef)
         return GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
                                  self.fn.__qualname__, taken)

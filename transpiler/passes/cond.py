@@ -1,0 +1,53 @@
+"""``if`` -> ``cond``: each branch becomes a function of the region's inputs that returns its
+outputs (the variables either branch modifies that are live after the ``if``)::
+
+    if x > 0:                      def if_true(x, y):        def if_false(x, y):
+        y = x          ->              y = x                     y = -x
+    else:                              return y                  return y
+        y = -x                     y = cond(x > 0, if_true, if_false, (x, y))
+"""
+import gast
+
+from ..analysis.activity import writes
+from .forms_common import (form_call, form_function, names_tuple, outputs_value, placeholders,
+                           region_inputs)
+from .regions import located, name, ordered
+
+
+def transform(fdef, ctx):
+    """Turn every ``if`` of ``fdef`` into ``cond`` (innermost first); returns ``fdef``."""
+    fdef.body = _block(fdef.body, ctx)
+    return fdef
+
+
+def _block(stmts, ctx):
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, (gast.If, gast.While, gast.For)):
+            stmt.body = _block(stmt.body, ctx)
+            stmt.orelse = _block(stmt.orelse, ctx)
+        if isinstance(stmt, gast.If):
+            out.extend(_cond(stmt, ctx))
+        else:
+            out.append(stmt)
+    return out
+
+
+def _cond(node, ctx):
+    modified = set().union(*(writes(s) for s in node.body + node.orelse))
+    outputs = ordered(modified & node.live_out & ctx.local_vars, node.body + node.orelse)
+    inputs = ordered(region_inputs(ctx, [(node.body, outputs), (node.orelse, outputs)]),
+                     node.body + node.orelse)
+    returns = outputs_value(outputs) if outputs else None
+    if_true = form_function(ctx, "if_true", inputs, node.body, returns, node)
+    if_false = form_function(ctx, "if_false", inputs, node.orelse, returns, node)
+    call = form_call(ctx, "cond", [node.test, name(if_true.name), name(if_false.name),
+                                   names_tuple(inputs)])
+    if not outputs:
+        result = gast.Expr(value=call)
+    else:
+        target = name(outputs[0], store=True) if len(outputs) == 1 else names_tuple(
+            outputs, store=True)
+        result = gast.Assign(targets=[target], value=call, type_comment=None)
+    return (placeholders(ctx, inputs, getattr(node, "defined_in", None), node)
+            + [if_true, if_false, located(result, node)])

@@ -1,0 +1,60 @@
+"""What the three functional-form passes share: the region's inputs and outputs, the nested
+function that holds a region, and the placeholders of variables not yet assigned."""
+import gast
+
+from ..analysis.liveness import live_in
+from .regions import const, located, name
+
+
+def form_function(ctx, base, params, body, returns, like):
+    """``def <base>(params): body; return returns`` marked as the body of a form."""
+    if returns is not None:
+        body = body + [located(gast.Return(value=returns), like)]
+    elif not body:
+        body = [located(gast.Pass(), like)]
+    fdef = gast.FunctionDef(
+        name=ctx.new_var(base),
+        args=gast.arguments(args=[gast.Name(id=p, ctx=gast.Param(), annotation=None,
+                                            type_comment=None) for p in params],
+                            posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                            kwarg=None, defaults=[]),
+        body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
+    fdef.graphjit_form_function = True
+    return located(fdef, like)
+
+
+def names_tuple(names, store=False):
+    return gast.Tuple(elts=[name(n, store) for n in names],
+                      ctx=gast.Store() if store else gast.Load())
+
+
+def outputs_value(names):
+    """What a region function returns: one name, or a tuple of them."""
+    if len(names) == 1:
+        return name(names[0])
+    return names_tuple(names)
+
+
+def form_call(ctx, form, args, keywords=()):
+    call = gast.Call(func=ctx.ir(form), args=list(args), keywords=list(keywords))
+    call.graphjit_form = form
+    return call
+
+
+def placeholders(ctx, variables, defined, like):
+    """``v = undefined('v')`` for each input of a region that may not be assigned yet."""
+    out = []
+    for var in variables:
+        if defined is not None and var not in defined:
+            call = form_call(ctx, "undefined", [const(var)])
+            out.append(located(gast.Assign(targets=[name(var, store=True)], value=call,
+                                           type_comment=None), like))
+    return out
+
+
+def region_inputs(ctx, blocks_and_outputs):
+    """Local variables read by the blocks before being written, given what each returns."""
+    used = set()
+    for block, outputs in blocks_and_outputs:
+        used |= live_in(block, set(outputs))
+    return used & ctx.local_vars

@@ -1,0 +1,60 @@
+"""``while`` -> ``while_loop``: the test and the body become functions of the loop state (the
+variables the body modifies that are live into or out of the loop) and of the loop-invariant
+inputs; the body returns the new state::
+
+    while i < n:               def loop_test(i, s, n):     def loop_body(i, s, n):
+        s += i          ->         return i < n                s += i
+        i += 1                                                 i += 1
+                                                               return (i, s)
+                               (i, s) = while_loop(loop_test, loop_body, (i, s), (n,))
+"""
+import gast
+
+from ..analysis.activity import reads, writes
+from ..analysis.liveness import live_in
+from .forms_common import form_call, form_function, names_tuple, placeholders
+from .regions import located, name, ordered
+
+
+def transform(fdef, ctx):
+    """Turn every ``while`` of ``fdef`` into ``while_loop``; returns ``fdef``."""
+    fdef.body = _block(fdef.body, ctx)
+    return fdef
+
+
+def _block(stmts, ctx):
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, (gast.If, gast.While, gast.For)):
+            stmt.body = _block(stmt.body, ctx)
+            stmt.orelse = _block(stmt.orelse, ctx)
+        if isinstance(stmt, gast.While):
+            out.extend(_while(stmt, ctx))
+        else:
+            out.append(stmt)
+    return out
+
+
+def _while(node, ctx):
+    modified = set().union(*(writes(s) for s in node.body)) & ctx.local_vars
+    head = set(node.live_out) | reads(node.test)
+    while True:
+        new = head | live_in(node.body, head)
+        if new == head:
+            break
+        head = new
+    state = ordered(modified & head, [node.test] + node.body)
+    used = reads(node.test) | live_in(node.body, set(state))
+    args = ordered((used - set(state)) & ctx.local_vars, [node.test] + node.body)
+    params = state + args
+    loop_test = form_function(ctx, "loop_test", params, [], node.test, node)
+    loop_body = form_function(ctx, "loop_body", params, node.body, names_tuple(state), node)
+    call = form_call(ctx, "while_loop", [name(loop_test.name), name(loop_body.name),
+                                         names_tuple(state), names_tuple(args)])
+    if state:
+        result = gast.Assign(targets=[names_tuple(state, store=True)], value=call,
+                             type_comment=None)
+    else:
+        result = gast.Expr(value=call)
+    return (placeholders(ctx, params, getattr(node, "defined_in", None), node)
+            + [loop_test, loop_body, located(result, node)])
