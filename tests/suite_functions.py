@@ -1,0 +1,1229 @@
+"""Small plain Python functions for the reference suite (tests/test_reference_suite.py).
+
+Every function here is ordinary Python + NumPy; graphjit reads its source from this file. Each is
+run plainly and compiled (eager and numba-cpu backends, fullgraph=True), and the two must agree
+on values, dtypes, argument mutation and exception types.
+
+Rules kept throughout (documented gaps handled elsewhere): no int64 overflow, no mixing of
+float32/int32 values with Python floats/ints in arithmetic (np.float32(...) constants instead),
+no out-of-range indexing, no math-domain errors, no division by zero.
+"""
+import numpy as np
+
+from transpiler import nn
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Branches: if/elif/else chains, nested ifs, conditional expressions, short-circuit boolean
+#    operators, comparison chains.
+# ---------------------------------------------------------------------------------------------
+
+def sign_code(x):
+    if x > 0:
+        s = 1
+    elif x < 0:
+        s = -1
+    else:
+        s = 0
+    return s
+
+
+def grade(score):
+    if score >= 90:
+        g = 4
+    elif score >= 80:
+        g = 3
+    elif score >= 70:
+        g = 2
+    elif score >= 60:
+        g = 1
+    else:
+        g = 0
+    return g
+
+
+def nested_ifs(a, b):
+    r = 0
+    if a > 0:
+        if b > 0:
+            r = 1
+        else:
+            if b == 0:
+                r = 2
+            else:
+                r = 3
+    else:
+        if b > a:
+            r = 4
+    return r
+
+
+def clamp_ifexp(x, lo, hi):
+    return lo if x < lo else (hi if x > hi else x)
+
+
+def guarded_index(a, i):
+    # `and` must short-circuit: a[i] is only read when i is in range.
+    if i < a.shape[0] and a[i] > 0:
+        return 1
+    return 0
+
+
+def guarded_division(x, y):
+    # `or` must short-circuit: y / x is only computed when x != 0.
+    if x == 0 or y / x > 2:
+        return 1.0
+    return -1.0
+
+
+def not_flag(flag, x):
+    if not flag:
+        x = -x
+    return x * 2
+
+
+def chain_compare(a, b, c):
+    return a < b < c
+
+
+def in_half_open(x, lo, hi):
+    if lo <= x < hi:
+        return 1
+    elif x < lo:
+        return 0
+    return 2
+
+
+def same_sign(x, y):
+    return (x > 0 and y > 0) or (x < 0 and y < 0)
+
+
+def int_or_default(x, d):
+    # `or` on ints yields an operand, not a bool.
+    return x or d
+
+
+def int_and_value(x, y):
+    # `and` on ints yields an operand, not a bool.
+    return x and y
+
+
+def array_endpoints_branch(a):
+    if a[0] > a[-1]:
+        r = a[0] - a[-1]
+    elif a[0] == a[-1]:
+        r = a[0] * 0.0
+    else:
+        r = a[-1] - a[0]
+    return r
+
+
+def ifexp_with_bool_ops(x, y, flag):
+    return x + y if (flag and x > y) or (not flag and x < y) else x - y
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Loops: while, for over range with start/stop/step (negative too), nested loops, element
+#    loops by index, accumulation into arrays (argument mutation), loops that run zero times.
+# ---------------------------------------------------------------------------------------------
+
+def while_countdown(n):
+    s = 0
+    while n > 0:
+        s += n
+        n -= 2
+    return s
+
+
+def range_start_stop(start, stop):
+    s = 0
+    for i in range(start, stop):
+        s += i * i
+    return s
+
+
+def range_negative_step(n):
+    out = 0
+    for i in range(n, -1, -1):
+        out = out * 2 + i
+    return out
+
+
+def range_step_args(start, stop, step):
+    count = 0
+    total = 0
+    for i in range(start, stop, step):
+        count += 1
+        total += i
+    return count, total
+
+
+def triangle_nested(n):
+    s = 0
+    for i in range(n):
+        for j in range(i):
+            s += i * j + 1
+    return s
+
+
+def sum_by_index(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+def dot_float32(a, b):
+    acc = np.float32(0)
+    for i in range(a.shape[0]):
+        acc += a[i] * b[i]
+    return acc
+
+
+def prefix_sum_inplace(a):
+    for i in range(1, a.shape[0]):
+        a[i] += a[i - 1]
+
+
+def histogram_into(values, counts):
+    for i in range(values.shape[0]):
+        counts[values[i] % counts.shape[0]] += 1
+    return counts.sum()
+
+
+def scale_int32_inplace(a, k):
+    for i in range(len(a)):
+        a[i] = a[i] * k
+    return a
+
+
+def matrix_row_sums(m):
+    out = np.zeros(m.shape[0])
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            out[i] += m[i, j]
+    return out
+
+
+def while_two_conditions(a, limit):
+    i = 0
+    s = 0.0
+    while i < a.shape[0] and s < limit:
+        s += a[i]
+        i += 1
+    return i, s
+
+
+def iterate_array_values(a):
+    s = 0
+    for v in a:
+        if v % 2 == 0:
+            s += 1
+    return s
+
+
+def float32_blend_into(a, b, out):
+    half = np.float32(0.5)
+    for i in range(out.shape[0]):
+        out[i] = a[i] * half + b[i] * half
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Loop control: break, continue, for/else, while/else, break out of the inner of two loops,
+#    continue in nested loops.
+# ---------------------------------------------------------------------------------------------
+
+def first_negative_index(a):
+    idx = -1
+    for i in range(a.shape[0]):
+        if a[i] < 0:
+            idx = i
+            break
+    return idx
+
+
+def sum_skip_multiples(n, k):
+    s = 0
+    for i in range(n):
+        if i % k == 0:
+            continue
+        s += i
+    return s
+
+
+def for_else_search(a, target):
+    pos = -1
+    for i in range(a.shape[0]):
+        if a[i] == target:
+            pos = i
+            break
+    else:
+        pos = a.shape[0] * 10
+    return pos
+
+
+def while_else_count(n, stop):
+    i = 0
+    r = 0
+    while i < n:
+        if i == stop:
+            r = -i
+            break
+        i += 1
+    else:
+        r = 100 + i
+    return r
+
+
+def break_inner_only(m, threshold):
+    count = 0
+    rows = 0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j] > threshold:
+                break
+            count += 1
+        rows += 1
+    return count, rows
+
+
+def continue_nested(n):
+    s = 0
+    for i in range(n):
+        for j in range(n):
+            if (i + j) % 3 == 0:
+                continue
+            s += i * 10 + j
+    return s
+
+
+def count_primes(n):
+    count = 0
+    for i in range(2, n):
+        for j in range(2, i):
+            if i % j == 0:
+                break
+        else:
+            count += 1
+    return count
+
+
+def while_true_break(n):
+    k = 0
+    steps = 0
+    while True:
+        if k >= n:
+            break
+        k += 3
+        steps += 1
+    return steps, k
+
+
+def continue_in_while(n):
+    i = 0
+    s = 0
+    while i < n:
+        i += 1
+        if i % 2 == 1:
+            continue
+        s += i
+    return s
+
+
+def for_else_zero_iterations(n):
+    flag = 0
+    for i in range(n):
+        flag = i + 1
+        break
+    else:
+        flag = -1
+    return flag
+
+
+def break_float32_threshold(a, limit):
+    total = np.float32(0)
+    for i in range(a.shape[0]):
+        if total + a[i] > limit:
+            break
+        total += a[i]
+    return total
+
+
+def skip_rows_with_flag(m):
+    total = 0
+    for i in range(m.shape[0]):
+        bad = False
+        for j in range(m.shape[1]):
+            if m[i, j] < 0:
+                bad = True
+                break
+        if bad:
+            continue
+        total += i + 1
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Early return: return inside loops and nested branches, several return points, tuples.
+# ---------------------------------------------------------------------------------------------
+
+def find_in_matrix(m, target):
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j] == target:
+                return i, j
+    return -1, -1
+
+
+def find_pair_sum(a, total):
+    for i in range(a.shape[0]):
+        for j in range(i + 1, a.shape[0]):
+            if a[i] + a[j] == total:
+                return i, j
+    return -1, -1
+
+
+def classify_point(x, y):
+    if x >= 0:
+        if y >= 0:
+            return 1
+        return 4
+    else:
+        if y >= 0:
+            return 2
+    return 3
+
+
+def return_in_while_true(n):
+    k = 1
+    while True:
+        if k * k > n:
+            return k
+        k += 1
+
+
+def first_above(a, t):
+    for i in range(a.shape[0]):
+        if a[i] > t:
+            return a[i]
+    return -1.0
+
+
+def min_max(a):
+    lo = a[0]
+    hi = a[0]
+    for i in range(1, a.shape[0]):
+        if a[i] < lo:
+            lo = a[i]
+        elif a[i] > hi:
+            hi = a[i]
+    return lo, hi
+
+
+def argmax_with_value(a):
+    best = 0
+    for i in range(1, a.shape[0]):
+        if a[i] > a[best]:
+            best = i
+    return best, a[best]
+
+
+def return_two_arrays(a):
+    if a.shape[0] == 0:
+        return a, a
+    return a * 2.0, a + 1.0
+
+
+def early_exit_validation(x, y):
+    if x < 0:
+        return 0
+    if y < 0:
+        return 1
+    if x > y:
+        return x - y
+    return y - x + 100
+
+
+def return_from_for_else(a, t):
+    for i in range(a.shape[0]):
+        if a[i] == t:
+            return i
+    else:
+        return -a.shape[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Variables created inside loops or branches and used after (defined on all paths), swaps
+#    by tuple unpacking, augmented assignment.
+# ---------------------------------------------------------------------------------------------
+
+def defined_in_both_branches(x):
+    if x > 0:
+        factor = 1.5
+    else:
+        factor = -2.0
+    return factor * x
+
+
+def defined_before_loop_updated_inside(n):
+    last = -1
+    for i in range(n):
+        last = i * i
+    return last
+
+
+def swap_pair(a, b):
+    a, b = b, a
+    return a - b
+
+
+def fib_iterative(n):
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def reverse_inplace(a):
+    i = 0
+    j = a.shape[0] - 1
+    while i < j:
+        a[i], a[j] = a[j], a[i]
+        i += 1
+        j -= 1
+
+
+def augmented_int_ops(x):
+    x += 3
+    x *= 2
+    x -= 1
+    x //= 3
+    x %= 7
+    x **= 2
+    return x
+
+
+def augmented_float_ops(x):
+    x += 0.5
+    x *= 3.0
+    x /= 2.0
+    x -= 1.0
+    return x
+
+
+def augmented_array_elements(a):
+    a[0] += 1.0
+    a[1] *= 2.0
+    a[2] -= a[0]
+    a[1] /= 4.0
+    return a[0] + a[1] + a[2]
+
+
+def augmented_slice(a):
+    a[1:3] += 10.0
+    a[::2] *= 2.0
+    return a
+
+
+def rotate_three(a, b, c):
+    for _ in range(2):
+        a, b, c = c, a, b
+    return a, b, c
+
+
+def all_elif_paths_assign(x):
+    if x < 0:
+        label = -1
+        extra = 0.0
+    elif x == 0:
+        label = 0
+        extra = 1.0
+    elif x < 10:
+        label = 1
+        extra = 2.0
+    else:
+        label = 2
+        extra = 3.0
+    return label, extra
+
+
+def running_best(a):
+    best = a[0]
+    best_i = 0
+    for i in range(a.shape[0]):
+        cand = a[i] * a[i]
+        if cand > best * best:
+            best = a[i]
+            best_i = i
+    return best_i, best
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. Calls to user functions: helpers calling helpers, keyword arguments, defaults, tuple
+#    returns and unpacking, a helper called in a loop.
+# ---------------------------------------------------------------------------------------------
+
+def h_square(x):
+    return x * x
+
+
+def h_sum_squares(x, y):
+    return h_square(x) + h_square(y)
+
+
+def h_affine(x, scale=2.0, shift=0.0):
+    return x * scale + shift
+
+
+def h_divmod(a, b):
+    return a // b, a % b
+
+
+def h_clip(v, lo, hi):
+    if v < lo:
+        return lo
+    if v > hi:
+        return hi
+    return v
+
+
+def h_fill(out, value):
+    for i in range(out.shape[0]):
+        out[i] = value + i
+
+
+def h_scaled(a, k):
+    return a * k
+
+
+def h_poly(x, a=1, b=0, c=0):
+    return c * x * x + b * x + a
+
+
+def h_min_max(a):
+    lo = a[0]
+    hi = a[0]
+    for i in range(a.shape[0]):
+        lo = min(lo, a[i])
+        hi = max(hi, a[i])
+    return lo, hi
+
+
+def call_chain(x, y):
+    return h_sum_squares(x, y) + h_square(x - y)
+
+
+def call_keywords(x):
+    return h_affine(x, shift=1.0) + h_affine(x, scale=3.0, shift=-1.0) + h_affine(shift=2.0, x=x)
+
+
+def call_defaults(x):
+    return h_affine(x) - h_affine(x, 1.0)
+
+
+def call_tuple_unpack(a, b):
+    q, r = h_divmod(a, b)
+    pair = h_divmod(b + 10, 3)
+    return q * 100 + r, pair[0] - pair[1]
+
+
+def call_in_loop(a, lo, hi):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += h_clip(a[i], lo, hi)
+    return s
+
+
+def call_mutating_helper(out):
+    h_fill(out, 5.0)
+    return out.sum()
+
+
+def call_returns_array(a):
+    b = h_scaled(a, 2.0)
+    return h_scaled(b, 0.5) + b
+
+
+def call_skipping_defaults(x):
+    # keywords skip over defaulted parameters and come out of order
+    return h_poly(x, c=2) + h_poly(x, 5, c=1) + h_poly(b=3, x=x)
+
+
+def call_same_helper_two_types(n, x):
+    return h_square(n), h_square(x)
+
+
+def call_helper_tuple_in_loop(m):
+    total_lo = 0.0
+    total_hi = 0.0
+    for i in range(m.shape[0]):
+        lo, hi = h_min_max(m[i])
+        total_lo += lo
+        total_hi += hi
+    return total_lo, total_hi
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. Lambdas and nested defs: a lambda in a local, a nested def closing over a local (read-only)
+#    called in a loop, a lambda passed to a user helper that calls it.
+# ---------------------------------------------------------------------------------------------
+
+def h_apply(f, x):
+    return f(x)
+
+
+def h_map_inplace(f, a):
+    for i in range(a.shape[0]):
+        a[i] = f(a[i])
+
+
+def h_count_if(pred, a):
+    n = 0
+    for i in range(a.shape[0]):
+        if pred(a[i]):
+            n += 1
+    return n
+
+
+def lambda_local(x):
+    f = lambda v: v * 2 + 1  # noqa: E731
+    return f(x) + f(x + 1)
+
+
+def lambda_two_args(x, y):
+    dist = lambda p, q: p - q if p > q else q - p  # noqa: E731
+    return dist(x, y) + dist(y, 0)
+
+
+def lambda_closes_over_arg(x, k):
+    mul = lambda v: v * k  # noqa: E731
+    return mul(x) + mul(1)
+
+
+def lambda_in_loop(a):
+    sq = lambda v: v * v  # noqa: E731
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += sq(a[i])
+    return s
+
+
+def nested_def_closure_in_loop(a, k):
+    scale = k * 2
+
+    def bump(v):
+        return v * scale + 1.0
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += bump(a[i])
+    return s
+
+
+def nested_def_with_loop(n):
+    def tri(m):
+        t = 0
+        for j in range(m + 1):
+            t += j
+        return t
+    total = 0
+    for i in range(n):
+        total += tri(i)
+    return total
+
+
+def nested_def_returns_tuple(x, y):
+    def split(v):
+        return v // 10, v % 10
+    a, b = split(x)
+    c, d = split(y)
+    return a + c, b + d
+
+
+def nested_def_calls_helper(a):
+    def norm_sq(v):
+        return h_square(v) + 1.0
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = norm_sq(a[i])
+    return out
+
+
+def lambda_to_helper(x, k):
+    return h_apply(lambda v: v + k, x) * 2
+
+
+def lambda_to_helper_mutates(a):
+    h_map_inplace(lambda v: v * 2.0 - 1.0, a)
+    return a.sum()
+
+
+def nested_def_to_helper(a, t):
+    def above(v):
+        return v > t
+    return h_count_if(above, a)
+
+
+# ---------------------------------------------------------------------------------------------
+# 8. Recursion (non-negative ints, small inputs).
+# ---------------------------------------------------------------------------------------------
+
+def factorial(n):
+    if n <= 1:
+        return 1
+    return n * factorial(n - 1)
+
+
+def fibonacci(n):
+    if n < 2:
+        return n
+    return fibonacci(n - 1) + fibonacci(n - 2)
+
+
+def gcd(a, b):
+    if b == 0:
+        return a
+    return gcd(b, a % b)
+
+
+def is_even(n):
+    if n == 0:
+        return True
+    return is_odd(n - 1)
+
+
+def is_odd(n):
+    if n == 0:
+        return False
+    return is_even(n - 1)
+
+
+def power_rec(x, n):
+    if n == 0:
+        return 1.0
+    half = power_rec(x, n // 2)
+    if n % 2 == 0:
+        return half * half
+    return half * half * x
+
+
+def rec_sum_array(a, i):
+    if i >= a.shape[0]:
+        return 0.0
+    return a[i] + rec_sum_array(a, i + 1)
+
+
+def binary_search_rec(a, target, lo, hi):
+    if lo >= hi:
+        return -1
+    mid = (lo + hi) // 2
+    if a[mid] == target:
+        return mid
+    if a[mid] < target:
+        return binary_search_rec(a, target, mid + 1, hi)
+    return binary_search_rec(a, target, lo, mid)
+
+
+def sum_of_factorials(n):
+    s = 0
+    for i in range(n):
+        s += factorial(i)
+    return s
+
+
+def count_digits(n):
+    if n < 10:
+        return 1
+    return 1 + count_digits(n // 10)
+
+
+# ---------------------------------------------------------------------------------------------
+# 9. Objects with static flags: a plain class holding scalars (flags, modes) and arrays;
+#    module-level instances read by functions; methods called from functions, a method calling
+#    another method.
+# ---------------------------------------------------------------------------------------------
+
+class Config:
+    KIND = 3
+
+    def __init__(self, mode, use_bias, scale, limit, bias):
+        self.mode = mode
+        self.use_bias = use_bias
+        self.scale = scale
+        self.limit = limit
+        self.bias = bias
+
+
+class Model:
+    def __init__(self, mode, use_bias, weight, bias):
+        self.mode = mode
+        self.use_bias = use_bias
+        self.weight = weight
+        self.bias = bias
+
+    def activate(self, x):
+        if self.mode == "relu":
+            return np.maximum(x, 0.0)
+        if self.mode == "abs":
+            return np.abs(x)
+        return x
+
+    def linear(self, x):
+        y = x * self.weight
+        if self.use_bias:
+            y = y + self.bias
+        return y
+
+    def apply(self, x):
+        return self.activate(self.linear(x))
+
+    def scaled(self, x, factor=2.0):
+        return self.apply(x) * factor
+
+    def stats(self, x):
+        y = self.apply(x)
+        return y.min(), y.max()
+
+    def checked(self, x, limit):
+        y = self.apply(x)
+        for i in range(y.shape[0]):
+            if y[i] > limit:
+                raise ValueError("activation above limit")
+        return y
+
+
+class Pipeline:
+    def __init__(self, first, second):
+        self.first = first
+        self.second = second
+
+    def run(self, x):
+        return self.second.apply(self.first.apply(x))
+
+
+RELU_CONFIG = Config("relu", True, 2.0, 5, np.array([0.5, -1.0, 2.0]))
+PLAIN_CONFIG = Config("linear", False, 0.5, 2, np.array([1.0, 1.0, 1.0]))
+RELU_MODEL = Model("relu", True, np.array([1.0, -2.0, 0.5]), np.array([0.25, 0.5, -1.0]))
+ABS_MODEL = Model("abs", False, np.array([2.0, 1.0, -1.0]), np.array([9.0, 9.0, 9.0]))
+LINEAR_MODEL = Model("linear", True, np.array([1.0, 1.0, 1.0]), np.array([-1.0, 0.0, 1.0]))
+PIPELINE = Pipeline(RELU_MODEL, ABS_MODEL)
+
+
+def config_mode_branch(x):
+    if RELU_CONFIG.mode == "relu":
+        return np.maximum(x, 0.0)
+    return x
+
+
+def config_mode_elif(x):
+    if PLAIN_CONFIG.mode == "relu":
+        y = np.maximum(x, 0.0)
+    elif PLAIN_CONFIG.mode == "linear":
+        y = x * PLAIN_CONFIG.scale
+    else:
+        y = -x
+    return y
+
+
+def config_use_bias(a):
+    out = a * RELU_CONFIG.scale
+    if RELU_CONFIG.use_bias:
+        out = out + RELU_CONFIG.bias
+    if PLAIN_CONFIG.use_bias:
+        out = out + PLAIN_CONFIG.bias
+    return out
+
+
+def config_scalar_in_loop(n):
+    s = 0.0
+    i = 0
+    while i < n and i < RELU_CONFIG.limit:
+        s += RELU_CONFIG.scale * i
+        i += 1
+    return s
+
+
+def config_class_attribute(x):
+    return x * RELU_CONFIG.KIND + Config.KIND
+
+
+def model_apply(x):
+    return RELU_MODEL.apply(x)
+
+
+def model_apply_two_instances(x):
+    return ABS_MODEL.apply(x) + LINEAR_MODEL.apply(x)
+
+
+def model_method_in_loop(x, n):
+    for _ in range(n):
+        x = LINEAR_MODEL.apply(x)
+    return x
+
+
+def model_method_keyword(x):
+    return RELU_MODEL.scaled(x) - RELU_MODEL.scaled(x, factor=0.5)
+
+
+def model_method_tuple(x):
+    lo, hi = ABS_MODEL.stats(x)
+    return hi - lo
+
+
+def pipeline_run(x):
+    return PIPELINE.run(x)
+
+
+# ---------------------------------------------------------------------------------------------
+# 10. Lists of sub-objects: module-level lists/tuples of objects iterated directly, with
+#     enumerate and zip; transpiler.nn cells called from a function.
+# ---------------------------------------------------------------------------------------------
+
+class Layer:
+    def __init__(self, weight, bias, act):
+        self.weight = np.array(weight, dtype=np.float64)
+        self.bias = bias
+        self.act = act
+
+    def apply(self, x):
+        y = x * self.weight + self.bias
+        if self.act:
+            y = np.maximum(y, 0.0)
+        return y
+
+
+LAYERS = [Layer([1.0, 2.0], 0.5, True), Layer([-1.0, 1.0], 0.0, False),
+          Layer([0.5, 0.5], 2.0, True)]
+LAYER_TUPLE = (Layer([2.0, -1.0], -1.0, False), Layer([1.0, 3.0], 1.0, True))
+SCALES = (0.5, 2.0, 1.5)
+
+NET = nn.SequentialCell(nn.Dense(3, 4, weight_init="ones", bias_init="zeros"), nn.ReLU(),
+                        nn.Dense(4, 2, weight_init="ones", bias_init="zeros"))
+DENSE_A = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+DENSE_B = nn.Dense(2, 2, weight_init="ones", bias_init="ones")
+RELU = nn.ReLU()
+CELL_LIST = [nn.Dense(3, 3, weight_init="ones", bias_init="zeros"), nn.ReLU(),
+             nn.Dense(3, 1, weight_init="ones", bias_init="zeros")]
+SQUARE_NET = nn.SequentialCell(nn.Dense(3, 3, weight_init="ones", bias_init="zeros"), nn.ReLU())
+
+
+def run_layers(x):
+    for layer in LAYERS:
+        x = layer.apply(x)
+    return x
+
+
+def run_layer_tuple(x):
+    for layer in LAYER_TUPLE:
+        x = layer.apply(x)
+    return x
+
+
+def run_layers_enumerate(x):
+    for i, layer in enumerate(LAYERS):
+        x = layer.apply(x) * (i + 1)
+    return x
+
+
+def run_layers_enumerate_start(x):
+    total = 0
+    for i, layer in enumerate(LAYER_TUPLE, 1):
+        x = layer.apply(x)
+        total += i
+    return x, total
+
+
+def run_layers_zip(x):
+    for layer, s in zip(LAYERS, SCALES):
+        x = layer.apply(x) * s
+    return x
+
+
+def count_active_layers(x):
+    count = 0
+    for layer in LAYERS:
+        if layer.act:
+            count += 1
+        x = layer.apply(x)
+    return x, count
+
+
+def run_layers_runtime_break(x, limit):
+    used = 0
+    for layer in LAYERS:
+        if x.sum() > limit:
+            break
+        x = layer.apply(x)
+        used += 1
+    return x, used
+
+
+def layers_by_position(x):
+    return LAYERS[-1].apply(LAYERS[1].apply(x)) + LAYER_TUPLE[0].apply(x)
+
+
+def run_sequential_cell(x):
+    return NET(x)
+
+
+def run_cells_by_hand(x):
+    h = DENSE_A(x)
+    h = RELU(h)
+    return DENSE_B(h)
+
+
+def run_cell_list(x):
+    for cell in CELL_LIST:
+        x = cell(x)
+    return x
+
+
+def run_cell_in_loop(x, n):
+    for _ in range(n):
+        x = SQUARE_NET(x)
+    return x
+
+
+# ---------------------------------------------------------------------------------------------
+# 11. Exceptions: ValueError / IndexError / KeyError raised conditionally, inside loops.
+# ---------------------------------------------------------------------------------------------
+
+def raise_value_in_loop(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        if a[i] < 0:
+            raise ValueError("negative element")
+        s += a[i]
+    return s
+
+
+def raise_index_check(a, i):
+    if i < 0 or i >= a.shape[0]:
+        raise IndexError("index out of range")
+    return a[i]
+
+
+def raise_key_unknown(code):
+    if code == 1:
+        return 10
+    elif code == 2:
+        return 20
+    raise KeyError("unknown code")
+
+
+def raise_in_nested_loop(m):
+    count = 0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j] != m[i, j]:
+                raise ValueError("nan in matrix")
+            count += 1
+    return count
+
+
+def raise_after_mutation(a):
+    for i in range(a.shape[0]):
+        if a[i] > 100:
+            raise ValueError("too large")
+        a[i] = a[i] * 2
+    return a
+
+
+def raise_in_while(n):
+    k = n
+    steps = 0
+    while k != 1:
+        if steps > 5:
+            raise IndexError("too many steps")
+        k = k // 2 if k % 2 == 0 else 3 * k + 1
+        steps += 1
+    return steps
+
+
+def h_checked_sqrt(v):
+    if v < 0:
+        raise ValueError("negative")
+    return v ** 0.5
+
+
+def raise_from_helper_in_loop(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += h_checked_sqrt(a[i])
+    return s
+
+
+def raise_class_without_call(x):
+    for i in range(x):
+        if i == 3:
+            raise KeyError
+    return x
+
+
+def raise_in_for_else(a, t):
+    for i in range(a.shape[0]):
+        if a[i] == t:
+            break
+    else:
+        raise KeyError("not found")
+    return i
+
+
+def raise_from_method(x, limit):
+    return RELU_MODEL.checked(x, limit)
+
+
+def raise_key_in_layer_loop(x, limit):
+    for layer in LAYERS:
+        x = layer.apply(x)
+        if x.max() > limit:
+            raise KeyError("layer output too large")
+    return x
+
+
+# ---------------------------------------------------------------------------------------------
+# Maybe-undefined: a variable read where it may not have been assigned. Each read is marked
+# with a "maybe-undefined read" comment (the test finds the line by that marker).
+# ---------------------------------------------------------------------------------------------
+
+def undef_if_only(x):
+    if x > 0:
+        doubled = x * 2
+    return doubled + 1  # maybe-undefined read
+
+
+def undef_elif_no_else(x):
+    if x > 0:
+        sign_value = 1
+    elif x < 0:
+        sign_value = -1
+    return sign_value * 10  # maybe-undefined read
+
+
+def undef_loop_body(n):
+    for i in range(n):
+        last_square = i * i
+    return last_square  # maybe-undefined read
+
+
+def undef_loop_target(n):
+    total = 0
+    for step_index in range(n):
+        total += 1
+    return total + step_index  # maybe-undefined read
+
+
+def undef_while_body(a, t):
+    k = 0
+    while k < a.shape[0] and a[k] < t:
+        latest = a[k]
+        k += 1
+    return latest  # maybe-undefined read
+
+
+def undef_after_break(a, t):
+    for i in range(a.shape[0]):
+        if a[i] > t:
+            found_value = a[i]
+            break
+    return found_value  # maybe-undefined read

@@ -1,0 +1,283 @@
+"""Reference suite: ~120 small functions, each run plainly and compiled (eager and numba-cpu,
+fullgraph=True) must agree on values, dtypes, argument mutation and exception types.
+
+The functions live in tests/suite_functions.py (graphjit reads their source). MAYBE_UNDEFINED
+checks that a read of a possibly unassigned variable is reported at the read under fullgraph and
+falls back (with the plain result) otherwise.
+"""
+import copy
+import inspect
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+import suite_functions as S
+from reference import assert_compiles_same, assert_same_value, outcome
+
+
+def f64(*values):
+    return np.array(values, dtype=np.float64)
+
+
+def f32(*values):
+    return np.array(values, dtype=np.float32)
+
+
+def i64(*values):
+    return np.array(values, dtype=np.int64)
+
+
+def i32(*values):
+    return np.array(values, dtype=np.int32)
+
+
+EMPTY_F64 = np.zeros(0, dtype=np.float64)
+M23 = np.array([[1.0, 2.0, 3.0], [4.0, -5.0, 6.0]])
+M33 = np.array([[1.0, 9.0, 2.0], [0.5, 0.25, 0.75], [7.0, 1.0, 1.0]])
+X3 = f64(1.5, -2.0, 3.0)
+X2 = f64(0.5, -1.5)
+NET_X = np.array([[1.0, 2.0, -0.5], [-3.0, 0.5, 1.0]], dtype=np.float32)
+
+CASES = [
+    # 1. branches
+    (S.sign_code, (5,)), (S.sign_code, (-2.5,)), (S.sign_code, (0,)),
+    (S.grade, (95,)), (S.grade, (72.5,)), (S.grade, (10,)),
+    (S.nested_ifs, (1, 2)), (S.nested_ifs, (1, 0)), (S.nested_ifs, (-1, 3)),
+    (S.clamp_ifexp, (5, 0, 10)), (S.clamp_ifexp, (-3.5, 0.0, 10.0)), (S.clamp_ifexp, (12, 0, 10)),
+    (S.guarded_index, (f64(1.0, -2.0, 3.0), 10)), (S.guarded_index, (f64(1.0, -2.0, 3.0), 0)),
+    (S.guarded_index, (f64(1.0, -2.0, 3.0), 1)),
+    (S.guarded_division, (0, 5)), (S.guarded_division, (2, 9)), (S.guarded_division, (4, 1)),
+    (S.not_flag, (True, 3)), (S.not_flag, (False, 2.5)),
+    (S.chain_compare, (1, 2, 3)), (S.chain_compare, (1, 3, 2)), (S.chain_compare, (1.0, 1.0, 2.0)),
+    (S.in_half_open, (3, 0, 5)), (S.in_half_open, (5, 0, 5)), (S.in_half_open, (-1.5, 0.0, 5.0)),
+    (S.same_sign, (2, 3)), (S.same_sign, (-2, -3)), (S.same_sign, (2, -3)),
+    (S.int_or_default, (0, 7)), (S.int_or_default, (3, 7)),
+    (S.int_and_value, (0, 7)), (S.int_and_value, (3, 7)),
+    (S.array_endpoints_branch, (f64(5.0, 1.0, 2.0),)),
+    (S.array_endpoints_branch, (f64(2.0, 2.0),)),
+    (S.array_endpoints_branch, (f64(1.0, 4.0),)),
+    (S.ifexp_with_bool_ops, (5, 3, True)), (S.ifexp_with_bool_ops, (5, 3, False)),
+    (S.ifexp_with_bool_ops, (2, 3, False)),
+    # 2. loops
+    (S.while_countdown, (9,)), (S.while_countdown, (0,)), (S.while_countdown, (-4,)),
+    (S.range_start_stop, (2, 6)), (S.range_start_stop, (6, 2)),
+    (S.range_negative_step, (5,)), (S.range_negative_step, (-1,)),
+    (S.range_step_args, (1, 11, 3)), (S.range_step_args, (10, -1, -2)), (S.range_step_args, (5, 5, 1)),
+    (S.triangle_nested, (5,)), (S.triangle_nested, (0,)),
+    (S.sum_by_index, (f64(1.0, 2.5, -0.5),)), (S.sum_by_index, (EMPTY_F64,)),
+    (S.dot_float32, (f32(1.0, 2.0, 0.5), f32(2.0, -1.0, 4.0))), (S.dot_float32, (f32(), f32())),
+    (S.prefix_sum_inplace, (f64(1.0, 2.0, 3.0, 4.0),)), (S.prefix_sum_inplace, (i32(5, -1, 2),)),
+    (S.prefix_sum_inplace, (f32(1.5),)),
+    (S.histogram_into, (i64(0, 1, 5, 7, 2, 3), np.zeros(3, np.int64))),
+    (S.histogram_into, (i64(), np.zeros(2, np.int64))),
+    (S.scale_int32_inplace, (i32(1, -2, 3), 3)), (S.scale_int32_inplace, (i32(), 3)),
+    (S.matrix_row_sums, (M23,)), (S.matrix_row_sums, (np.zeros((0, 3)),)),
+    (S.while_two_conditions, (f64(1.0, 2.0, 3.0, 4.0), 2.5)),
+    (S.while_two_conditions, (f64(1.0, 2.0), 100.0)), (S.while_two_conditions, (EMPTY_F64, 1.0)),
+    (S.iterate_array_values, (i64(1, 2, 3, 4, 6),)), (S.iterate_array_values, (i32(3, 5),)),
+    (S.iterate_array_values, (i64(),)),
+    (S.float32_blend_into, (f32(1.0, 2.0), f32(3.0, -4.0), np.zeros(2, np.float32))),
+    # 3. loop control
+    (S.first_negative_index, (f64(1.0, -2.0, -3.0),)), (S.first_negative_index, (f64(1.0, 2.0),)),
+    (S.first_negative_index, (i32(4, 5, -1),)),
+    (S.sum_skip_multiples, (10, 3)), (S.sum_skip_multiples, (0, 3)),
+    (S.for_else_search, (i64(4, 5, 6), 5)), (S.for_else_search, (i64(4, 5, 6), 9)),
+    (S.for_else_search, (i64(), 1)),
+    (S.while_else_count, (5, 3)), (S.while_else_count, (5, 9)), (S.while_else_count, (0, 0)),
+    (S.break_inner_only, (M33, 5.0)), (S.break_inner_only, (M33, 100.0)),
+    (S.continue_nested, (4,)), (S.continue_nested, (0,)),
+    (S.count_primes, (20,)), (S.count_primes, (2,)),
+    (S.while_true_break, (10,)), (S.while_true_break, (0,)),
+    (S.continue_in_while, (7,)), (S.continue_in_while, (0,)),
+    (S.for_else_zero_iterations, (3,)), (S.for_else_zero_iterations, (0,)),
+    (S.break_float32_threshold, (f32(1.0, 2.5, 3.0, 0.5), 4.0)),
+    (S.break_float32_threshold, (f32(1.0, 2.0), 10.0)),
+    (S.skip_rows_with_flag, (M33,)), (S.skip_rows_with_flag, (M23,)),
+    # 4. early return
+    (S.find_in_matrix, (M33, 0.25)), (S.find_in_matrix, (M33, 42.0)),
+    (S.find_pair_sum, (i64(1, 4, 6, 3), 9)), (S.find_pair_sum, (i64(1, 2), 9)),
+    (S.classify_point, (1, 1)), (S.classify_point, (1, -1)), (S.classify_point, (-1, 1)),
+    (S.classify_point, (-1.5, -1.5)),
+    (S.return_in_while_true, (10,)), (S.return_in_while_true, (0,)),
+    (S.first_above, (f64(1.0, 5.0, 7.0), 4.0)), (S.first_above, (f64(1.0, 2.0), 4.0)),
+    (S.min_max, (f64(3.0, -1.0, 8.0, 2.0),)), (S.min_max, (i32(4, 9, -2),)),
+    (S.argmax_with_value, (f64(3.0, -1.0, 8.0, 2.0),)), (S.argmax_with_value, (i64(7),)),
+    (S.return_two_arrays, (X3,)), (S.return_two_arrays, (EMPTY_F64,)),
+    (S.early_exit_validation, (-1, 5)), (S.early_exit_validation, (3, -5)),
+    (S.early_exit_validation, (9, 4)), (S.early_exit_validation, (2, 4)),
+    (S.return_from_for_else, (i64(3, 4, 5), 4)), (S.return_from_for_else, (i64(3, 4, 5), 8)),
+    # 5. variables, swaps, augmented assignment
+    (S.defined_in_both_branches, (2.0,)), (S.defined_in_both_branches, (-3,)),
+    (S.defined_before_loop_updated_inside, (4,)), (S.defined_before_loop_updated_inside, (0,)),
+    (S.swap_pair, (7, 2)), (S.swap_pair, (1.5, 4.0)),
+    (S.fib_iterative, (10,)), (S.fib_iterative, (0,)),
+    (S.reverse_inplace, (f64(1.0, 2.0, 3.0, 4.0, 5.0),)), (S.reverse_inplace, (i32(1, 2),)),
+    (S.reverse_inplace, (EMPTY_F64,)),
+    (S.augmented_int_ops, (5,)), (S.augmented_int_ops, (-4,)),
+    (S.augmented_float_ops, (1.5,)), (S.augmented_float_ops, (-3.0,)),
+    (S.augmented_array_elements, (f64(1.0, 2.0, 3.0),)),
+    (S.augmented_slice, (f64(1.0, 2.0, 3.0, 4.0, 5.0),)),
+    (S.rotate_three, (1, 2, 3)), (S.rotate_three, (1.5, 2.5, 3.5)),
+    (S.all_elif_paths_assign, (-5,)), (S.all_elif_paths_assign, (0,)),
+    (S.all_elif_paths_assign, (3,)), (S.all_elif_paths_assign, (30,)),
+    (S.running_best, (f64(1.0, -3.0, 2.0),)), (S.running_best, (f64(0.5),)),
+    # 6. calls to user functions
+    (S.call_chain, (3, 4)), (S.call_chain, (1.5, -2.0)),
+    (S.call_keywords, (2.0,)), (S.call_keywords, (-1.5,)),
+    (S.call_defaults, (3.0,)),
+    (S.call_tuple_unpack, (17, 5)), (S.call_tuple_unpack, (3, 4)),
+    (S.call_in_loop, (f64(-5.0, 0.5, 2.0, 9.0), -1.0, 1.0)), (S.call_in_loop, (EMPTY_F64, 0.0, 1.0)),
+    (S.call_mutating_helper, (np.zeros(3),)), (S.call_mutating_helper, (np.zeros(0),)),
+    (S.call_returns_array, (X3,)),
+    (S.call_skipping_defaults, (2,)), (S.call_skipping_defaults, (1.5,)),
+    (S.call_same_helper_two_types, (3, 2.5)),
+    (S.call_helper_tuple_in_loop, (M33,)), (S.call_helper_tuple_in_loop, (M23,)),
+    # 7. lambdas and nested defs
+    (S.lambda_local, (3,)), (S.lambda_local, (1.5,)),
+    (S.lambda_two_args, (2, 7)), (S.lambda_two_args, (9, -3)),
+    (S.lambda_closes_over_arg, (4, 3)), (S.lambda_closes_over_arg, (2.5, 2)),
+    (S.lambda_in_loop, (f64(1.0, -2.0, 3.0),)), (S.lambda_in_loop, (EMPTY_F64,)),
+    (S.nested_def_closure_in_loop, (f64(1.0, 2.0), 3)), (S.nested_def_closure_in_loop, (EMPTY_F64, 3)),
+    (S.nested_def_with_loop, (5,)), (S.nested_def_with_loop, (0,)),
+    (S.nested_def_returns_tuple, (47, 85)),
+    (S.nested_def_calls_helper, (X3,)),
+    (S.lambda_to_helper, (3, 4)), (S.lambda_to_helper, (1.5, 2)),
+    (S.lambda_to_helper_mutates, (f64(1.0, 2.0, 3.0),)),
+    (S.nested_def_to_helper, (f64(1.0, 5.0, 3.0, 7.0), 2.5)), (S.nested_def_to_helper, (EMPTY_F64, 0.0)),
+    # 8. recursion
+    (S.factorial, (5,)), (S.factorial, (0,)),
+    (S.fibonacci, (10,)), (S.fibonacci, (1,)),
+    (S.gcd, (48, 18)), (S.gcd, (7, 0)),
+    (S.is_even, (6,)), (S.is_even, (7,)), (S.is_odd, (3,)),
+    (S.power_rec, (2.0, 10)), (S.power_rec, (1.5, 3)), (S.power_rec, (3.0, 0)),
+    (S.rec_sum_array, (f64(1.0, 2.0, 4.0), 0)), (S.rec_sum_array, (f64(1.0, 2.0, 4.0), 3)),
+    (S.binary_search_rec, (i64(1, 3, 5, 7, 9, 11), 7, 0, 6)),
+    (S.binary_search_rec, (i64(1, 3, 5, 7, 9, 11), 4, 0, 6)),
+    (S.sum_of_factorials, (6,)), (S.sum_of_factorials, (0,)),
+    (S.count_digits, (7,)), (S.count_digits, (12345,)),
+    # 9. objects with static flags and methods
+    (S.config_mode_branch, (X3,)),
+    (S.config_mode_elif, (X3,)),
+    (S.config_use_bias, (X3,)),
+    (S.config_scalar_in_loop, (3,)), (S.config_scalar_in_loop, (10,)), (S.config_scalar_in_loop, (0,)),
+    (S.config_class_attribute, (2,)), (S.config_class_attribute, (1.5,)),
+    (S.model_apply, (X3,)),
+    (S.model_apply_two_instances, (X3,)),
+    (S.model_method_in_loop, (X3, 3)), (S.model_method_in_loop, (X3, 0)),
+    (S.model_method_keyword, (X3,)),
+    (S.model_method_tuple, (X3,)),
+    (S.pipeline_run, (X3,)),
+    # 10. lists of sub-objects, nn cells
+    (S.run_layers, (X2,)),
+    (S.run_layer_tuple, (X2,)),
+    (S.run_layers_enumerate, (X2,)),
+    (S.run_layers_enumerate_start, (X2,)),
+    (S.run_layers_zip, (X2,)),
+    (S.count_active_layers, (X2,)),
+    (S.run_layers_runtime_break, (X2, 100.0)), (S.run_layers_runtime_break, (X2, 0.5)),
+    (S.layers_by_position, (X2,)),
+    (S.run_sequential_cell, (NET_X,)),
+    (S.run_cells_by_hand, (NET_X,)),
+    (S.run_cell_list, (NET_X,)),
+    (S.run_cell_in_loop, (NET_X, 2)), (S.run_cell_in_loop, (NET_X, 0)),
+    # 11. exceptions
+    (S.raise_value_in_loop, (f64(1.0, 2.0),)), (S.raise_value_in_loop, (f64(1.0, -2.0, 3.0),)),
+    (S.raise_index_check, (f64(1.0, 2.0), 1)), (S.raise_index_check, (f64(1.0, 2.0), 2)),
+    (S.raise_index_check, (f64(1.0, 2.0), -1)),
+    (S.raise_key_unknown, (1,)), (S.raise_key_unknown, (2,)), (S.raise_key_unknown, (3,)),
+    (S.raise_in_nested_loop, (M23,)), (S.raise_in_nested_loop, (np.array([[1.0, np.nan]]),)),
+    (S.raise_after_mutation, (i64(1, 2, 300, 4),)), (S.raise_after_mutation, (i64(1, 2),)),
+    (S.raise_in_while, (8,)), (S.raise_in_while, (7,)),
+    (S.raise_from_helper_in_loop, (f64(4.0, 9.0),)), (S.raise_from_helper_in_loop, (f64(4.0, -9.0),)),
+    (S.raise_class_without_call, (2,)), (S.raise_class_without_call, (5,)),
+    (S.raise_in_for_else, (i64(3, 4, 5), 4)), (S.raise_in_for_else, (i64(3, 4, 5), 7)),
+    (S.raise_in_for_else, (i64(), 7)),
+    (S.raise_from_method, (X3, 10.0)), (S.raise_from_method, (X3, 1.0)),
+    (S.raise_key_in_layer_loop, (X2, 100.0)), (S.raise_key_in_layer_loop, (X2, 0.5)),
+]
+
+
+def _case_ids(cases):
+    seen = {}
+    ids = []
+    for fn, _ in cases:
+        index = seen.get(fn.__name__, 0)
+        seen[fn.__name__] = index + 1
+        ids.append(f"{fn.__name__}-{index}")
+    return ids
+
+
+CASE_IDS = _case_ids(CASES)
+
+
+@pytest.mark.parametrize("fn,args", CASES, ids=CASE_IDS)
+def test_eager_matches_plain(fn, args):
+    assert_compiles_same(fn, *args, backend="eager")
+
+
+@pytest.mark.parametrize("fn,args", CASES, ids=CASE_IDS)
+def test_numba_cpu_matches_plain(fn, args):
+    assert_compiles_same(fn, *args, backend="numba-cpu")
+
+
+# Maybe-undefined variables: (function, variable name, argument sets). The first argument set
+# assigns the variable before the read, the second does not (the plain call raises
+# UnboundLocalError).
+MAYBE_UNDEFINED = [
+    (S.undef_if_only, "doubled", [(3,), (-1,)]),
+    (S.undef_elif_no_else, "sign_value", [(2,), (0,)]),
+    (S.undef_loop_body, "last_square", [(3,), (0,)]),
+    (S.undef_loop_target, "step_index", [(4,), (0,)]),
+    (S.undef_while_body, "latest", [(f64(1.0, 2.0, 9.0), 5.0), (f64(7.0, 1.0), 5.0)]),
+    (S.undef_after_break, "found_value", [(f64(1.0, 8.0, 9.0), 5.0), (f64(1.0, 2.0), 5.0)]),
+]
+
+MAYBE_UNDEFINED_CASES = [(fn, name, args) for fn, name, arg_sets in MAYBE_UNDEFINED
+                         for args in arg_sets]
+
+
+def _read_line(fn):
+    """The line marked "maybe-undefined read" in fn's source."""
+    lines, first = inspect.getsourcelines(fn)
+    marked = [first + k for k, line in enumerate(lines) if "# maybe-undefined read" in line]
+    assert len(marked) == 1, fn.__name__
+    return marked[0]
+
+
+@pytest.mark.parametrize("fn,name,args", MAYBE_UNDEFINED_CASES,
+                         ids=_case_ids([(fn, args) for fn, _, args in MAYBE_UNDEFINED_CASES]))
+def test_maybe_undefined_is_reported_at_the_read(fn, name, args):
+    compiled = tp.jit(fn, fullgraph=True)
+    with pytest.raises(tp.UnsupportedConstruct) as info:
+        compiled(*copy.deepcopy(args))
+    assert name in str(info.value)
+    assert info.value.origin is not None
+    assert info.value.origin.lineno == _read_line(fn)
+
+
+@pytest.mark.parametrize("fn,name,args", MAYBE_UNDEFINED_CASES,
+                         ids=_case_ids([(fn, args) for fn, _, args in MAYBE_UNDEFINED_CASES]))
+def test_maybe_undefined_falls_back_to_plain(fn, name, args):
+    (kind, expected), args_plain = outcome(fn, args)
+    compiled = tp.jit(fn)
+    with pytest.warns(tp.FallbackWarning):
+        (kind_c, actual), args_comp = outcome(compiled, args)
+    assert kind == kind_c, (kind, expected, kind_c, actual)
+    if kind == "raised":
+        assert actual is expected
+    else:
+        assert_same_value(expected, actual)
+    for before, after in zip(args_plain, args_comp):
+        assert_same_value(before, after)
+
+
+def test_suite_size():
+    functions = {fn for fn, _ in CASES}
+    assert len(functions) >= 110
+    # Every function of suite_functions that is not a helper (h_*) or a maybe-undefined
+    # example is in CASES.
+    names = {name for name, value in vars(S).items()
+             if inspect.isfunction(value) and value.__module__ == S.__name__
+             and not name.startswith(("h_", "undef_"))}
+    assert names == {fn.__name__ for fn in functions}
