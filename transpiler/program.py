@@ -86,7 +86,7 @@ class Program:
         self.symbols = []
         self._imports = {}          # module name -> ModuleSymbol
         self.memo = {}              # specialization key -> (GeneratedFunction, inputs)
-        self.in_progress = set()
+        self.in_progress = {}       # specialization key -> Specializer still running
         self.dedup = {}             # structural key -> GeneratedFunction
         self.entry = None
 

@@ -1,5 +1,6 @@
 """Paths: how the runtime re-reads a static value from a root (kept free of NumPy so that
 ``import transpiler`` stays fast)."""
+import re
 
 
 class Path(tuple):
@@ -34,7 +35,9 @@ class Path(tuple):
         parts = ["self"] if root[0] == "self" else (
             [f"arg{root[1]}"] if root[0] == "arg" else [])
         for step in self[1:]:
-            parts.append(str(step[1]))
+            # Keys and indices may be any value: keep identifier characters only (-1 -> m1).
+            part = re.sub(r"\W", "_", str(step[1]).replace("-", "m"))
+            parts.append(part)
         ident = "_".join(p.strip("_") or "v" for p in parts) or "value"
         return ident if not ident[0].isdigit() else "v_" + ident
 

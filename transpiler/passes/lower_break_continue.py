@@ -34,11 +34,11 @@ def _loop(loop, ctx):
     before = []
     if contains(loop.body, gast.Continue):
         flag = ctx.new_var("continue_")
-        loop.body = [located(assign(flag, const(False)), loop.body[0])] + _guard(
+        loop.body = [located(assign(flag, const(False)), loop.body[0])] + guard(
             loop.body, gast.Continue, flag)
     if contains(loop.body, gast.Break):
         flag = ctx.new_var("break_")
-        loop.body = _guard(loop.body, gast.Break, flag)
+        loop.body = guard(loop.body, gast.Break, flag)
         before.append(located(assign(flag, const(False)), loop))
         if isinstance(loop, gast.While):
             loop.test = gast.BoolOp(op=gast.And(), values=[negate(name(flag)), loop.test])
@@ -47,18 +47,20 @@ def _loop(loop, ctx):
     return before + [loop]
 
 
-def _guard(stmts, kind, flag):
-    """Replace each jump of ``kind`` by ``flag = True``; guard what follows it."""
+def guard(stmts, kind, flag):
+    """Replace each jump of ``kind`` (gast.Break or gast.Continue) of this loop level by
+    ``flag = True`` and guard what follows it with ``if not flag:``. Also used by the
+    unrolling of loops over static sequences."""
     out = []
     for index, stmt in enumerate(stmts):
         if isinstance(stmt, kind):
             out.append(located(assign(flag, const(True)), stmt))
             return out
         if isinstance(stmt, gast.If) and contains([stmt], kind):
-            stmt.body = _guard(stmt.body, kind, flag) or [located(gast.Pass(), stmt)]
-            stmt.orelse = _guard(stmt.orelse, kind, flag)
+            stmt.body = guard(stmt.body, kind, flag) or [located(gast.Pass(), stmt)]
+            stmt.orelse = guard(stmt.orelse, kind, flag)
             out.append(stmt)
-            rest = _guard(stmts[index + 1:], kind, flag)
+            rest = guard(stmts[index + 1:], kind, flag)
             if rest:
                 out.append(located(gast.If(test=negate(name(flag)), body=rest, orelse=[]),
                                    stmts[index + 1]))

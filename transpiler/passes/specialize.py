@@ -31,18 +31,20 @@ from ..analysis.static_values import (
 from ..errors import UnsupportedConstruct
 from ..program import GeneratedFunction
 from . import to_functional_form
-from ..source import capture
+from .lower_break_continue import guard
+from .regions import contains
+from ..source import FunctionSource, capture
 
 _UNSUPPORTED_STMTS = {
     gast.Try: "try/except", gast.With: "a with block", gast.AsyncWith: "async with",
     gast.AsyncFor: "async for", gast.AsyncFunctionDef: "an async def",
-    gast.FunctionDef: "a nested def", gast.ClassDef: "a class definition",
+    gast.ClassDef: "a class definition",
     gast.Global: "a global declaration", gast.Nonlocal: "a nonlocal declaration",
     gast.Import: "an import statement", gast.ImportFrom: "an import statement",
     gast.Delete: "a del statement",
 }
 _UNSUPPORTED_EXPRS = {
-    gast.Lambda: "a lambda", gast.GeneratorExp: "a generator expression",
+    gast.GeneratorExp: "a generator expression",
     gast.Yield: "yield", gast.YieldFrom: "yield from", gast.Await: "await",
     gast.NamedExpr: "an assignment expression (:=)", gast.SetComp: "a set comprehension",
     gast.DictComp: "a dict comprehension", gast.JoinedStr: "an f-string",
@@ -57,6 +59,43 @@ MAX_UNROLL = 4096
 
 def _describe(value):
     return f"{type(value).__module__}.{type(value).__qualname__} object"
+
+
+class LocalFunction:
+    """A lambda or nested ``def`` of a converted function. It is static: each call is
+    specialized into a generated function whose first parameters are the enclosing variables it
+    reads (its *captures*), passed at the call with their current values (Python's closures
+    read the variable at call time too; assigning them with ``nonlocal`` is not converted).
+
+    Attributes:
+        node (gast.FunctionDef): the definition (a lambda becomes ``def lambda(...)``).
+        owner (FunctionSource): the enclosing function (its globals and file).
+        captures (list[tuple[str, str]]): captured name -> variable holding it at the caller.
+        static_captures (dict[str, Static]): captured names bound to static values.
+        defaults (dict[str, Static]): default values, evaluated where it was defined.
+        name (str): name for the generated function.
+    """
+
+    def __init__(self, node, owner, captures, static_captures, defaults, name):
+        self.node = node
+        self.owner = owner
+        self.captures = captures
+        self.static_captures = static_captures
+        self.defaults = defaults
+        self.name = name
+
+    def with_captures(self, captures):
+        return LocalFunction(self.node, self.owner, captures, self.static_captures,
+                             self.defaults, self.name)
+
+    def source(self):
+        """A FunctionSource whose parameters are the captures followed by the function's."""
+        node = copy.deepcopy(self.node)
+        node.args = copy.deepcopy(node.args)
+        node.args.args = [gast.Name(id=c, ctx=gast.Param(), annotation=None, type_comment=None)
+                          for c, _ in self.captures] + node.args.args
+        node.args.defaults = []
+        return FunctionSource(self.owner.function, self.owner.filename, node)
 
 
 class _Loop:
@@ -76,8 +115,12 @@ class Specializer:
             arguments, static values passed by a caller).
     """
 
-    def __init__(self, program, source, bindings):
+    def __init__(self, program, source, bindings, extra_params=()):
         self.program = program
+        self.extra_params = list(extra_params)
+        self.recursive_calls = []   # (call node, calling Specializer, source node)
+        self.symbol = None
+        self.dynamic_params = []
         self.src = source
         self.fn = source.function
         self.env = dict(bindings)
@@ -85,6 +128,7 @@ class Specializer:
         self.locals = local_names(source.node)
         self.inputs = {}            # Path -> local parameter name
         self.loops = []
+        self.nesting = 0            # depth of if/while/for around the current statement
         self.fn_globals = getattr(self.fn, "__globals__", {})
         code = self.fn.__code__
         self.freevars = dict(zip(code.co_freevars, self.fn.__closure__ or ()))
@@ -98,10 +142,12 @@ class Specializer:
         args = node.args
         if args.vararg or args.kwarg or args.kwonlyargs:
             self.fail(node, "*args, **kwargs and keyword-only parameters are not converted yet")
+        self.symbol = symbol
+        self.dynamic_params = dynamic = self.extra_params + [p for p in params
+                                                             if p not in self.env]
         body = self.block(node.body, top=True)
         if not body:
             body = [gast.Return(value=None)]
-        dynamic = [p for p in params if p not in self.env]
         taken = set(self.locals)
         names = []
         for path, _ in sorted(self.inputs.items(), key=lambda item: item[1]):
@@ -116,6 +162,12 @@ class Specializer:
                 kwarg=None, defaults=[]),
             body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
         gast.copy_location(fdef, node)
+        for call, caller, where in self.recursive_calls:
+            if caller is self:
+                call.args += [_load(name) for name, _ in names]
+            elif names:
+                caller.fail(where, "mutual recursion through functions that read arrays held "
+                                   "by objects is not converted yet")
         local_vars = (self.locals - set(self.env)) | set(dynamic) | {n for n, _ in names}
         check_definite_assignment(fdef, local_vars, self.src.filename, self.fn.__qualname__)
         taken |= to_functional_form(fdef, local_vars,
@@ -162,6 +214,10 @@ class Specializer:
         return [gast.Pass()]
 
     def stmt_Assign(self, node):
+        if isinstance(node.value, gast.Lambda) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name):
+            self._define_local(node.targets[0].id, node.value)
+            return []
         value = self.value(node.value)
         return [gast.Assign(targets=[self.target(t) for t in node.targets], value=value,
                             type_comment=None)]
@@ -195,15 +251,76 @@ class Specializer:
             except Exception:  # noqa: BLE001 - a __bool__ that raises: let Python raise it
                 self.fail(node.test, "the truth value of this static condition raises")
             return self.block(node.body if taken else node.orelse)
-        return [gast.If(test=test, body=self.block(node.body) or [gast.Pass()],
-                        orelse=self.block(node.orelse))]
+        self.nesting += 1
+        body, orelse = self.block(node.body) or [gast.Pass()], self.block(node.orelse)
+        self.nesting -= 1
+        return [gast.If(test=test, body=body, orelse=orelse)]
 
     def stmt_While(self, node):
         test = self.value(node.test)
         self.loops.append(_Loop(False))
+        self.nesting += 1
         body = self.block(node.body) or [gast.Pass()]
+        self.nesting -= 1
         self.loops.pop()
         return [gast.While(test=test, body=body, orelse=self.block(node.orelse))]
+
+    # -- lambdas and nested defs ------------------------------------------------------------
+
+    def stmt_FunctionDef(self, node):
+        if node.decorator_list:
+            self.fail(node, "a decorated nested def is not converted")
+        self._define_local(node.name, node)
+        return []
+
+    def expr_Lambda(self, node):
+        return Static(self._local_function(node, "lambda"))
+
+    def _define_local(self, name, node):
+        """Bind ``name`` to a lambda or nested def: calls to it are specialized."""
+        stores = sum(1 for n in gast.walk(self.src.node)
+                     if (isinstance(n, gast.Name) and n.id == name
+                         and isinstance(n.ctx, (gast.Store, gast.Del)))
+                     or (isinstance(n, gast.FunctionDef) and n.name == name
+                         and n is not self.src.node))
+        if stores != 1 or self.nesting:
+            self.fail(node, f"the local function {name!r} must be defined once, at the top "
+                            "level of the function body, to be converted")
+        self.env[name] = Static(self._local_function(node, name))
+
+    def _local_function(self, node, name):
+        if isinstance(node, gast.Lambda):
+            fdef = gast.FunctionDef(
+                name=name, args=node.args, body=[gast.copy_location(
+                    gast.Return(value=node.body), node.body)],
+                decorator_list=[], returns=None, type_comment=None, type_params=[])
+            gast.copy_location(fdef, node)
+        else:
+            fdef = node
+        args = fdef.args
+        if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+            self.fail(node, "*args, **kwargs and keyword-only parameters are not converted yet")
+        defaults = {}
+        for param, default in zip(reversed(args.args), reversed(args.defaults)):
+            value = self.expr(default)
+            if not isinstance(value, Static):
+                self.fail(default, "a default value that is not known at transpile time")
+            defaults[param.id] = value
+        inner = local_names(fdef)
+        free = sorted({n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)
+                       and isinstance(n.ctx, gast.Load)} - inner)
+        captures, static_captures = [], {}
+        for var in free:
+            if var in self.env:
+                static_captures[var] = self.env[var]
+            elif var in self.locals:
+                captures.append((var, var))
+        for var in inner:
+            if var in self.env and var not in static_captures and var not in parameter_names(
+                    fdef):
+                static_captures.pop(var, None)
+        return LocalFunction(fdef, self.src, captures, static_captures, defaults,
+                             f"{_generated_name(self.fn)}_{name}")
 
     def stmt_Break(self, node):
         return self._loop_control(node, gast.Break())
@@ -212,56 +329,127 @@ class Specializer:
         return self._loop_control(node, gast.Continue())
 
     def _loop_control(self, node, new):
-        if self.loops and self.loops[-1].unrolled:
-            self.fail(node, "break/continue in a loop over a static sequence is not converted yet")
-        return [new]
+        return [new]  # in an unrolled loop, _unroll lowers it to a flag
 
     def stmt_For(self, node):
+        items = self._static_items(node.iter)
+        if items is not None:
+            return self._unroll(node, items)
         iterable = self.expr(node.iter)
         if isinstance(iterable, Static):
-            return self._unroll(node, iterable)
+            seq = iterable.value
+            if isinstance(seq, (list, tuple)):
+                return self._unroll(node, [self._element(iterable, i, node.iter)
+                                           for i in range(len(seq))])
+            if not isinstance(seq, range):
+                self.fail(node.iter, f"cannot iterate over static {_describe(seq)}")
+            iterable = self.materialize(iterable, node.iter)  # a range of constants
         target = self.target(node.target)
         self.loops.append(_Loop(False))
+        self.nesting += 1
         body = self.block(node.body) or [gast.Pass()]
+        self.nesting -= 1
         self.loops.pop()
         return [gast.For(target=target, iter=iterable, body=body,
                          orelse=self.block(node.orelse), type_comment=None)]
 
-    def _unroll(self, node, iterable):
-        """Unroll ``for target in <static sequence>``: one copy of the body per element."""
-        seq = iterable.value
-        if isinstance(seq, range) or is_scalar(seq) and not isinstance(seq, tuple):
-            # A static range or number: keep a real loop over a constant.
-            target = self.target(node.target)
-            self.loops.append(_Loop(False))
-            body = self.block(node.body) or [gast.Pass()]
-            self.loops.pop()
-            return [gast.For(target=target, iter=self.materialize(iterable, node.iter),
-                             body=body, orelse=self.block(node.orelse), type_comment=None)]
-        if isinstance(seq, enumerate):
-            self.fail(node.iter, "enumerate() of a static sequence is not converted yet")
-        if not isinstance(seq, (list, tuple)):
-            self.fail(node.iter, f"cannot iterate over static {_describe(seq)}")
-        if len(seq) > MAX_UNROLL:
-            self.fail(node.iter, f"a static sequence of {len(seq)} elements is too long to "
+    def _element(self, seq, index, node):
+        path = seq.path.child("[]", index) if seq.path is not None else None
+        return self.static(seq.value[index], path, node)
+
+    def _static_items(self, node):
+        """The items of ``enumerate``/``zip`` over static sequences, or None."""
+        if not (isinstance(node, gast.Call) and not node.keywords and node.args and not any(
+                isinstance(a, gast.Starred) for a in node.args)):
+            return None
+        callee = self.expr(node.func)
+        if not isinstance(callee, Static) or not _hashable(callee.value) or \
+                callee.value not in (enumerate, zip):
+            return None
+        args = [self.expr(a) for a in node.args]
+        if callee.value is enumerate and 1 <= len(args) <= 2:
+            seq, start = args[0], args[1] if len(args) == 2 else Static(0)
+            if not (isinstance(seq, Static) and isinstance(seq.value, (list, tuple))
+                    and isinstance(start, Static) and type(start.value) is int):
+                return None
+            return [(Static(start.value + i), self._element(seq, i, node))
+                    for i in range(len(seq.value))]
+        if callee.value is zip and all(isinstance(a, Static) and isinstance(
+                a.value, (list, tuple)) for a in args):
+            length = min(len(a.value) for a in args)
+            return [tuple(self._element(a, i, node) for a in args) for i in range(length)]
+        return None
+
+    def _bind(self, target, item):
+        if isinstance(target, gast.Name):
+            self.env[target.id] = item
+            return
+        if isinstance(target, (gast.Tuple, gast.List)) and isinstance(item, tuple) and len(
+                target.elts) == len(item):
+            for sub_target, sub_item in zip(target.elts, item):
+                self._bind(sub_target, sub_item)
+            return
+        if isinstance(target, (gast.Tuple, gast.List)) and isinstance(item, Static) and \
+                isinstance(item.value, tuple) and len(item.value) == len(target.elts):
+            for i, sub_target in enumerate(target.elts):
+                self._bind(sub_target, self._element(item, i, target))
+            return
+        self.fail(target, "this loop target does not fit the static sequence's elements")
+
+    def _unroll(self, node, items):
+        """Unroll ``for target in <static sequence>``: one copy of the body per element.
+
+        A ``break``/``continue`` of this loop becomes a flag: each later copy runs under
+        ``if not break_:`` (flat, so a long sequence nests nothing)."""
+        if len(items) > MAX_UNROLL:
+            self.fail(node.iter, f"a static sequence of {len(items)} elements is too long to "
                                  f"unroll (limit {MAX_UNROLL})")
-        if not isinstance(node.target, gast.Name):
-            self.fail(node.target, "only a plain name can iterate over a static sequence")
-        name = node.target.id
-        saved = self.env.get(name)
+        bound = [n.id for n in gast.walk(node.target) if isinstance(n, gast.Name)]
+        saved = {name: self.env.get(name) for name in bound}
+        has_break = contains(node.body, gast.Break)
+        has_continue = contains(node.body, gast.Continue)
         out = []
+        broke = self.new_local("break_") if has_break else None
+        if broke:
+            out.append(gast.copy_location(_assign(broke, False), node))
         self.loops.append(_Loop(True))
-        for i, item in enumerate(seq):
-            path = iterable.path.child("[]", i) if iterable.path is not None else None
-            self.env[name] = self.static(item, path, node.iter)
-            out.extend(self.block(copy.deepcopy(node.body)))
+        self.nesting += 1
+        for index, item in enumerate(items):
+            self._bind(node.target, item)
+            body = self.block(copy.deepcopy(node.body))
+            if has_continue:
+                flag = self.new_local("continue_")
+                body = [gast.copy_location(_assign(flag, False), node)] + guard(
+                    body, gast.Continue, flag)
+            if broke:
+                body = guard(body, gast.Break, broke)
+                if index and body:
+                    body = [gast.copy_location(gast.If(
+                        test=gast.UnaryOp(op=gast.Not(), operand=_load(broke)), body=body,
+                        orelse=[]), node)]
+            out.extend(body)
+        self.nesting -= 1
         self.loops.pop()
-        if saved is None:
-            self.env.pop(name, None)
-        else:
-            self.env[name] = saved
-        out.extend(self.block(node.orelse))
-        return out
+        for name, value in saved.items():
+            if value is None:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = value
+        orelse = self.block(node.orelse)
+        if broke and orelse:
+            orelse = [gast.copy_location(gast.If(
+                test=gast.UnaryOp(op=gast.Not(), operand=_load(broke)), body=orelse,
+                orelse=[]), node)]
+        return out + orelse
+
+    def new_local(self, base):
+        """A fresh local variable name for a flag this pass introduces."""
+        name, n = base, 1
+        while name in self.locals or name in self.inputs.values():
+            name = f"{base}_{n}"
+            n += 1
+        self.locals.add(name)
+        return name
 
     # -- assignment targets -----------------------------------------------------------------
 
@@ -554,6 +742,8 @@ class Specializer:
         fn = callee.value
         path = callee.path
         parent = Path(path[:-1]) if path is not None and len(path) > 1 else None
+        if isinstance(fn, LocalFunction):
+            return fn, None
         if isinstance(fn, JitFunction):
             return fn.python_function, None
         if isinstance(fn, BoundJitFunction):
@@ -584,58 +774,90 @@ class Specializer:
         if any(isinstance(a, gast.Starred) for a in node.args) or any(
                 k.arg is None for k in node.keywords):
             self.fail(node, "*args / **kwargs at a call are not converted yet")
-        try:
-            source = capture(fn)
-        except UnsupportedConstruct as exc:
-            self.fail(node, f"cannot convert the call to {fn.__qualname__}: {exc.reason}")
-        params = parameter_names(source.node)
-        fargs = source.node.args
-        if fargs.vararg or fargs.kwarg or fargs.kwonlyargs:
-            self.fail(node, f"{fn.__qualname__}: *args, **kwargs and keyword-only parameters "
-                            "are not converted yet")
-        given = list(params)
-        bound = {}
+        bound, dynamic_nodes = {}, {}
+        if isinstance(fn, LocalFunction):
+            source, defaults, qualname = fn.source(), dict(fn.defaults), fn.name
+            given = parameter_names(source.node)
+            for captured, var in fn.captures:   # captured locals: passed as leading arguments
+                given.remove(captured)
+                dynamic_nodes[captured] = _load(var)
+            bound.update(fn.static_captures)
+            given = [g for g in given if g not in fn.static_captures]
+            key_fn = fn.node
+        else:
+            try:
+                source = capture(fn)
+            except UnsupportedConstruct as exc:
+                self.fail(node, f"cannot convert the call to {fn.__qualname__}: {exc.reason}")
+            fargs = source.node.args
+            if fargs.vararg or fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs:
+                self.fail(node, f"{fn.__qualname__}: *args, **kwargs, keyword-only and "
+                                "positional-only parameters are not converted yet")
+            given = parameter_names(source.node)
+            defaults = {name: Static(value) for name, value in zip(
+                reversed(given), reversed(fn.__defaults__ or ()))}
+            qualname, key_fn = _generated_name(fn), fn
         if self_static is not None:
             bound[given.pop(0)] = self_static
         if len(node.args) > len(given):
-            self.fail(node, f"{fn.__qualname__}() takes {len(given)} arguments, "
-                            f"{len(node.args)} given")
+            self.fail(node, f"{qualname}() takes {len(given)} arguments, {len(node.args)} given")
         args = dict(zip(given, node.args))
         for kw in node.keywords:
             if kw.arg not in given or kw.arg in args:
-                self.fail(node, f"{fn.__qualname__}() got an unexpected or repeated keyword "
-                                f"argument {kw.arg!r}")
+                self.fail(node, f"{qualname}() got an unexpected or repeated keyword argument "
+                                f"{kw.arg!r}")
             args[kw.arg] = kw.value
-        defaults = dict(zip(reversed(given), reversed(fn.__defaults__ or ())))
-        statics, dynamic_nodes = {}, {}
+        extra = []
         for name in given:
             if name in args:
                 result = self.expr(args[name])
             elif name in defaults:
-                result = Static(defaults[name])
+                result = defaults[name]
             else:
-                self.fail(node, f"{fn.__qualname__}() missing argument {name!r}")
-            if isinstance(result, Static) and not library_reference(result.value):
-                statics[name] = result
+                self.fail(node, f"{qualname}() missing argument {name!r}")
+            if isinstance(result, Static) and isinstance(result.value, LocalFunction):
+                # A function passed as an argument: its captured locals travel with it.
+                local_fn = result.value
+                moved = []
+                for capture_name, var in local_fn.captures:
+                    param = f"{name}_{capture_name}"
+                    dynamic_nodes[param] = _load(var)
+                    extra.append(param)
+                    moved.append((capture_name, param))
+                result = Static(local_fn.with_captures(moved), result.path)
+                bound[name] = result
+            elif isinstance(result, Static) and not library_reference(result.value):
+                bound[name] = result
             else:
                 dynamic_nodes[name] = self._m(result, args.get(name, node))
-        bound.update(statics)
-        key = (fn, ) + tuple(sorted(
+        key = (key_fn, ) + tuple(sorted(
             (name, _static_key(s.value)) for name, s in bound.items()))
         if key in self.program.in_progress:
-            self.fail(node, f"recursive call to {fn.__qualname__} is not converted yet")
+            return self._recursive_call(node, self.program.in_progress[key], dynamic_nodes)
         if key not in self.program.memo:
-            self.program.in_progress.add(key)
+            symbol = self.program.function_symbol(qualname)
+            specializer = Specializer(self.program, source, bound, extra)
+            self.program.in_progress[key] = specializer
             try:
-                symbol = self.program.function_symbol(_generated_name(fn))
-                generated = Specializer(self.program, source, bound).run(symbol)
+                generated = specializer.run(symbol)
             finally:
-                self.program.in_progress.discard(key)
-            self.program.memo[key] = self._dedup(generated), generated.inputs
+                del self.program.in_progress[key]
+            canonical = generated if specializer.recursive_calls else self._dedup(generated)
+            if canonical is generated and generated not in self.program.functions:
+                self.program.functions.append(generated)
+            self.program.memo[key] = canonical, generated.inputs
         generated, inputs = self.program.memo[key]
         call_args = [dynamic_nodes[p] for p in generated.dynamic_params]
         call_args += [self.runtime_input(path) for _, path in inputs]
         return gast.Call(func=generated.symbol.ref(), args=call_args, keywords=[])
+
+    def _recursive_call(self, node, target, dynamic_nodes):
+        """A call to a function still being specialized (recursion): its runtime inputs are
+        known only when it is done, so the call is completed then."""
+        call = gast.Call(func=target.symbol.ref(),
+                         args=[dynamic_nodes[p] for p in target.dynamic_params], keywords=[])
+        target.recursive_calls.append((call, self, node))
+        return call
 
     def _dedup(self, generated):
         """Share structurally identical generated functions (two ReLUs, three Dense layers)."""
@@ -647,7 +869,6 @@ class Specializer:
         if existing is not None:
             return existing
         self.program.dedup[key] = generated
-        self.program.functions.append(generated)
         return generated
 
     # -- materialization --------------------------------------------------------------------
@@ -678,9 +899,21 @@ def _generated_name(function):
 
 
 def _static_key(value):
+    if isinstance(value, LocalFunction):
+        return ("local", id(value.node), tuple(c for c, _ in value.captures))
     if is_scalar(value):
         return ("value", type(value).__name__, repr(value))
     return ("id", id(value))
+
+
+def _assign(name, value):
+    return gast.Assign(targets=[gast.Name(id=name, ctx=gast.Store(), annotation=None,
+                                          type_comment=None)],
+                       value=gast.Constant(value=value, kind=None), type_comment=None)
+
+
+def _load(name):
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
 
 
 def _hashable(value):
@@ -727,7 +960,12 @@ def specialize(program, function, self_value=None, static_args=None):
         bindings[name] = Static(value, path)
         program.guard(path, "eq" if is_scalar(value) else "is", value)
     symbol = program.function_symbol(_generated_name(function))
-    entry = Specializer(program, source, bindings).run(symbol)
+    specializer = Specializer(program, source, bindings)
+    key = (function,) + tuple(sorted((name, _static_key(s.value))
+                                     for name, s in bindings.items()))
+    program.in_progress[key] = specializer      # a recursive call finds the entry itself
+    entry = specializer.run(symbol)
+    del program.in_progress[key]
     program.functions.append(entry)
     program.entry = entry
     return entry
