@@ -48,6 +48,9 @@ def _block(stmts):
             continue
         form, call = _form(stmt)
         if form is None:
+            if isinstance(stmt, (gast.If, gast.While, gast.For)):
+                stmt.body = _block(stmt.body)
+                stmt.orelse = _block(stmt.orelse)
             out.append(stmt)
             continue
         args = call.args
@@ -75,8 +78,10 @@ def _block(stmts):
             for keyword in call.keywords:
                 if keyword.arg == "extra_test":
                     test = _returned(functions[keyword.value.id])
+                    stop = test.operand if isinstance(test, gast.UnaryOp) and isinstance(
+                        test.op, gast.Not) else gast.UnaryOp(op=gast.Not(), operand=test)
                     body.insert(0, gast.copy_location(gast.If(
-                        test=gast.UnaryOp(op=gast.Not(), operand=test),
+                        test=stop,
                         body=[gast.copy_location(gast.Break(), stmt)], orelse=[]), stmt))
             target = body_fn.args.args[0]
             new = gast.For(target=gast.Name(id=target.id, ctx=gast.Store(), annotation=None,

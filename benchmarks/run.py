@@ -1,11 +1,465 @@
-"""The benchmark suite behind ``make bench``: ratios measured side by side in one run.
+"""``make bench``: graphjit measured side by side with plain Python, NumPy and Numba in one run.
 
-For now it runs the seed demo (samples/static_graph.py), whose table gives first-call and
-median times for PYNATIVE, GRAPH_MODE, @jit, jit(run), NumPy by hand and a loop kernel.
+Every time is in milliseconds. Within a section the ways are called round-robin (one call of
+each per round, in a shuffled order) and reported as medians, so that noise on a busy machine
+hits every way alike. First calls include transpiling and compiling.
+
+1. Seed network (benchmarks/seed.py) at batch 1 and 64: NumPy by hand, PYNATIVE_MODE,
+   GRAPH_MODE and a hand-written ``numba.njit`` function; first call, median, ratio to NumPy.
+2. Loop kernels (benchmarks/kernels.py), each run as plain Python, ``tp.jit(fn)`` and
+   ``numba.njit(fn)``; results compared, fallbacks reported.
+3. Transpile time per kernel: first call of ``tp.jit(fn, backend="eager")`` minus a plain call.
+4. The seed network's first GRAPH_MODE call in a fresh process (benchmarks/fresh_process.py)
+   with an empty compile cache (cold) and again with the same cache folder (warm).
+5. ``import transpiler`` in a fresh process, and whether it imports Numba.
+
+BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1`` unless the shell sets it): NumPy and Numba
+(through SciPy) each load their own OpenBLAS, and on a small busy machine their two thread pools
+spin against each other and any other busy process stalls a multi-threaded call, so
+multi-threaded times there are mostly noise (up to ~50x on 2 cores).
+
+Every warning (a graphjit FallbackWarning above all) and whatever a child process writes to
+stderr is printed under its table. The same data is written to build/bench.json.
 """
+import contextlib
+import gc
+import json
 import os
-import runpy
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+# Before NumPy and Numba load their BLAS (see above); the child processes inherit it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numba  # noqa: E402 - after the BLAS setting, on purpose
+import numpy as np  # noqa: E402
+
+import kernels  # noqa: E402
+import seed  # noqa: E402
+import transpiler as tp  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+JSON_PATH = os.path.join(ROOT, "build", "bench.json")
+
+SEED_ROUNDS = 300      # per batch size; each round calls each of the 4 ways once
+KERNEL_ROUNDS = 61     # compiled ways run every round, plain Python every PLAIN_EVERY-th
+PLAIN_EVERY = 3
+TRANSPILE_AGAIN = 9    # fresh eager JitFunctions per kernel after the first
+FRESH_PAIRS = 5        # cold + warm child processes, each pair with its own empty folder
+IMPORT_RUNS = 7        # child processes per imported module
+NAN = float("nan")
+
+
+# -- measuring ------------------------------------------------------------------------------
+
+def since(start):
+    return (time.perf_counter() - start) * 1e3
+
+
+def first_call(call):
+    """(ms, result) of one call."""
+    start = time.perf_counter()
+    out = call()
+    return since(start), out
+
+
+def interleaved_medians(ways, rounds, every=None):
+    """Median ms per way. ``ways``: name -> (prepare or None, call); ``prepare`` runs untimed
+    before each call. Each round calls every way once, in a shuffled order; ``every[name] = k``
+    calls that way only every k-th round (for slow ways)."""
+    every = every or {}
+    order = list(ways)
+    shuffle = random.Random(0).shuffle  # the same orders in every run
+    times = {name: [] for name in order}
+    for r in range(rounds):
+        shuffle(order)
+        for name in order:
+            if r % every.get(name, 1):
+                continue
+            prepare, call = ways[name]
+            if prepare is not None:
+                prepare()
+            start = time.perf_counter()
+            call()
+            times[name].append(since(start))
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+@contextlib.contextmanager
+def recorded_warnings(sink):
+    """Record every warning raised inside into ``sink`` (printed later, never hidden)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for w in caught:
+        text = f"{w.category.__name__}: {w.message}"
+        if text not in sink:
+            sink.append(text)
+
+
+def same(a, b):
+    """Equal values of the same dtype (arrays) or equal scalars."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+                and a.dtype == b.dtype and np.array_equal(a, b))
+    return bool(a == b)
+
+
+def run_child(args, env_extra, sink):
+    """Run fresh_process.py in a new interpreter: its JSON result plus ``process_ms``."""
+    env = dict(os.environ)
+    env.pop("NUMBA_CACHE_DIR", None)  # Numba's cache stays beside the generated modules
+    env.update(env_extra)
+    command = [sys.executable, os.path.join(HERE, "fresh_process.py"), *args]
+    start = time.perf_counter()
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=300)
+    wall = since(start)
+    if proc.returncode != 0:
+        raise RuntimeError(f"child 'fresh_process.py {' '.join(args)}' failed:\n{proc.stderr}")
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    reports = [f"in a fresh process: {w}" for w in result["warnings"]]
+    if proc.stderr.strip():
+        reports.append(f"child 'fresh_process.py {' '.join(args)}' wrote to stderr:\n"
+                       f"{proc.stderr.rstrip()}")
+    sink.extend(r for r in reports if r not in sink)
+    result["process_ms"] = wall
+    return result
+
+
+def json_safe(value):
+    """``value`` with NaN (a way that did not run) as None, so that the file is strict JSON."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_safe(v) for v in value]
+    return None if isinstance(value, float) and value != value else value
+
+
+# -- printing -------------------------------------------------------------------------------
+
+def cell(value):
+    if isinstance(value, bool):
+        return "yes" if value else "NO"
+    if isinstance(value, float):
+        if abs(value) >= 100:
+            return f"{value:.1f}"
+        return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3g}"
+    return str(value)
+
+
+def print_table(title, note, header, rows, align):
+    """Print an aligned table; ``align`` has one 'l' or 'r' per column."""
+    text = [list(header)] + [[cell(v) for v in row] for row in rows]
+    widths = [max(len(r[i]) for r in text) for i in range(len(header))]
+
+    def line(r):
+        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w)
+                         for c, w, a in zip(r, widths, align)).rstrip()
+    print()
+    print(title)
+    print(note)
+    print(line(text[0]))
+    print("-" * len(line(text[0])))
+    for r in text[1:]:
+        print(line(r))
+
+
+def print_warnings(sink, where=""):
+    """Print recorded warnings (and child stderr), indented under the table."""
+    for text in sink:
+        text = text.replace("\n", "\n      ")
+        print(f"  warning{where}: {text}")
+    sys.stdout.flush()
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}"
+
+
+# -- 1. seed network ------------------------------------------------------------------------
+
+def bench_seed():
+    net = seed.make_network()
+    w = seed.weights(net)
+    by_njit = seed.njit_by_hand()
+    rows, caught = [], []
+    for batch in (1, 64):
+        x = np.ones((batch, 1, 28, 28), np.float32)
+        ways = {
+            "NumPy by hand": (None, lambda: seed.numpy_by_hand(x, *w)),
+            "PYNATIVE_MODE": (lambda: tp.set_context(mode=tp.PYNATIVE_MODE), lambda: net(x)),
+            "GRAPH_MODE": (lambda: tp.set_context(mode=tp.GRAPH_MODE), lambda: net(x)),
+            "numba.njit by hand": (None, lambda: by_njit(x, *w)),
+        }
+        firsts, outs, fell_back = {}, {}, {}
+        with recorded_warnings(caught):
+            for name, (prepare, call) in ways.items():
+                if prepare is not None:
+                    prepare()
+                with recorded_warnings(mine := []):
+                    firsts[name], outs[name] = first_call(call)
+                fell_back[name] = any(t.startswith("FallbackWarning") for t in mine)
+                caught.extend(t for t in mine if t not in caught)
+            medians = interleaved_medians(ways, SEED_ROUNDS)
+        tp.set_context(mode=tp.PYNATIVE_MODE)
+        reference = outs["NumPy by hand"]
+        for name in ways:
+            rows.append({
+                "batch": batch, "way": name, "first_ms": firsts[name],
+                "median_ms": medians[name],
+                "ratio_to_numpy": medians[name] / medians["NumPy by hand"],
+                "max_abs_diff": float(np.max(np.abs(outs[name].astype(np.float64)
+                                                    - reference))),
+                "dtype": str(outs[name].dtype),
+                "graphjit": {"GRAPH_MODE": "compiled"}.get(name, "")
+                if not fell_back[name] else "FALLBACK"})
+    return {"rows": rows, "warnings": caught}
+
+
+def show_seed(data):
+    rows = data["rows"]
+    print_table(
+        "1. Seed network: Flatten, Dense(784,512), ReLU, Dense(512,512), ReLU, Dense(512,10), "
+        "float32, input ones(batch,1,28,28)",
+        "   ms per call: first call (batch 1 runs first and pays the compiles; batch 64 has the "
+        f"same types and compiles nothing);\n   median of {SEED_ROUNDS} later calls, ways "
+        "interleaved; / NumPy = median / NumPy's median; BLAS threads: "
+        f"{os.environ['OPENBLAS_NUM_THREADS']}",
+        ["batch", "way", "first ms", "median ms", "/ NumPy", "max|diff|", "dtype", "graphjit"],
+        [[r["batch"], r["way"], r["first_ms"], r["median_ms"], f"{r['ratio_to_numpy']:.2f}",
+          f"{r['max_abs_diff']:.1e}", r["dtype"], r["graphjit"]] for r in rows], "rlrrrrll")
+    for batch in (1, 64):
+        median = {r["way"]: r["median_ms"] for r in rows if r["batch"] == batch}
+        print(f"   batch {batch}: GRAPH_MODE / NumPy = "
+              f"{ratio(median['GRAPH_MODE'], median['NumPy by hand'])}, "
+              "GRAPH_MODE / numba.njit by hand = "
+              f"{ratio(median['GRAPH_MODE'], median['numba.njit by hand'])}")
+    print_warnings(data["warnings"])
+
+
+# -- 2. loop kernels ------------------------------------------------------------------------
+
+def bench_kernels():
+    rows = []
+    for fn, args, _ in kernels.KERNELS:
+        caught = []
+        with recorded_warnings(caught):
+            jitted = tp.jit(fn)
+            njitted = numba.njit(fn)
+            ways = {"plain": (None, lambda: fn(*args)),
+                    "graphjit": (None, lambda: jitted(*args)),
+                    "njit": (None, lambda: njitted(*args))}
+            outs = {}
+            for name, (_, call) in list(ways.items()):
+                try:
+                    outs[name] = call()
+                except numba.core.errors.NumbaError as exc:  # the baseline itself fails
+                    caught.append(f"numba.njit({fn.__name__}): {type(exc).__name__}")
+                    del ways[name]
+            medians = interleaved_medians(ways, KERNEL_ROUNDS, every={"plain": PLAIN_EVERY})
+            explain = jitted.explain()
+        # First calls in fresh processes: in one process, whichever way compiled first would
+        # pay Numba's first use of each operation for both.
+        children = {way: run_child(["kernel", fn.__name__, way], {}, caught)
+                    for way in ("graphjit", "njit") if way in ways}
+        firsts = {way: child["first_call_ms"] for way, child in children.items()}
+        fell_back = ("plain Python" in explain or children["graphjit"]["fell_back"]
+                     or any(t.startswith("FallbackWarning") for t in caught))
+        rows.append({
+            "kernel": fn.__name__,
+            "args": ", ".join(f"{a.dtype}{list(a.shape)}" if isinstance(a, np.ndarray)
+                              else repr(a) for a in args),
+            "plain_ms": medians["plain"], "graphjit_ms": medians["graphjit"],
+            "njit_ms": medians.get("njit", NAN),
+            "graphjit_over_njit": medians["graphjit"] / medians.get("njit", NAN),
+            "plain_over_graphjit": medians["plain"] / medians["graphjit"],
+            "graphjit_first_ms": firsts["graphjit"], "njit_first_ms": firsts.get("njit", NAN),
+            "graphjit_equal": same(outs["plain"], outs["graphjit"]),
+            "njit_equal": same(outs["plain"], outs["njit"]) if "njit" in outs else None,
+            "status": "FALLBACK" if fell_back else "compiled", "warnings": caught})
+    return rows
+
+
+def show_kernels(rows):
+    print_table(
+        "2. Loop kernels (benchmarks/kernels.py), one plain function each: plain Python, "
+        "tp.jit(fn), numba.njit(fn)",
+        f"   ms per call: median of {KERNEL_ROUNDS} interleaved rounds (plain Python in 1 of "
+        f"{PLAIN_EVERY}); first = first call (transpile + compile) in a fresh process after the "
+        "same trivial\n   tp.jit and numba.njit warm-up; equal = graphjit and njit give the "
+        "same values and dtype as plain Python",
+        ["kernel", "plain ms", "graphjit ms", "njit ms", "gj/njit", "plain/gj", "gj first",
+         "njit first", "equal", "graphjit"],
+        [[r["kernel"], r["plain_ms"], r["graphjit_ms"], r["njit_ms"],
+          f"{r['graphjit_over_njit']:.2f}", f"{r['plain_over_graphjit']:.0f}x",
+          r["graphjit_first_ms"], r["njit_first_ms"],
+          r["graphjit_equal"] and r["njit_equal"] is not False, r["status"]] for r in rows],
+        "lrrrrrrrll")
+    print("   inputs: " + "; ".join(f"{r['kernel']}({r['args']})" for r in rows))
+    for r in rows:
+        print_warnings(r["warnings"], f" in {r['kernel']}")
+
+
+# -- 3. transpile time ----------------------------------------------------------------------
+
+def _warm_up(n):
+    return n + 1
+
+
+def bench_transpile():
+    tp.jit(_warm_up, backend="eager")(1)  # loads the eager backend once, outside the table
+    rows = []
+    for fn, _, small in kernels.KERNELS:
+        plain = []
+        for _ in range(21):
+            ms, expected = first_call(lambda: fn(*small))
+            plain.append(ms)
+        plain = statistics.median(plain)
+        caught, times = [], []
+        with recorded_warnings(caught):
+            for _ in range(1 + TRANSPILE_AGAIN):
+                gc.collect()  # no collection of earlier garbage inside the timed call
+                ms, out = first_call(lambda: tp.jit(fn, backend="eager")(*small))
+                times.append(ms)
+        first, again = times[0], statistics.median(times[1:])
+        rows.append({"kernel": fn.__name__, "plain_ms": plain, "eager_first_ms": first,
+                     "transpile_ms": first - plain, "transpile_again_ms": again - plain,
+                     "equal": same(expected, out), "warnings": caught})
+    return rows
+
+
+def show_transpile(rows):
+    print_table(
+        "3. Transpile time without Numba's compile: tp.jit(fn, backend='eager') on small inputs",
+        "   ms: transpile = first eager call - median plain call; again = median of "
+        f"{TRANSPILE_AGAIN} new jit objects (module already written and imported) - plain;\n"
+        "   gc.collect() before each; equal = same result as plain Python",
+        ["kernel", "plain ms", "eager first ms", "transpile ms", "again ms", "equal"],
+        [[r["kernel"], r["plain_ms"], r["eager_first_ms"], r["transpile_ms"],
+          r["transpile_again_ms"], r["equal"]] for r in rows], "lrrrrl")
+    for r in rows:
+        print_warnings(r["warnings"], f" in {r['kernel']}")
+
+
+# -- 4. first call in a fresh process -------------------------------------------------------
+
+def bench_fresh(work):
+    runs, caught = {"cold": [], "warm": []}, []
+    for i in range(FRESH_PAIRS):
+        env = {"GRAPHJIT_CACHE": "1", "GRAPHJIT_CACHE_DIR": os.path.join(work, f"fresh{i}")}
+        runs["cold"].append(run_child(["seed"], env, caught))
+        runs["warm"].append(run_child(["seed"], env, caught))
+    summary = {}
+    for kind, results in runs.items():
+        first = [r["first_call_ms"] for r in results]
+        summary[kind] = {
+            "first_call_ms": statistics.median(first), "first_call_min_ms": min(first),
+            "first_call_max_ms": max(first),
+            "process_ms": statistics.median(r["process_ms"] for r in results),
+            "setup_ms": statistics.median(r["setup_ms"] for r in results),
+            "numba_cache_files": results[-1]["numba_cache_files"],
+            "cache_switch": results[-1]["cache_switch"],
+            "max_abs_diff": max(r["max_abs_diff"] for r in results),
+            "fell_back": any(r["fell_back"] for r in results)}
+    return {"summary": summary, "runs": runs, "warnings": caught}
+
+
+def show_fresh(data):
+    s = data["summary"]
+    print_table(
+        "4. Seed network, first GRAPH_MODE call in a fresh process, batch 64, GRAPHJIT_CACHE=1, "
+        "temporary GRAPHJIT_CACHE_DIR",
+        f"   ms, median of {FRESH_PAIRS} cold/warm pairs: first call = just before to just after "
+        "net(x) in the child (it includes importing Numba, see 5); process = whole child run seen\n"
+        "   by the parent; setup = the child's imports and network before the call; cache files "
+        "= Numba's, after the call",
+        ["cache", "first call ms", "min..max", "process ms", "setup ms", "cache files",
+         "max|diff|", "graphjit"],
+        [[kind, s[kind]["first_call_ms"],
+          f"{s[kind]['first_call_min_ms']:.0f}..{s[kind]['first_call_max_ms']:.0f}",
+          s[kind]["process_ms"], s[kind]["setup_ms"], s[kind]["numba_cache_files"],
+          f"{s[kind]['max_abs_diff']:.1e}", "FALLBACK" if s[kind]["fell_back"] else "compiled"]
+         for kind in ("cold", "warm")], "lrrrrrrl")
+    print(f"   cold / warm: first call "
+          f"{ratio(s['cold']['first_call_ms'], s['warm']['first_call_ms'])}x, process "
+          f"{ratio(s['cold']['process_ms'], s['warm']['process_ms'])}x; cache switch: "
+          f"{s['warm']['cache_switch']}")
+    print_warnings(data["warnings"])
+
+
+# -- 5. import time -------------------------------------------------------------------------
+
+def bench_import():
+    modules = ("transpiler", "numpy", "numba")
+    results, caught = {m: [] for m in modules}, []
+    for _ in range(IMPORT_RUNS):
+        for m in modules:
+            results[m].append(run_child(["import", m], {}, caught))
+    rows = [{"module": m, "import_ms": statistics.median(r["import_ms"] for r in rs),
+             "min_ms": min(r["import_ms"] for r in rs),
+             "max_ms": max(r["import_ms"] for r in rs),
+             "process_ms": statistics.median(r["process_ms"] for r in rs),
+             "numba_loaded": any(r["numba_loaded"] for r in rs)}
+            for m, rs in results.items()]
+    return {"rows": rows, "warnings": caught}
+
+
+def show_import(data):
+    print_table(
+        "5. Import time in a fresh process (perf_counter around the import, inside the child)",
+        f"   ms, median of {IMPORT_RUNS} processes; numpy and numba alone for comparison; "
+        "process = whole child run",
+        ["import", "median ms", "min ms", "max ms", "process ms", "numba in sys.modules"],
+        [[r["module"], r["import_ms"], r["min_ms"], r["max_ms"], r["process_ms"],
+          r["numba_loaded"]] for r in data["rows"]], "lrrrrl")
+    print_warnings(data["warnings"])
+
+
+# -- driver ---------------------------------------------------------------------------------
+
+def main():
+    started = time.perf_counter()
+    for name in ("GRAPHJIT_CACHE", "GRAPHJIT_DISABLE", "GRAPHJIT_FULLGRAPH"):
+        os.environ.pop(name, None)  # measure the defaults, whatever the shell sets
+    work = tempfile.mkdtemp(prefix="graphjit-bench-")
+    os.environ["GRAPHJIT_CACHE_DIR"] = os.path.join(work, "main")  # not the user's cache
+    meta = {"python": platform.python_version(), "numpy": np.__version__,
+            "numba": numba.__version__, "graphjit": tp.__version__,
+            "machine": platform.machine(), "cpus": os.cpu_count(),
+            "blas_threads": os.environ["OPENBLAS_NUM_THREADS"],
+            "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+    print(f"graphjit {meta['graphjit']} benchmarks: Python {meta['python']}, NumPy "
+          f"{meta['numpy']}, Numba {meta['numba']}, {meta['cpus']} CPUs, BLAS threads "
+          f"{meta['blas_threads']}")
+    data = {"meta": meta}
+    try:
+        data["seed_network"] = bench_seed()
+        show_seed(data["seed_network"])
+        data["transpile"] = bench_transpile()  # before the kernels compile: nothing warm
+        data["kernels"] = bench_kernels()
+        show_kernels(data["kernels"])
+        show_transpile(data["transpile"])
+        data["fresh_process"] = bench_fresh(work)
+        show_fresh(data["fresh_process"])
+        data["import"] = bench_import()
+        show_import(data["import"])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    meta["total_s"] = time.perf_counter() - started
+    os.makedirs(os.path.dirname(JSON_PATH), exist_ok=True)
+    with open(JSON_PATH, "w") as handle:
+        json.dump(json_safe(data), handle, indent=2, allow_nan=False)
+    print(f"\nWrote {os.path.relpath(JSON_PATH, ROOT)}; total {meta['total_s']:.0f} s")
+
 
 if __name__ == "__main__":
-    here = os.path.dirname(os.path.abspath(__file__))
-    runpy.run_path(os.path.join(here, "..", "samples", "static_graph.py"), run_name="__main__")
+    main()

@@ -101,7 +101,18 @@ def array_result(a, b):
     return c
 
 
+def early_return_then_loop_with_branch(n):
+    if n < 0:
+        return 0
+    s = 0
+    for i in range(n):
+        if i > 2:
+            s += i
+    return s
+
+
 CASES = [
+    (early_return_then_loop_with_branch, (10,)), (early_return_then_loop_with_branch, (-1,)),
     (if_elif_else, (20,)), (if_elif_else, (5,)), (if_elif_else, (-3,)),
     (if_elif_else, (2.5,)),
     (while_loop, (10,)), (while_loop, (0,)),

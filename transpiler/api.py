@@ -1,6 +1,7 @@
 """``jit`` and the JitFunction object: dispatch, specialization cache, fallback policy."""
 import functools
 import inspect
+import os
 import types
 import warnings
 import weakref
@@ -343,8 +344,9 @@ class JitFunction:
                                    f"plain Python: {spec.fallback_reason}\n")
         from backends.eager import EagerBackend
         origin = _origin_of(self.python_function)
+        where = f"{os.path.basename(origin.filename)}:{origin.lineno}" if origin else "?"
         generated = EagerBackend().lower(
-            spec.program, f"# graphjit IR of {self.python_function.__qualname__} ({origin})",
+            spec.program, f"# graphjit IR of {self.python_function.__qualname__} ({where})",
             include_prepare=False)
         return GeneratedSource(generated.source)
 

@@ -1,5 +1,6 @@
 """Capture: get a function's source, parse it with gast, and tag every node with its origin."""
 import inspect
+import linecache
 import textwrap
 
 import gast
@@ -28,8 +29,12 @@ class FunctionSource:
                       getattr(node, "col_offset", 0))
 
 
+_parsed = {}  # code object -> (filename, FunctionDef): sources parse once per process
+
+
 def capture(function):
-    """Read and parse the source of ``function``.
+    """Read and parse the source of ``function`` (parsed once per code object; the returned
+    ``node`` is shared and must be treated as read-only).
 
     Args:
         function: a plain Python function (not a builtin, not a lambda).
@@ -43,6 +48,9 @@ def capture(function):
         UnsupportedConstruct: the source is a lambda or does not define this function.
     """
     code = getattr(function, "__code__", None)
+    cached = _parsed.get(code)
+    if cached is not None and linecache_fresh(cached[0]):
+        return FunctionSource(function, cached[0], cached[1])
     where = Origin(code.co_filename, code.co_firstlineno) if code else None
     try:
         # Read through the code object: inspect follows ``__wrapped__`` on functions, which
@@ -72,4 +80,11 @@ def capture(function):
                 child.end_lineno += firstlineno - 1
             child.col_offset = (child.col_offset or 0) + indent
     node.decorator_list = []
+    _parsed[code] = (filename, node)
     return FunctionSource(function, filename, node)
+
+
+def linecache_fresh(filename):
+    """False when the file changed since linecache read it (then parse again)."""
+    linecache.checkcache(filename)
+    return filename in linecache.cache

@@ -9,28 +9,16 @@ outputs (the variables either branch modifies that are live after the ``if``)::
 import gast
 
 from ..analysis.activity import writes
-from .forms_common import (form_call, form_function, names_tuple, outputs_value, placeholders,
+from .forms_common import (rewrite_blocks, form_call, form_function, names_tuple, outputs_value, placeholders,
                            region_inputs)
 from .regions import located, name, ordered
 
 
 def transform(fdef, ctx):
     """Turn every ``if`` of ``fdef`` into ``cond`` (innermost first); returns ``fdef``."""
-    fdef.body = _block(fdef.body, ctx)
+    fdef.body = rewrite_blocks(fdef.body, ctx, gast.If, _cond)
     return fdef
 
-
-def _block(stmts, ctx):
-    out = []
-    for stmt in stmts:
-        if isinstance(stmt, (gast.If, gast.While, gast.For)):
-            stmt.body = _block(stmt.body, ctx)
-            stmt.orelse = _block(stmt.orelse, ctx)
-        if isinstance(stmt, gast.If):
-            out.extend(_cond(stmt, ctx))
-        else:
-            out.append(stmt)
-    return out
 
 
 def _cond(node, ctx):

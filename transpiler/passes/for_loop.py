@@ -14,27 +14,15 @@ import gast
 
 from ..analysis.activity import reads, writes
 from ..analysis.liveness import live_in
-from .forms_common import form_call, form_function, names_tuple, placeholders
+from .forms_common import rewrite_blocks, form_call, form_function, names_tuple, placeholders
 from .regions import const, located, name, ordered
 
 
 def transform(fdef, ctx):
     """Turn every ``for`` of ``fdef`` into ``for_range``/``for_each``; returns ``fdef``."""
-    fdef.body = _block(fdef.body, ctx)
+    fdef.body = rewrite_blocks(fdef.body, ctx, gast.For, _for)
     return fdef
 
-
-def _block(stmts, ctx):
-    out = []
-    for stmt in stmts:
-        if isinstance(stmt, (gast.If, gast.While, gast.For)):
-            stmt.body = _block(stmt.body, ctx)
-            stmt.orelse = _block(stmt.orelse, ctx)
-        if isinstance(stmt, gast.For):
-            out.extend(_for(stmt, ctx))
-        else:
-            out.append(stmt)
-    return out
 
 
 def _range_args(iterable):

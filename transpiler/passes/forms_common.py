@@ -58,3 +58,21 @@ def region_inputs(ctx, blocks_and_outputs):
     for block, outputs in blocks_and_outputs:
         used |= live_in(block, set(outputs))
     return used & ctx.local_vars
+
+
+def rewrite_blocks(stmts, ctx, kind, rewrite):
+    """Apply ``rewrite(stmt, ctx) -> list`` to every statement of ``kind``, innermost first,
+    also inside the bodies of forms made by an earlier pass (a loop inside an ``if``)."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, (gast.If, gast.While, gast.For)):
+            stmt.body = rewrite_blocks(stmt.body, ctx, kind, rewrite)
+            stmt.orelse = rewrite_blocks(stmt.orelse, ctx, kind, rewrite)
+        elif isinstance(stmt, gast.FunctionDef) and getattr(stmt, "graphjit_form_function",
+                                                             False):
+            stmt.body = rewrite_blocks(stmt.body, ctx, kind, rewrite)
+        if isinstance(stmt, kind):
+            out.extend(rewrite(stmt, ctx))
+        else:
+            out.append(stmt)
+    return out

@@ -13,12 +13,14 @@ class Namer:
     def __init__(self, taken):
         self.taken = set(taken)
         self.created = []
+        self._next = {}             # base -> next suffix to try (keeps this linear)
 
     def new(self, base):
-        name, n = base, 1
+        name, n = base, self._next.get(base, 1)
         while name in self.taken:
-            name = f"{base}_{n}"
+            name = f"{base}{n}" if base.endswith("_") else f"{base}_{n}"
             n += 1
+        self._next[base] = n
         self.taken.add(name)
         self.created.append(name)
         return name

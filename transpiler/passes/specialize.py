@@ -445,8 +445,9 @@ class Specializer:
     def new_local(self, base):
         """A fresh local variable name for a flag this pass introduces."""
         name, n = base, 1
-        while name in self.locals or name in self.inputs.values():
-            name = f"{base}_{n}"
+        used = self.locals | set(self.inputs.values())
+        while name in used:
+            name = f"{base}{n}" if base.endswith("_") else f"{base}_{n}"
             n += 1
         self.locals.add(name)
         return name
