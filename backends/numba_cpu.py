@@ -116,13 +116,29 @@ def _in_compiler(filename):
 _AMBIGUOUS = frozenset({"float64", "int64", "bool", "complex128"})
 
 
+_REBOXERS = {}  # Numba return type -> function giving the plain call's scalar type
+
+
 def _rebox(numba_type, value):
+    convert = _REBOXERS.get(numba_type)
+    if convert is None:
+        convert = _REBOXERS[numba_type] = _reboxer(numba_type)
+    return convert(value)
+
+
+def _reboxer(numba_type):
     from numba.core import types
     numba_type = types.unliteral(numba_type)
-    if isinstance(numba_type, types.BaseTuple) and isinstance(value, tuple):
-        return tuple(_rebox(t, v) for t, v in zip(numba_type, value))
+    if isinstance(numba_type, types.BaseTuple):
+        parts = [_reboxer(t) for t in numba_type]
+        return lambda value: tuple(f(v) for f, v in zip(parts, value)) if isinstance(
+            value, tuple) else value
     name = str(numba_type)
     if isinstance(numba_type, (types.Integer, types.Float, types.Complex)) and (
             name not in _AMBIGUOUS):
-        return np.dtype(name).type(value)
+        return np.dtype(name).type
+    return _identity
+
+
+def _identity(value):
     return value

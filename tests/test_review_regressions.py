@@ -121,3 +121,21 @@ def test_fullgraph_raises_for_varargs():
         return len(xs)
     with pytest.raises(tp.UnsupportedConstruct, match="positional-or-keyword"):
         tp.jit(varargs, fullgraph=True)(1, 2)
+
+
+def test_overlapping_in_place_slice_update_falls_back():
+    def running(a):
+        out = a.copy()
+        out[1:] += out[:-1]
+        return out
+    with pytest.warns(tp.FallbackWarning, match="overlap"):
+        result = tp.jit(running)(np.arange(6.0))
+    assert result.tolist() == running(np.arange(6.0)).tolist() == [0, 1, 3, 5, 7, 9]
+
+
+def test_element_update_from_the_same_array_compiles():
+    def prefix(a):
+        for i in range(1, a.shape[0]):
+            a[i] += a[i - 1]
+        return a
+    assert_compiles_same(prefix, np.arange(5.0))

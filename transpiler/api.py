@@ -135,7 +135,7 @@ class JitFunction:
     # -- dispatch ---------------------------------------------------------------------------
 
     def _call(self, obj, args, kwargs):
-        if env_flag("GRAPHJIT_DISABLE"):
+        if _ENVIRON.get("GRAPHJIT_DISABLE") and env_flag("GRAPHJIT_DISABLE"):
             return self._python(obj, args, kwargs)
         values = self._bind(obj, args, kwargs)
         if values is None or not self._simple:
@@ -429,7 +429,7 @@ def _value_problem(value):
         if kind is int and not -2 ** 63 <= value < 2 ** 63:
             return "an int beyond int64"
         return None
-    import numpy as np
+    np = _numpy()
     if kind is np.ndarray or isinstance(value, np.generic):
         return None
     if isinstance(value, np.ndarray):
@@ -445,6 +445,18 @@ def _value_problem(value):
 
 
 _PLAIN_TYPES = frozenset({int, float, bool, complex, str, type(None)})
+_ENVIRON = os.environ
+
+
+def _numpy():
+    global _np
+    if _np is None:
+        import numpy
+        _np = numpy
+    return _np
+
+
+_np = None
 
 
 def _is_data(value):

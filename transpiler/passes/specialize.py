@@ -229,6 +229,15 @@ class Specializer:
                             type_comment=None)]
 
     def stmt_AugAssign(self, node):
+        target = node.target
+        if isinstance(target, gast.Subscript) and any(
+                isinstance(n, gast.Slice) for n in gast.walk(target.slice)):
+            base = {n.id for n in gast.walk(target.value) if isinstance(n, gast.Name)}
+            if base & {n.id for n in gast.walk(node.value) if isinstance(n, gast.Name)}:
+                # NumPy buffers an in-place ufunc whose input overlaps its output; Numba
+                # does not (out[1:] += out[:-1] gives running sums there).
+                self.fail(node, "an in-place update of an array slice from the same array "
+                                "(NumPy and Numba differ when the views overlap)")
         value = self.value(node.value)
         return [gast.AugAssign(target=self.target(node.target), op=node.op, value=value)]
 
