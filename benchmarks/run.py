@@ -353,11 +353,15 @@ def show_transpile(rows):
 # -- 4. first call in a fresh process -------------------------------------------------------
 
 def bench_fresh(work):
-    runs, caught = {"cold": [], "warm": []}, []
+    runs, caught = {"cold": [], "warm": [], "njit cold": [], "njit warm": []}, []
     for i in range(FRESH_PAIRS):
         env = {"GRAPHJIT_CACHE": "1", "GRAPHJIT_CACHE_DIR": os.path.join(work, f"fresh{i}")}
         runs["cold"].append(run_child(["seed"], env, caught))
         runs["warm"].append(run_child(["seed"], env, caught))
+        # The floor: hand-written numba.njit(cache=True) of the same network, same way.
+        env = {"NUMBA_CACHE_DIR": os.path.join(work, f"njit{i}")}
+        runs["njit cold"].append(run_child(["seed-njit"], env, caught))
+        runs["njit warm"].append(run_child(["seed-njit"], env, caught))
     summary = {}
     for kind, results in runs.items():
         first = [r["first_call_ms"] for r in results]
@@ -388,7 +392,10 @@ def show_fresh(data):
           f"{s[kind]['first_call_min_ms']:.0f}..{s[kind]['first_call_max_ms']:.0f}",
           s[kind]["process_ms"], s[kind]["setup_ms"], s[kind]["numba_cache_files"],
           f"{s[kind]['max_abs_diff']:.1e}", "FALLBACK" if s[kind]["fell_back"] else "compiled"]
-         for kind in ("cold", "warm")], "lrrrrrrl")
+         for kind in ("cold", "warm", "njit cold", "njit warm")], "lrrrrrrl")
+    print(f"   njit rows: hand-written numba.njit(cache=True) of the same network, the floor of "
+          f"any Numba-based cached first call; graphjit warm / njit warm: "
+          f"{ratio(s['warm']['first_call_ms'], s['njit warm']['first_call_ms'])}x")
     print(f"   cold / warm: first call "
           f"{ratio(s['cold']['first_call_ms'], s['warm']['first_call_ms'])}x, process "
           f"{ratio(s['cold']['process_ms'], s['warm']['process_ms'])}x; cache switch: "

@@ -56,8 +56,8 @@ def for_njit(x, w1, b1, w2, b2, w3, b3):
     return np.dot(x, w3.T) + b3
 
 
-def njit_by_hand():
+def njit_by_hand(cache=False):
     """``numba.njit(for_njit)``; Numba is imported here so that importing this module (as the
     fresh-process child does) does not import Numba ahead of graphjit."""
     import numba
-    return numba.njit(for_njit)
+    return numba.njit(cache=cache)(for_njit)
