@@ -7,8 +7,8 @@ import warnings
 import weakref
 
 from .context import default_backend, env_flag, get_context
-from .errors import (FallbackWarning, Origin, TranspileError, UnsupportedConstruct,
-                     translate_numba_error)
+from .errors import (FallbackWarning, Origin, SourceUnavailable, TranspileError,
+                     UnsupportedConstruct, translate_numba_error)
 from .program import Program
 
 # Specializations kept per function (or per instance for methods); the oldest is dropped.
@@ -49,6 +49,7 @@ class Specialization:
         self.dynamic_names = ()
         self.guards = ()
         self.program = None
+        self.split = None           # a transpiler.split.SplitFunction, when one was made
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None."""
@@ -70,7 +71,7 @@ class JitFunction:
     """
 
     def __init__(self, function, backend=None, fullgraph=None, static_argnames=(),
-                 cache=None):
+                 cache=None, source=None, split=True):
         bound_self = None
         if isinstance(function, JitFunction):
             function = function.python_function
@@ -84,6 +85,8 @@ class JitFunction:
         self.fullgraph = fullgraph
         self.static_argnames = tuple(static_argnames)
         self.cache = cache
+        self._source = source       # a FunctionSource when not the function's own (a region)
+        self._split_allowed = split
         self._bound_self = bound_self
         self._signature = inspect.signature(function)
         params = list(self._signature.parameters.values())
@@ -165,7 +168,7 @@ class JitFunction:
                 inputs = ()
         if spec.fallback_reason is not None:
             self._fall_back(spec, None)
-            return self._python(obj, args, kwargs)
+            return self._run_fallback(spec, obj, args, kwargs)
         dynamic = [values[i] for i in spec.dynamic_indices]
         problem = _argument_problem(dynamic, spec.dynamic_names)
         if problem is not None:
@@ -174,7 +177,7 @@ class JitFunction:
             self._fall_back(spec, None, problem)
             return self._python(obj, args, kwargs)
         if spec.failed_types and _numba_types(dynamic, inputs) in spec.failed_types:
-            return self._python(obj, args, kwargs)
+            return self._run_fallback(spec, obj, args, kwargs)
         try:
             try:
                 result = spec.function(*dynamic, *inputs)
@@ -193,9 +196,36 @@ class JitFunction:
             if self._fullgraph():
                 raise error from None
             spec.failed_types[_numba_types(dynamic, inputs)] = error
+            if spec.split is None:
+                spec.split = self._split(obj, str(error))
             self._fall_back(spec, error)
-            return self._python(obj, args, kwargs)
+            return self._run_fallback(spec, obj, args, kwargs)
         return spec.backend.box_result(spec.function, result, dynamic, inputs)
+
+    def _run_fallback(self, spec, obj, args, kwargs):
+        """Run the plain function, or its split form (compiled loops, Python between)."""
+        if spec.split is not None:
+            return spec.split(obj, args, kwargs)
+        return self._python(obj, args, kwargs)
+
+    def _split(self, obj, reason):
+        """Try region-level fallback (transpiler.split); None when nothing compiles."""
+        if not self._split_allowed:
+            return None
+        from .split import split
+        try:
+            return split(self.python_function, obj, {"backend": self.backend,
+                                                     "cache": self.cache}, reason)
+        except Exception:  # noqa: BLE001 - splitting is an optimisation: never break the call
+            return None
+
+    def _transpile_check(self, obj):
+        """Specialize for ``obj`` now (argument types aside); raise TranspileError if the code
+        does not convert. Used by transpiler.split to choose the regions it compiles."""
+        spec = self._specialize(obj, None)
+        if spec.fallback_reason is not None:
+            raise TranspileError(spec.fallback_reason)
+        self._specs_for(obj).insert(0, spec)
 
     def _fullgraph(self):
         return self.fullgraph if self.fullgraph is not None else env_flag("GRAPHJIT_FULLGRAPH")
@@ -221,8 +251,13 @@ class JitFunction:
         if reason in self._warned:
             return
         self._warned.add(reason)
-        warnings.warn(f"graphjit: {self.python_function.__qualname__} runs as plain Python: "
-                      f"{reason}", FallbackWarning, stacklevel=4)
+        how = "runs as plain Python"
+        if spec.split is not None:
+            loops = ", ".join(f"line {r.origin.lineno}" for r in spec.split.regions)
+            how = (f"runs as Python with {len(spec.split.regions)} compiled loop(s) ({loops}; "
+                   "see explain())")
+        warnings.warn(f"graphjit: {self.python_function.__qualname__} {how}: {reason}",
+                      FallbackWarning, stacklevel=4)
 
     def _specs_for(self, obj):
         if obj is None:
@@ -262,7 +297,7 @@ class JitFunction:
                            for name in self.static_argnames if name in params}
         try:
             program = Program()
-            entry = specialize(program, fn, obj, static_args)
+            entry = specialize(program, fn, obj, static_args, source=self._source)
             cache = self.cache if self.cache is not None else get_context(
                 "enable_compile_cache")
             backend = get_backend(self._backend_name(), cache=cache)
@@ -277,7 +312,10 @@ class JitFunction:
         except TranspileError as exc:
             if self._fullgraph():
                 raise exc.with_traceback(None) from None
-            return Specialization(fallback_reason=str(exc))
+            spec = Specialization(fallback_reason=str(exc))
+            if values is not None and not isinstance(exc, SourceUnavailable):
+                spec.split = self._split(obj, str(exc))
+            return spec
         except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code
             if self._fullgraph():
                 raise
@@ -351,28 +389,106 @@ class JitFunction:
         return GeneratedSource(generated.source)
 
     def explain(self):
-        """A short report of every specialization: compiled (and where) or plain Python, why."""
+        """What compiled and what runs as Python, and why: an :class:`Explanation`.
+
+        Each row is a region (the whole function, or a loop of a split function): its lines,
+        ``compiled`` or ``python``, and the reason. ``print(f.explain())`` shows a table;
+        ``f.explain().rows`` is the data; Jupyter renders it as an HTML table.
+        """
         return self._explain_for(self._bound_self)
 
     def _explain_for(self, obj):
-        name = self.python_function.__qualname__
-        lines = [f"{name} ({_origin_of(self.python_function)}):"]
+        fn = self.python_function
+        origin = _origin_of(fn)
+        rows = []
         if env_flag("GRAPHJIT_DISABLE"):
-            lines.append("  plain Python: GRAPHJIT_DISABLE is set")
+            rows.append(ExplainRow("function", origin, "python", "GRAPHJIT_DISABLE is set"))
         specs = list(self._specs_for(obj))
         if obj is None:  # a method asked on its class: every instance's specializations
-            for ref, instance_specs in list(self._by_instance.values()):
+            for _ref, instance_specs in list(self._by_instance.values()):
                 specs.extend(instance_specs)
-        if not specs:
-            lines.append("  not called yet")
         for spec in specs:
+            if spec.fallback_reason is None:
+                rows.append(ExplainRow("function", origin, "compiled",
+                                       f"by {spec.backend.name} into {spec.path}"))
             if spec.fallback_reason is not None:
-                lines.append(f"  plain Python: {spec.fallback_reason}")
-                continue
-            lines.append(f"  compiled by {spec.backend.name} into {spec.path}")
+                rows.append(ExplainRow("function", origin, "python", spec.fallback_reason))
             for error in spec.failed_types.values():
-                lines.append(f"  plain Python for some argument types: {error}")
+                rows.append(ExplainRow("function", origin, "python",
+                                       f"for some argument types: {error}"))
+            if spec.split is not None:
+                rows.extend(_split_rows(spec.split))
+        return Explanation(fn.__qualname__, rows)
+
+
+def _split_rows(split):
+    rows = []
+    for region in split.regions:
+        first, last = region.lines
+        status, detail = "compiled", (f"inputs ({', '.join(region.inputs)}) -> outputs "
+                                      f"({', '.join(region.outputs)})")
+        for spec in region.jit._specs_for(None) + [s for _r, specs in list(
+                region.jit._by_instance.values()) for s in specs]:
+            if spec.fallback_reason is not None:
+                status, detail = "python", spec.fallback_reason
+            elif spec.failed_types:
+                status = "python"
+                detail = str(next(iter(spec.failed_types.values())))
+        rows.append(ExplainRow(f"loop, lines {first}-{last}", region.origin, status, detail))
+    for origin, why in split.python_parts:
+        rows.append(ExplainRow("loop", origin, "python", why))
+    rows.append(ExplainRow("rest of the function", None, "python",
+                           "the statements between the compiled loops run as Python"))
+    return rows
+
+
+class ExplainRow(tuple):
+    """One row of :meth:`JitFunction.explain`: ``(region, origin, status, reason)``.
+
+    ``status`` is ``"compiled"`` or ``"python"``; ``origin`` the user's file:line (an
+    :class:`~transpiler.errors.Origin`, or None).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, region, origin, status, reason):
+        return tuple.__new__(cls, (region, origin, status, reason))
+
+    region = property(lambda self: self[0])
+    origin = property(lambda self: self[1])
+    status = property(lambda self: self[2])
+    reason = property(lambda self: self[3])
+
+
+class Explanation:
+    """The report of :meth:`JitFunction.explain`: ``rows`` (a list of :class:`ExplainRow`);
+    ``str()`` is a table; ``_repr_html_`` an HTML table for Jupyter."""
+
+    def __init__(self, name, rows):
+        self.name = name
+        self.rows = rows
+
+    def __str__(self):
+        lines = [f"{self.name}:"]
+        if not self.rows:
+            lines.append("  not called yet")
+        for row in self.rows:
+            where = f"{os.path.basename(row.origin.filename)}:{row.origin.lineno}" \
+                if row.origin else "-"
+            reason = row.reason.replace("\n", "\n" + " " * 12)
+            lines.append(f"  {row.status:<9} {where:<22} {row.region}: {reason}")
         return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self):
+        import html
+        cells = "".join(
+            f"<tr><td>{html.escape(r.region)}</td><td>{html.escape(str(r.origin or '-'))}</td>"
+            f"<td>{r.status}</td><td><pre>{html.escape(r.reason)}</pre></td></tr>"
+            for r in self.rows) or "<tr><td colspan=4>not called yet</td></tr>"
+        return (f"<b>{html.escape(self.name)}</b><table><tr><th>region</th><th>where</th>"
+                f"<th>status</th><th>why</th></tr>{cells}</table>")
 
 
 class BoundJitFunction:

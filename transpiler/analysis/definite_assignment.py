@@ -65,7 +65,8 @@ class _Checker:
         return defined
 
     def stmt(self, node, defined):
-        if isinstance(node, (gast.If, gast.While, gast.For)) and defined is not ALL:
+        if isinstance(node, (gast.If, gast.While, gast.For, gast.With, gast.Try)) and \
+                defined is not ALL:
             node.defined_in = frozenset(defined)
         if isinstance(node, gast.Assign):
             self.reads(node.value, defined)
@@ -92,6 +93,27 @@ class _Checker:
             self.reads(node.iter, defined)
             inside = defined | self.targets(node.target)
             return self._loop(node, defined, inside, runs_once=_runs_at_least_once(node.iter))
+        if isinstance(node, gast.With):
+            for item in node.items:
+                self.reads(item.context_expr, defined)
+                defined = defined | self.targets(item.optional_vars) if \
+                    item.optional_vars is not None else defined
+            return self.block(node.body, defined)
+        if isinstance(node, gast.Try):
+            # A handler may start after any statement of the body: from what was assigned
+            # before the try.
+            after_body = self.block(node.body, defined)
+            ends = [self.block(node.orelse, after_body) if after_body is not ALL else ALL]
+            for handler in node.handlers:
+                start = defined
+                if handler.name is not None:
+                    start = defined | self.targets(handler.name)
+                ends.append(self.block(handler.body, start))
+            end = ALL
+            for item in ends:
+                end = _meet(end, item)
+            return self.block(node.finalbody, end if end is not ALL else defined) \
+                if node.finalbody else end
         if isinstance(node, (gast.Return, gast.Raise)):
             for field in ("value", "exc", "cause"):
                 self.reads(getattr(node, field, None), defined)

@@ -24,7 +24,7 @@ def annotate(fdef):
 
 
 def _stmt(node, out, annotate):
-    if annotate and isinstance(node, (gast.If, gast.While, gast.For)):
+    if annotate and isinstance(node, (gast.If, gast.While, gast.For, gast.With, gast.Try)):
         node.live_out = frozenset(out)
     if isinstance(node, gast.If):
         return (reads(node.test) | live_in(node.body, out, annotate)
@@ -51,6 +51,16 @@ def _stmt(node, out, annotate):
             head = new
         live_in(node.body, head, annotate)
         return head | reads(node.iter)
+    if isinstance(node, gast.With):
+        return out | live_in(node.body, out, annotate) | set().union(
+            *(reads(item.context_expr) for item in node.items))
+    if isinstance(node, gast.Try):
+        # Any statement of the body may raise into a handler: what the handlers need is live
+        # throughout the body.
+        after = live_in(node.finalbody, out, annotate)
+        handlers = set().union(*(live_in(h.body, after, annotate) for h in node.handlers))
+        return live_in(node.body, live_in(node.orelse, after, annotate) | handlers,
+                       annotate) | handlers
     if isinstance(node, (gast.Return, gast.Raise)):
         return reads(node)
     if isinstance(node, gast.AugAssign):

@@ -50,9 +50,10 @@ _UNSUPPORTED_EXPRS = {
     gast.DictComp: "a dict comprehension", gast.JoinedStr: "an f-string",
 }
 _TERMINATORS = (gast.Return, gast.Raise, gast.Break, gast.Continue)
-# Builtins whose Numba versions give other results than Python's (str(1.5) is not '1.5').
+# Builtins whose Numba versions give other results than Python's (str(1.5) is not '1.5';
+# print formats dicts, floats and arrays its own way).
 _DIFFERENT_BUILTINS = {str: "str()", repr: "repr()", format: "format()", hash: "hash()",
-                       id: "id()"}
+                       id: "id()", print: "print()"}
 # Longest static sequence a `for` unrolls; beyond it the code would be too large to compile.
 MAX_UNROLL = 4096
 
@@ -801,8 +802,9 @@ class Specializer:
                 self.fail(node, f"cannot convert the call to {fn.__qualname__}: {exc.reason}")
             fargs = source.node.args
             if fargs.vararg or fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs:
-                self.fail(node, f"{fn.__qualname__}: *args, **kwargs, keyword-only and "
-                                "positional-only parameters are not converted yet")
+                self.fail(node, f"calling {fn.__module__}.{fn.__qualname__} is not converted: "
+                                "it takes *args, **kwargs, keyword-only or positional-only "
+                                "parameters")
             given = parameter_names(source.node)
             defaults = {name: Static(value) for name, value in zip(
                 reversed(given), reversed(fn.__defaults__ or ()))}
@@ -938,7 +940,7 @@ def k_ok(kwargs):
     return all(k is not None for k in kwargs)
 
 
-def specialize(program, function, self_value=None, static_args=None):
+def specialize(program, function, self_value=None, static_args=None, source=None):
     """Build ``program``'s entry: ``function`` specialized on ``self_value`` and static args.
 
     Args:
@@ -948,6 +950,8 @@ def specialize(program, function, self_value=None, static_args=None):
         self_value: the bound instance, or None for a plain function.
         static_args (dict[str, tuple[int, object]] | None): static parameter name ->
             (index among the bound arguments, value).
+        source (FunctionSource | None): the parsed function when it is not ``function``'s own
+            source (a region of a function that is split; see transpiler.split).
 
     Returns:
         GeneratedFunction: the entry; also stored as ``program.entry``.
@@ -955,7 +959,7 @@ def specialize(program, function, self_value=None, static_args=None):
     Raises:
         UnsupportedConstruct: with the origin of the first construct not converted.
     """
-    source = capture(function)
+    source = source or capture(function)
     params = parameter_names(source.node)
     bindings = {}
     if self_value is not None:

@@ -1,0 +1,253 @@
+"""Region-level fallback: compile the loops of a function that cannot compile whole.
+
+When a function does not compile as a whole (a ``print`` of a dict, ``try``/``except``, a
+``with`` block, a call into a pure-Python library, ``global``), graphjit splits it along its
+loops. Each loop whose inputs are defined where it starts becomes a *region*: a function of its
+inputs (the variables it reads before writing them) returning its outputs (the variables it
+writes that are live after it), compiled by its own :class:`~transpiler.api.JitFunction`. The
+rest of the function runs as Python in a *driver*: the original function with each region
+replaced by a call. Loops nested in Python-only statements (``try``, ``with``, a loop that does
+not compile) are searched too.
+
+Whether a region's code converts is decided when the function is split, before anything runs;
+whether Numba compiles it for the argument types is decided when the region is first reached,
+before it runs: a region that does not compile runs as Python, once. So no statement ever runs
+twice, and arguments are mutated exactly as the plain call would.
+"""
+import ast
+import copy
+
+import gast
+
+from .analysis import liveness
+from .analysis.activity import writes
+from .analysis.definite_assignment import annotate_defined
+from .analysis.scopes import local_names, parameter_names
+from .errors import Origin, TranspileError
+from .source import FunctionSource, capture
+
+_LOOPS = (gast.For, gast.While)
+_NOT_IN_REGION = (gast.Return, gast.Yield, gast.YieldFrom, gast.Global, gast.Nonlocal,
+                  gast.Await, gast.FunctionDef, gast.Lambda, gast.ClassDef)
+_PYTHON_BLOCKS = (gast.Try, gast.With, gast.If, gast.For, gast.While)
+
+
+class Region:
+    """One compiled region: a loop of the original function.
+
+    Attributes:
+        origin (Origin): where the loop starts.
+        lines (tuple[int, int]): first and last line.
+        inputs (list[str]), outputs (list[str]): the explicit state crossing the boundary.
+        jit: the region's JitFunction (its own guards, specializations and fallback).
+    """
+
+    def __init__(self, origin, lines, inputs, outputs, jit, uses_self):
+        self.origin = origin
+        self.lines = lines
+        self.inputs = inputs
+        self.outputs = outputs
+        self.jit = jit
+        self.uses_self = uses_self
+
+    def __call__(self, obj, *values):
+        return self.jit._call(obj if self.uses_self else None, values, {})
+
+
+class SplitFunction:
+    """A function run as a Python driver that calls compiled regions.
+
+    Attributes:
+        regions (list[Region]): the compiled loops.
+        python_parts (list[tuple[Origin, str]]): loops kept in Python and why.
+        driver_source (str): the driver, as Python source.
+    """
+
+    def __init__(self, function, regions, python_parts, factory, freevars, driver_source):
+        self.function = function
+        self.regions = regions
+        self.python_parts = python_parts
+        self._factory = factory
+        self._freevars = freevars
+        self.driver_source = driver_source
+
+    def __call__(self, obj, args, kwargs):
+        closure = self.function.__closure__ or ()
+        values = [cell.cell_contents for cell in closure]
+        driver = self._factory(self.regions, *values)
+        if obj is None:
+            return driver(*args, **kwargs)
+        return driver(obj, *args, **kwargs)
+
+
+def split(function, obj, jit_options, reason):
+    """Split ``function`` into a Python driver and compiled regions.
+
+    Args:
+        function: the Python function that did not compile whole.
+        obj: the instance of a method call (regions are checked against it), or None.
+        jit_options (dict): backend/cache options for the regions' JitFunctions.
+        reason (str): why the whole function did not compile (kept for explain()).
+
+    Returns:
+        SplitFunction, or None when there is no loop worth compiling (or the function cannot
+        be split: a generator, no source).
+    """
+    from .api import JitFunction
+
+    try:
+        source = capture(function)
+    except TranspileError:
+        return None
+    fdef = copy.deepcopy(source.node)
+    if any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in gast.walk(fdef)):
+        return None
+    params = parameter_names(fdef)
+    method = bool(params) and params[0] == "self"
+    all_locals = local_names(fdef)
+    liveness.annotate(fdef)
+    annotate_defined(fdef, all_locals)
+    regions, python_parts = [], []
+    counter = [0]
+
+    def region_for(loop):
+        """A Region for ``loop``, or the reason it stays Python."""
+        if any(isinstance(n, _NOT_IN_REGION) for n in gast.walk(loop)):
+            return None, "it contains return, yield, global, a nested def or a lambda"
+        defined = getattr(loop, "defined_in", None)
+        inputs = [v for v in _ordered(liveness.live_in([loop], set(loop.live_out)) & all_locals,
+                                      loop) if not (method and v == "self")]
+        if defined is None or any(v not in defined for v in inputs):
+            return None, "one of its inputs may be undefined where it starts"
+        outputs = _ordered(set().union(*(writes(s) for s in [loop])) & set(loop.live_out)
+                           & all_locals, loop)
+        counter[0] += 1
+        name = f"{function.__name__}__loop_{loop.lineno}"
+        region_def = _region_def(name, loop, (["self"] if method else []) + inputs, outputs)
+        python_region = _compile_python(region_def, source.filename, function)
+        region_source = FunctionSource(function, source.filename, region_def)
+        jit = JitFunction(python_region, source=region_source, split=False, **jit_options)
+        try:
+            jit._transpile_check(obj if method else None)
+        except TranspileError as exc:
+            return None, exc.reason
+        origin = Origin(source.filename, loop.lineno, loop.col_offset)
+        end = getattr(loop, "end_lineno", None) or loop.lineno
+        return Region(origin, (loop.lineno, end), inputs, outputs, jit, method), None
+
+    def rewrite(stmts):
+        out = []
+        for stmt in stmts:
+            if isinstance(stmt, _LOOPS):
+                region, why = region_for(stmt)
+                if region is not None:
+                    regions.append(region)
+                    out.append(_region_call(len(regions) - 1, region, stmt, params))
+                    continue
+                python_parts.append((Origin(source.filename, stmt.lineno, stmt.col_offset),
+                                     why))
+            if isinstance(stmt, _PYTHON_BLOCKS):
+                for field in ("body", "orelse", "finalbody"):
+                    if isinstance(getattr(stmt, field, None), list):
+                        setattr(stmt, field, rewrite(getattr(stmt, field)))
+                for handler in getattr(stmt, "handlers", []):
+                    handler.body = rewrite(handler.body)
+            out.append(stmt)
+        return out
+
+    fdef.body = rewrite(fdef.body)
+    if not regions:
+        return None
+    freevars = list(function.__code__.co_freevars)
+    factory_def = _factory_def(fdef, freevars)
+    module = gast.Module(body=[factory_def], type_ignores=[])
+    tree = gast.gast_to_ast(module)
+    ast.fix_missing_locations(tree)
+    namespace = {}
+    exec(compile(tree, source.filename, "exec"), function.__globals__, namespace)
+    driver_source = gast.unparse(fdef)
+    return SplitFunction(function, regions, python_parts, namespace["__graphjit_factory__"],
+                         freevars, driver_source)
+
+
+def _ordered(names, node):
+    seen = []
+    for child in gast.walk(node):
+        if isinstance(child, gast.Name) and child.id in names and child.id not in seen:
+            seen.append(child.id)
+    return seen + sorted(set(names) - set(seen))
+
+
+def _name(identifier, store=False):
+    return gast.Name(id=identifier, ctx=gast.Store() if store else gast.Load(), annotation=None,
+                     type_comment=None)
+
+
+def _region_def(name, loop, params, outputs):
+    """``def name(params): <loop>; return outputs`` at the loop's own lines."""
+    if len(outputs) == 1:
+        value = _name(outputs[0])
+    elif outputs:
+        value = gast.Tuple(elts=[_name(o) for o in outputs], ctx=gast.Load())
+    else:
+        value = None
+    ret = gast.copy_location(gast.Return(value=value), loop)
+    for child in gast.walk(ret):
+        if "lineno" in getattr(child, "_attributes", ()):
+            gast.copy_location(child, loop)
+    fdef = gast.FunctionDef(
+        name=name, args=gast.arguments(
+            args=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+                  for p in params], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+            kwarg=None, defaults=[]),
+        body=[copy.deepcopy(loop), ret], decorator_list=[], returns=None, type_comment=None,
+        type_params=[])
+    return gast.copy_location(fdef, loop)
+
+
+def _region_call(index, region, loop, params):
+    """``outputs = __graphjit_regions__[index](self_or_None, inputs)`` in place of the loop."""
+    first = _name(params[0]) if region.uses_self else gast.Constant(value=None, kind=None)
+    call = gast.Call(
+        func=gast.Subscript(value=_name("__graphjit_regions__"),
+                            slice=gast.Constant(value=index, kind=None), ctx=gast.Load()),
+        args=[first] + [_name(v) for v in region.inputs], keywords=[])
+    if not region.outputs:
+        stmt = gast.Expr(value=call)
+    else:
+        target = _name(region.outputs[0], True) if len(region.outputs) == 1 else gast.Tuple(
+            elts=[_name(o, True) for o in region.outputs], ctx=gast.Store())
+        stmt = gast.Assign(targets=[target], value=call, type_comment=None)
+    for child in gast.walk(stmt):
+        if "lineno" in getattr(child, "_attributes", ()):
+            gast.copy_location(child, loop)
+    return stmt
+
+
+def _factory_def(fdef, freevars):
+    """``def __graphjit_factory__(__graphjit_regions__, *freevars): <driver>; return it``:
+    the driver closes over the regions and the function's free variables."""
+    args = [gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None)
+            for v in ["__graphjit_regions__"] + freevars]
+    ret = gast.Return(value=_name(fdef.name))
+    factory = gast.FunctionDef(
+        name="__graphjit_factory__", args=gast.arguments(
+            args=args, posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+            defaults=[]),
+        body=[fdef, ret], decorator_list=[], returns=None, type_comment=None, type_params=[])
+    for node in (factory, ret) + tuple(gast.walk(ret)):
+        if "lineno" in getattr(node, "_attributes", ()):
+            gast.copy_location(node, fdef)
+    return factory
+
+
+def _compile_python(region_def, filename, function):
+    """The region as a plain Python function (its fallback), with the original lines."""
+    freevars = list(function.__code__.co_freevars)
+    factory = _factory_def(copy.deepcopy(region_def), freevars)
+    tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
+    ast.fix_missing_locations(tree)
+    namespace = {}
+    exec(compile(tree, filename, "exec"), function.__globals__, namespace)
+    values = [cell.cell_contents for cell in function.__closure__ or ()]
+    return namespace["__graphjit_factory__"](None, *values)
