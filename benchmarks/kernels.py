@@ -138,3 +138,15 @@ def _inputs():
 
 
 KERNELS = _inputs()
+
+
+def mixed_with_report(values, steps):
+    """Region-level fallback: a hot loop, then a report graphjit cannot compile (a dict, a
+    format spec, json). graphjit compiles the loop and runs the report as Python."""
+    import json
+    acc = 0.0
+    for step in range(steps):
+        for i in range(values.shape[0]):
+            acc += values[i] * (step % 7) * 0.001
+    report = {"acc": f"{acc:.3f}", "steps": steps}
+    return acc, json.dumps(report)

@@ -115,12 +115,13 @@ def split(function, obj, jit_options, reason):
         if any(isinstance(n, _NOT_IN_REGION) for n in gast.walk(loop)):
             return None, "it contains return, yield, global, a nested def or a lambda"
         defined = getattr(loop, "defined_in", None)
-        inputs = [v for v in _ordered(liveness.live_in([loop], set(loop.live_out)) & all_locals,
-                                      loop) if not (method and v == "self")]
+        outputs = _ordered(writes(loop) & set(loop.live_out) & all_locals, loop)
+        # Inputs: what the loop reads before writing it, given that it returns its outputs
+        # (variables merely live across the loop are not its inputs).
+        inputs = [v for v in _ordered(liveness.live_in([loop], set(outputs)) & all_locals, loop)
+                  if not (method and v == "self")]
         if defined is None or any(v not in defined for v in inputs):
             return None, "one of its inputs may be undefined where it starts"
-        outputs = _ordered(set().union(*(writes(s) for s in [loop])) & set(loop.live_out)
-                           & all_locals, loop)
         counter[0] += 1
         name = f"{function.__name__}__loop_{loop.lineno}"
         region_def = _region_def(name, loop, (["self"] if method else []) + inputs, outputs)
