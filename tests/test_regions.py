@@ -175,3 +175,41 @@ def test_region_numba_failure_runs_that_region_as_python_once():
         warnings.simplefilter("ignore", tp.FallbackWarning)
         assert compiled(np.arange(4), {"x": 1}) == 6          # dict arg: not compilable
         assert compiled(np.arange(4), {"x": 1}) == 6
+
+
+@tp.do_not_convert
+def python_only(x):
+    return x + 1
+
+
+def uses_python_only(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return python_only(s)
+
+
+def test_do_not_convert():
+    assert tp.jit(python_only)(1) == 2          # runs as Python, no warning needed
+    compiled, expected, actual = run_both(uses_python_only, np.arange(4.0))
+    assert actual == expected == 7.0
+    assert "do_not_convert" in str(compiled.explain())
+    assert_loop_compiled(compiled, line_of(uses_python_only, "for i in range"))
+
+
+def raises_inside(a):
+    for i in range(a.shape[0]):
+        if a[i] < 0:
+            raise ValueError("negative value")
+    return a.sum()
+
+
+def test_exception_from_compiled_code_names_the_user_line():
+    compiled = tp.jit(raises_inside, fullgraph=True)
+    with pytest.raises(ValueError, match="negative value") as info:
+        compiled(np.array([1.0, -1.0]))
+    line = line_of(raises_inside, "raise ValueError")
+    notes = "\n".join(getattr(info.value, "__notes__", []))
+    assert f"{__file__}:{line}" in notes
+    frames = [f for f in info.traceback if "_graphjit_" in str(f.path)]
+    assert frames, "the generated file is a real file with a frame in the traceback"

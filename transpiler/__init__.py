@@ -4,13 +4,14 @@
 compiles it with Numba; what cannot be compiled runs as plain Python, with a warning that says
 where and why. See README.md and DESIGN.md.
 """
-from .api import BoundJitFunction, GeneratedSource, JitFunction, jit
+from .api import (BoundJitFunction, Explanation, ExplainRow, GeneratedSource, JitFunction,
+                  do_not_convert, jit)
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from .errors import (CacheWarning, FallbackWarning, SourceUnavailable, TranspileError,
                      UnsupportedConstruct)
 
 __all__ = [
-    "jit", "JitFunction", "BoundJitFunction", "GeneratedSource", "set_context", "get_context",
+    "jit", "do_not_convert", "Explanation", "ExplainRow", "JitFunction", "BoundJitFunction", "GeneratedSource", "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "nn", "TranspileError", "UnsupportedConstruct",
     "SourceUnavailable", "FallbackWarning", "CacheWarning",
 ]

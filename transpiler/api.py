@@ -50,6 +50,7 @@ class Specialization:
         self.guards = ()
         self.program = None
         self.split = None           # a transpiler.split.SplitFunction, when one was made
+        self.raise_sites = {}       # exception class name -> [Origin] of its raise statements
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None."""
@@ -138,7 +139,8 @@ class JitFunction:
     # -- dispatch ---------------------------------------------------------------------------
 
     def _call(self, obj, args, kwargs):
-        if _ENVIRON.get("GRAPHJIT_DISABLE") and env_flag("GRAPHJIT_DISABLE"):
+        if (_ENVIRON.get("GRAPHJIT_DISABLE") and env_flag("GRAPHJIT_DISABLE")) or getattr(
+                self.python_function, "__graphjit_do_not_convert__", False):
             return self._python(obj, args, kwargs)
         values = self._bind(obj, args, kwargs)
         if values is None or not self._simple:
@@ -190,6 +192,7 @@ class JitFunction:
                 result = spec.function(*dynamic, *inputs)
         except Exception as exc:
             if not spec.backend.is_compile_failure(exc):
+                _note_raise_site(exc, spec)
                 raise  # the user's own exception, raised by the compiled code
             error = translate_numba_error(exc, spec.path, spec.line_map,
                                           _origin_of(self.python_function))
@@ -332,6 +335,7 @@ class JitFunction:
         spec.dynamic_names = tuple(entry.dynamic_params)
         spec.guards = tuple(program.guards.values())
         spec.program = program
+        spec.raise_sites = _raise_sites(program)
         spec.source = GeneratedSource(generated.source)
         spec.path = path
         spec.line_map = generated.line_map
@@ -419,6 +423,21 @@ class JitFunction:
             if spec.split is not None:
                 rows.extend(_split_rows(spec.split))
         return Explanation(fn.__qualname__, rows)
+
+
+def _raise_sites(program):
+    """``raise X(...)`` statements of the generated program, by exception class name."""
+    import gast
+    sites = {}
+    for fn in program.functions:
+        for node in gast.walk(fn.node):
+            if isinstance(node, gast.Raise) and node.exc is not None:
+                exc = node.exc.func if isinstance(node.exc, gast.Call) else node.exc
+                name = exc.id if isinstance(exc, gast.Name) else getattr(exc, "attr", None)
+                if name:
+                    sites.setdefault(name, []).append(Origin(fn.filename, node.lineno,
+                                                             node.col_offset))
+    return sites
 
 
 def _split_rows(split):
@@ -522,6 +541,24 @@ class BoundJitFunction:
 _MISSING = object()
 
 
+def _note_raise_site(exc, spec):
+    """Name the user's line in an exception raised by compiled code.
+
+    Numba's exceptions carry no frame of the compiled function; when exactly one ``raise`` of
+    this exception type in the generated code can have raised it, its origin is added as a
+    note (PEP 678), shown in the traceback."""
+    if spec.program is None or not hasattr(exc, "add_note"):
+        return
+    sites = spec.raise_sites.get(type(exc).__name__)
+    if sites is None:
+        return
+    if len(sites) == 1:
+        origin = sites[0]
+        excerpt = origin.excerpt()
+        exc.add_note(f"raised in compiled code at {origin}" + (f"\n{excerpt}" if excerpt
+                                                                  else ""))
+
+
 def _argument_problem(values, names):
     """Why these runtime arguments cannot go to compiled code, or None.
 
@@ -587,6 +624,19 @@ def _numba_types(dynamic, inputs):
         return tuple(typeof(v) for v in (*dynamic, *inputs))
     except Exception:  # noqa: BLE001 - untypable value: one key for all of them
         return ("untypable",)
+
+
+def do_not_convert(function):
+    """Mark ``function`` to always run as plain Python (AutoGraph's ``do_not_convert``).
+
+    ``jit`` of it runs it as Python, silently; a converted function that calls it runs that
+    part as Python (the call cannot be compiled, so the function is split into regions).
+
+    Returns:
+        the same function, marked.
+    """
+    function.__graphjit_do_not_convert__ = True
+    return function
 
 
 def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cache=None):

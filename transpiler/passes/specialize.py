@@ -734,6 +734,8 @@ class Specializer:
         if _hashable(fn) and fn in _DIFFERENT_BUILTINS:
             self.fail(node, f"{_DIFFERENT_BUILTINS[fn]} in compiled code does not give "
                             "Python's result")
+        if getattr(fn, "__graphjit_do_not_convert__", False):
+            self.fail(node, f"{getattr(fn, '__qualname__', fn)} is marked do_not_convert")
         target = self._user_callable(callee, node)
         if target is not None:
             return self._call_user(node, *target)
