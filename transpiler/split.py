@@ -24,6 +24,7 @@ from .analysis.activity import writes
 from .analysis.definite_assignment import annotate_defined
 from .analysis.scopes import local_names, parameter_names
 from .errors import Origin, TranspileError
+from .passes.regions import function_def
 from .source import FunctionSource, capture
 
 _LOOPS = (gast.For, gast.While)
@@ -196,14 +197,7 @@ def _region_def(name, loop, params, outputs):
     for child in gast.walk(ret):
         if "lineno" in getattr(child, "_attributes", ()):
             gast.copy_location(child, loop)
-    fdef = gast.FunctionDef(
-        name=name, args=gast.arguments(
-            args=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
-                  for p in params], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
-            kwarg=None, defaults=[]),
-        body=[copy.deepcopy(loop), ret], decorator_list=[], returns=None, type_comment=None,
-        type_params=[])
-    return gast.copy_location(fdef, loop)
+    return gast.copy_location(function_def(name, params, [copy.deepcopy(loop), ret]), loop)
 
 
 def _region_call(index, region, loop, params):
@@ -228,14 +222,9 @@ def _region_call(index, region, loop, params):
 def _factory_def(fdef, freevars):
     """``def __graphjit_factory__(__graphjit_regions__, *freevars): <driver>; return it``:
     the driver closes over the regions and the function's free variables."""
-    args = [gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None)
-            for v in ["__graphjit_regions__"] + freevars]
     ret = gast.Return(value=_name(fdef.name))
-    factory = gast.FunctionDef(
-        name="__graphjit_factory__", args=gast.arguments(
-            args=args, posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-            defaults=[]),
-        body=[fdef, ret], decorator_list=[], returns=None, type_comment=None, type_params=[])
+    factory = function_def("__graphjit_factory__", ["__graphjit_regions__"] + freevars,
+                           [fdef, ret])
     for node in (factory, ret) + tuple(gast.walk(ret)):
         if "lineno" in getattr(node, "_attributes", ()):
             gast.copy_location(node, fdef)

@@ -3,7 +3,7 @@ function that holds a region, and the placeholders of variables not yet assigned
 import gast
 
 from ..analysis.liveness import live_in
-from .regions import const, located, name
+from .regions import const, function_def, located, name
 
 
 def form_function(ctx, base, params, body, returns, like):
@@ -12,13 +12,7 @@ def form_function(ctx, base, params, body, returns, like):
         body = body + [located(gast.Return(value=returns), like)]
     elif not body:
         body = [located(gast.Pass(), like)]
-    fdef = gast.FunctionDef(
-        name=ctx.new_var(base),
-        args=gast.arguments(args=[gast.Name(id=p, ctx=gast.Param(), annotation=None,
-                                            type_comment=None) for p in params],
-                            posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
-                            kwarg=None, defaults=[]),
-        body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
+    fdef = function_def(ctx.new_var(base), params, body)
     fdef.graphjit_form_function = True
     return located(fdef, like)
 

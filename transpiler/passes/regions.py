@@ -46,6 +46,18 @@ def name(identifier, store=False):
                      type_comment=None)
 
 
+def function_def(identifier, params, body, like=None):
+    """``def identifier(params): body`` (plain positional parameters), located like ``like``."""
+    fdef = gast.FunctionDef(
+        name=identifier,
+        args=gast.arguments(args=[gast.Name(id=p, ctx=gast.Param(), annotation=None,
+                                            type_comment=None) for p in params],
+                            posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                            kwarg=None, defaults=[]),
+        body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
+    return located(fdef, like) if like is not None else fdef
+
+
 def assign(identifier, value):
     return gast.Assign(targets=[name(identifier, store=True)], value=value, type_comment=None)
 

@@ -32,7 +32,7 @@ from ..errors import UnsupportedConstruct
 from ..program import GeneratedFunction
 from . import to_functional_form
 from .lower_break_continue import guard
-from .regions import contains
+from .regions import contains, function_def
 from ..source import FunctionSource, capture
 
 _UNSUPPORTED_STMTS = {
@@ -155,14 +155,8 @@ class Specializer:
             names.append((self.inputs[path], path))
         for name, _ in names:
             taken.add(name)
-        arg_nodes = [gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
-                     for p in dynamic + [n for n, _ in names]]
-        fdef = gast.FunctionDef(
-            name=symbol.name, args=gast.arguments(
-                args=arg_nodes, posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
-                kwarg=None, defaults=[]),
-            body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
-        gast.copy_location(fdef, node)
+        fdef = gast.copy_location(
+            function_def(symbol.name, dynamic + [n for n, _ in names], body), node)
         for call, caller, where in self.recursive_calls:
             if caller is self:
                 call.args += [_load(name) for name, _ in names]
