@@ -5,15 +5,16 @@ Python, which checks the conversion apart from Numba.
 """
 
 
-def get_backend(name, cache=False):
-    """The backend object for ``name``; ``cache`` turns on Numba's on-disk cache.
+def get_backend(name, cache=False, boundscheck=True):
+    """The backend object for ``name``; ``cache`` turns on Numba's on-disk cache,
+    ``boundscheck`` checked indexing (numba-cpu).
 
     Raises:
         ValueError: unknown name, or a backend not built yet (``numba-cuda``).
     """
     if name == "numba-cpu":
         from .numba_cpu import NumbaCPUBackend
-        return NumbaCPUBackend(cache=cache)
+        return NumbaCPUBackend(cache=cache, boundscheck=boundscheck)
     if name == "eager":
         from .eager import EagerBackend
         return EagerBackend()

@@ -49,15 +49,16 @@ class Backend:
         """The definition to emit for a generated function (its functional form here)."""
         return fn.node
 
-    def lower(self, program, header="", include_prepare=True):
+    def lower(self, program, header="", include_prepare=True, reserved=()):
         """Lower a program to a :class:`GeneratedModule`.
 
         Args:
             program (Program): built by the passes; finalized here.
             header (str): comment lines to put first.
             include_prepare (bool): emit ``_prepare`` (not wanted for ``ir()``).
+            reserved (set[str]): module-level names the generated ones must not take.
         """
-        program.finalize(reserved={"_jit", "_prepare", "numba"})
+        program.finalize(reserved={"_jit", "_prepare", "numba"} | set(reserved))
         lines = header.rstrip("\n").splitlines() if header else []
         for module, alias in sorted(program.imports()):
             lines.append(f"import {module}" if module == alias else
@@ -103,8 +104,9 @@ class Backend:
         """Exception types that mean "cannot compile this" (never the user's own errors)."""
         return ()
 
-    def is_compile_failure(self, exc):
-        """True when ``exc`` means "cannot compile this" rather than the user's own error."""
+    def is_compile_failure(self, exc, function, args):
+        """True when ``exc`` (raised calling ``function(*args)``) means "cannot compile this"
+        rather than an error of the running code."""
         return isinstance(exc, self.compile_errors())
 
     def is_cache_error(self, exc):

@@ -27,24 +27,36 @@ class NumbaCPUBackend(Backend):
         from .restructure import restructure
         return restructure(fn.node)
 
-    def __init__(self, cache=False):
+    def __init__(self, cache=False, boundscheck=True):
         self.cache = bool(cache)
+        self.boundscheck = bool(boundscheck)
+        # boundscheck: an index out of range raises IndexError as in Python, instead of
+        # reading or writing outside the array (Numba's default, which can crash the process).
         self.decorator_lines = [
             "import numba",
-            f"_jit = numba.njit(cache={self.cache})",
+            f"_jit = numba.njit(cache={self.cache}, boundscheck={self.boundscheck})",
         ]
 
     def versions(self):
         import numba
         return f"{super().versions()}, Numba {numba.__version__}, NumPy {np.__version__}"
 
-    def is_compile_failure(self, exc):
+    def is_compile_failure(self, exc, function, args):
         """Numba's own errors, and any exception raised inside Numba or llvmlite while
-        compiling (an AssertionError in its list lowering, NotImplementedError for float16):
-        their tracebacks pass through those packages. An exception that the compiled code
-        raises for the user's ``raise`` comes from native code, with no such frame."""
+        compiling (an AssertionError in its list lowering, NotImplementedError for float16).
+
+        An exception raised while the compiled code *runs* (the user's ``raise``, or a
+        ValueError from NumPy code Numba implements) is not one: then the dispatcher holds a
+        compiled version for these argument types."""
         if isinstance(exc, self.compile_errors()):
             return True
+        from numba import typeof
+        try:
+            key = tuple(typeof(a) for a in args)
+        except Exception:  # noqa: BLE001 - untypable: it cannot have compiled for them
+            key = None
+        if key is not None and key in function.overloads:
+            return False
         frames = traceback.extract_tb(exc.__traceback__)
         return any(_in_compiler(f.filename) for f in frames)
 

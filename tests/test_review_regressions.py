@@ -139,3 +139,59 @@ def test_element_update_from_the_same_array_compiles():
             a[i] += a[i - 1]
         return a
     assert_compiles_same(prefix, np.arange(5.0))
+
+
+def test_out_of_range_index_raises_index_error():
+    def read(a, i):
+        return a[i]
+
+    def fill(a, n):
+        for i in range(n):
+            a[i] = 7
+        return a.sum()
+    assert_compiles_same(read, np.arange(3), 5)
+    assert_compiles_same(read, np.arange(3), -1)
+    assert_compiles_same(fill, np.zeros(3, np.int64), 1000)
+
+
+def test_runtime_error_in_compiled_code_is_not_a_fallback():
+    def bump_then_max(a, b):
+        for i in range(len(a)):
+            a[i] += 1
+        return b.max()
+    compiled = tp.jit(bump_then_max)
+    compiled(np.zeros(3), np.ones(2))
+    a = np.zeros(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        with pytest.raises(ValueError):
+            compiled(a, np.zeros(0))
+    assert a.tolist() == [1.0, 1.0, 1.0]          # mutated once, as by the plain call
+
+
+def test_nested_def_calling_a_nested_def_that_captures():
+    def nested(a, k):
+        off = k + 1
+
+        def inner(v):
+            return v * off
+
+        def inner2(v):
+            return inner(v) - k
+        s = 0.0
+        for x in a:
+            s += inner2(x)
+        return s
+    assert_compiles_same(nested, np.arange(3.0), 2)
+
+
+def test_ir_of_a_fallback_is_valid_python():
+    def uses_try(x):
+        try:
+            return x + 1
+        except TypeError:
+            return 0
+    compiled = tp.jit(uses_try)
+    text = compiled.ir()
+    compile(text, "<ir>", "exec")
+    assert text.startswith("# graphjit:")

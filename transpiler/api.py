@@ -72,7 +72,7 @@ class JitFunction:
     """
 
     def __init__(self, function, backend=None, fullgraph=None, static_argnames=(),
-                 cache=None, source=None, split=True):
+                 cache=None, boundscheck=True, source=None, split=True):
         bound_self = None
         if isinstance(function, JitFunction):
             function = function.python_function
@@ -86,6 +86,7 @@ class JitFunction:
         self.fullgraph = fullgraph
         self.static_argnames = tuple(static_argnames)
         self.cache = cache
+        self.boundscheck = boundscheck
         self._source = source       # a FunctionSource when not the function's own (a region)
         self._split_allowed = split
         self._bound_self = bound_self
@@ -191,7 +192,7 @@ class JitFunction:
                 spec.backend.clear_cache(spec.path, exc)
                 result = spec.function(*dynamic, *inputs)
         except Exception as exc:
-            if not spec.backend.is_compile_failure(exc):
+            if not spec.backend.is_compile_failure(exc, spec.function, (*dynamic, *inputs)):
                 _note_raise_site(exc, spec)
                 raise  # the user's own exception, raised by the compiled code
             error = translate_numba_error(exc, spec.path, spec.line_map,
@@ -218,7 +219,8 @@ class JitFunction:
         from .split import split
         try:
             return split(self.python_function, obj, {"backend": self.backend,
-                                                     "cache": self.cache}, reason)
+                                                     "cache": self.cache,
+                                                     "boundscheck": self.boundscheck}, reason)
         except Exception:  # noqa: BLE001 - splitting is an optimisation: never break the call
             return None
 
@@ -303,7 +305,8 @@ class JitFunction:
             entry = specialize(program, fn, obj, static_args, source=self._source)
             cache = self.cache if self.cache is not None else get_context(
                 "enable_compile_cache")
-            backend = get_backend(self._backend_name(), cache=cache)
+            backend = get_backend(self._backend_name(), cache=cache,
+                                  boundscheck=self.boundscheck)
             origin = _origin_of(fn)
             # The versions are part of the text, so of the file's content hash: an upgrade of
             # any of them gives a new module and a new Numba cache entry, never a stale one.
@@ -365,8 +368,8 @@ class JitFunction:
     def _source_for(self, obj):
         spec = self._latest(obj)
         if spec.fallback_reason is not None:
-            return GeneratedSource(f"# graphjit: {self.python_function.__qualname__} runs as "
-                                   f"plain Python: {spec.fallback_reason}\n")
+            return _comment(f"graphjit: {self.python_function.__qualname__} runs as plain "
+                            f"Python: {spec.fallback_reason}")
         return spec.source
 
     def ir(self):
@@ -382,8 +385,8 @@ class JitFunction:
     def _ir_for(self, obj):
         spec = self._latest(obj)
         if spec.program is None:
-            return GeneratedSource(f"# graphjit: {self.python_function.__qualname__} runs as "
-                                   f"plain Python: {spec.fallback_reason}\n")
+            return _comment(f"graphjit: {self.python_function.__qualname__} runs as plain "
+                            f"Python: {spec.fallback_reason}")
         from backends.eager import EagerBackend
         origin = _origin_of(self.python_function)
         where = f"{os.path.basename(origin.filename)}:{origin.lineno}" if origin else "?"
@@ -541,6 +544,11 @@ class BoundJitFunction:
 _MISSING = object()
 
 
+def _comment(text):
+    """``text`` as Python comment lines (valid source, as ``source()`` promises)."""
+    return GeneratedSource("".join(f"# {line}\n" for line in text.splitlines()))
+
+
 def _note_raise_site(exc, spec):
     """Name the user's line in an exception raised by compiled code.
 
@@ -639,7 +647,8 @@ def do_not_convert(function):
     return function
 
 
-def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cache=None):
+def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cache=None,
+        boundscheck=True):
     """Compile ``function`` on its first call; use as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
 
     Args:
@@ -654,6 +663,9 @@ def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cach
         cache (bool | None): keep Numba's machine code on disk beside the generated module,
             so a later process skips compiling; None: ``set_context(enable_compile_cache=)``,
             else the environment variable ``GRAPHJIT_CACHE``.
+        boundscheck (bool): index checks in compiled code, raising IndexError as Python does
+            (Numba's ``boundscheck``). False reads and writes out of range unchecked, which can
+            give garbage or crash the process, for speed (README gives the measured cost).
 
     Returns:
         JitFunction, or a decorator when ``function`` is None.
@@ -664,5 +676,6 @@ def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cach
     """
     def wrap(fn):
         return JitFunction(fn, backend=backend, fullgraph=fullgraph,
-                           static_argnames=static_argnames, cache=cache)
+                           static_argnames=static_argnames, cache=cache,
+                           boundscheck=boundscheck)
     return wrap if function is None else wrap(function)

@@ -127,6 +127,7 @@ def split(function, obj, jit_options, reason):
         name = f"{function.__name__}__loop_{loop.lineno}"
         region_def = _region_def(name, loop, (["self"] if method else []) + inputs, outputs)
         python_region = _compile_python(region_def, source.filename, function)
+        python_region.__qualname__ = f"{function.__qualname__} (loop at line {loop.lineno})"
         region_source = FunctionSource(function, source.filename, region_def)
         jit = JitFunction(python_region, source=region_source, split=False, **jit_options)
         try:

@@ -19,6 +19,7 @@ as callbacks (DESIGN.md, "Lower").
 """
 import copy
 import inspect
+import re
 import types
 
 import gast
@@ -317,6 +318,14 @@ class Specializer:
         for var in free:
             if var in self.env:
                 static_captures[var] = self.env[var]
+                inner_fn = self.env[var].value
+                if isinstance(inner_fn, LocalFunction):
+                    # It calls another local function: what that one captures must reach it
+                    # too, so it is captured here as well (under the same names).
+                    for _, held in inner_fn.captures:
+                        if held not in free and held in self.locals and (
+                                held, held) not in captures:
+                            captures.append((held, held))
             elif var in self.locals:
                 captures.append((var, var))
         for var in inner:
@@ -903,7 +912,9 @@ class Specializer:
 
 def _generated_name(function):
     """``Class_method`` or ``function``: the qualname after its last ``<locals>``."""
-    return function.__qualname__.rsplit("<locals>.", 1)[-1].replace(".", "_")
+    name = function.__qualname__.rsplit("<locals>.", 1)[-1]
+    name = re.sub(r"\W+", "_", name).strip("_") or "function"
+    return name if not name[0].isdigit() else "f_" + name
 
 
 def _static_key(value):
