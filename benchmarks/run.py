@@ -254,9 +254,11 @@ def bench_kernels():
         caught = []
         with recorded_warnings(caught):
             jitted = tp.jit(fn)
+            unchecked = tp.jit(fn, boundscheck=False)
             njitted = numba.njit(fn)
             ways = {"plain": (None, lambda: fn(*args)),
                     "graphjit": (None, lambda: jitted(*args)),
+                    "unchecked": (None, lambda: unchecked(*args)),
                     "njit": (None, lambda: njitted(*args))}
             outs = {}
             for name, (_, call) in list(ways.items()):
@@ -272,7 +274,8 @@ def bench_kernels():
         children = {way: run_child(["kernel", fn.__name__, way], {}, caught)
                     for way in ("graphjit", "njit") if way in ways}
         firsts = {way: child["first_call_ms"] for way, child in children.items()}
-        fell_back = ("plain Python" in explain or children["graphjit"]["fell_back"]
+        fell_back = (any(r.status == "python" for r in explain.rows)
+                     or children["graphjit"]["fell_back"]
                      or any(t.startswith("FallbackWarning") for t in caught))
         rows.append({
             "kernel": fn.__name__,
@@ -281,6 +284,9 @@ def bench_kernels():
             "plain_ms": medians["plain"], "graphjit_ms": medians["graphjit"],
             "njit_ms": medians.get("njit", NAN),
             "graphjit_over_njit": medians["graphjit"] / medians.get("njit", NAN),
+            "unchecked_ms": medians["unchecked"],
+            "unchecked_over_njit": medians["unchecked"] / medians.get("njit", NAN),
+            "checked_over_unchecked": medians["graphjit"] / medians["unchecked"],
             "plain_over_graphjit": medians["plain"] / medians["graphjit"],
             "graphjit_first_ms": firsts["graphjit"], "njit_first_ms": firsts.get("njit", NAN),
             "graphjit_equal": same(outs["plain"], outs["graphjit"]),
@@ -296,14 +302,16 @@ def show_kernels(rows):
         f"   ms per call: median of {KERNEL_ROUNDS} interleaved rounds (plain Python in 1 of "
         f"{PLAIN_EVERY}); first = first call (transpile + compile) in a fresh process after the "
         "same trivial\n   tp.jit and numba.njit warm-up; equal = graphjit and njit give the "
-        "same values and dtype as plain Python",
-        ["kernel", "plain ms", "graphjit ms", "njit ms", "gj/njit", "plain/gj", "gj first",
-         "njit first", "equal", "graphjit"],
-        [[r["kernel"], r["plain_ms"], r["graphjit_ms"], r["njit_ms"],
-          f"{r['graphjit_over_njit']:.2f}", f"{r['plain_over_graphjit']:.0f}x",
+        "same values and dtype as plain Python;\n   graphjit checks indexing (IndexError as in "
+        "Python); unchk = tp.jit(fn, boundscheck=False), like njit; chk cost = graphjit / unchk",
+        ["kernel", "plain ms", "graphjit ms", "unchk ms", "njit ms", "gj/njit", "unchk/njit",
+         "chk cost", "plain/gj", "gj first", "njit first", "equal", "graphjit"],
+        [[r["kernel"], r["plain_ms"], r["graphjit_ms"], r["unchecked_ms"], r["njit_ms"],
+          f"{r['graphjit_over_njit']:.2f}", f"{r['unchecked_over_njit']:.2f}",
+          f"{r['checked_over_unchecked']:.2f}", f"{r['plain_over_graphjit']:.0f}x",
           r["graphjit_first_ms"], r["njit_first_ms"],
           r["graphjit_equal"] and r["njit_equal"] is not False, r["status"]] for r in rows],
-        "lrrrrrrrll")
+        "lrrrrrrrrrrll")
     print("   inputs: " + "; ".join(f"{r['kernel']}({r['args']})" for r in rows))
     for r in rows:
         print_warnings(r["warnings"], f" in {r['kernel']}")
@@ -419,7 +427,7 @@ def bench_mixed():
         "graphjit": (None, lambda: compiled(values, steps))}, rounds=15)
     rows = compiled.explain().rows
     return {"plain_ms": medians["plain"], "graphjit_ms": medians["graphjit"],
-            "first_ms": first_ms, "equal": out[1] == plain[1] and out[0] == plain[0],
+            "first_ms": first_ms, "equal": bool(out[1] == plain[1] and out[0] == plain[0]),
             "compiled_regions": sum(r.status == "compiled" and r.region.startswith("loop")
                                     for r in rows),
             "explain": str(compiled.explain()), "warnings": sink}
