@@ -213,3 +213,21 @@ def test_exception_from_compiled_code_names_the_user_line():
     assert f"{__file__}:{line}" in notes
     frames = [f for f in info.traceback if "_graphjit_" in str(f.path)]
     assert frames, "the generated file is a real file with a frame in the traceback"
+
+
+def report_total(n):
+    t = 0
+    for i in range(n):
+        t += i
+    print("total", t)
+    return t
+
+
+def test_source_before_the_first_call_keeps_the_split(capsys):
+    compiled = tp.jit(report_total)
+    assert compiled.source().startswith("# graphjit:")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert compiled(5) == 10
+    assert capsys.readouterr().out == "total 10\n"
+    assert [r.status for r in compiled.explain().rows].count("compiled") == 1

@@ -18,6 +18,18 @@ __all__ = [
 __version__ = "0.1.0"
 
 
+def load_ipython_extension(ipython):
+    """``%load_ext transpiler``: the ``%%graphjit`` cell magic (see transpiler.notebook)."""
+    from .notebook import load_ipython_extension as load
+    load(ipython)
+
+
+def unload_ipython_extension(ipython):
+    """``%unload_ext transpiler``."""
+    from .notebook import unload_ipython_extension as unload
+    unload(ipython)
+
+
 def __getattr__(name):
     # ``transpiler.nn`` imports NumPy: load it on first use so ``import transpiler`` stays fast.
     if name == "nn":

@@ -319,7 +319,7 @@ class JitFunction:
             if self._fullgraph():
                 raise exc.with_traceback(None) from None
             spec = Specialization(fallback_reason=str(exc))
-            if values is not None and not isinstance(exc, SourceUnavailable):
+            if not isinstance(exc, SourceUnavailable):
                 spec.split = self._split(obj, str(exc))
             return spec
         except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code
