@@ -204,3 +204,23 @@ def test_directories_are_walked_with_progress(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "12/12" in proc.stderr
     assert (out / "sub" / "m1.py").exists() and (out / "m0.py").exists()
+
+
+def test_import_option_reads_live_values_and_warns(tmp_path):
+    src = tmp_path / "computed.py"
+    src.write_text(textwrap.dedent("""
+        SIZE = 2 * 8
+
+        def scaled(x):
+            return x * SIZE
+    """))
+    parsed = graphjit("convert", "--all", str(src), "-o", str(tmp_path / "a"))
+    assert parsed.returncode == 0 and "scaled kept as Python" in parsed.stderr  # SIZE unknown
+    live = graphjit("convert", "--all", "--import", str(src), "-o", str(tmp_path / "b"))
+    assert live.returncode == 0 and "runs the input's module-level code" in live.stderr
+    assert "1 converted, 0 kept as Python" in live.stderr
+    result = run_without_graphjit(str(tmp_path / "b"), """
+        import json, computed
+        print(json.dumps(computed.scaled(3)))
+    """)
+    assert result == 48
