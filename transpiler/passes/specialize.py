@@ -30,6 +30,8 @@ from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
+from ..fidelity import REPLACEMENTS
+from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
 from . import to_functional_form
 from .lower_break_continue import guard
@@ -737,6 +739,9 @@ class Specializer:
         if _hashable(fn) and fn in _DIFFERENT_BUILTINS:
             self.fail(node, f"{_DIFFERENT_BUILTINS[fn]} in compiled code does not give "
                             "Python's result")
+        if (_hashable(fn) and fn in REPLACEMENTS and len(node.args) == 1 and not node.keywords
+                and self.fn.__module__ != REPLACEMENTS_MODULE):
+            return self._call_user(node, REPLACEMENTS[fn], None)
         if getattr(fn, "__graphjit_do_not_convert__", False):
             self.fail(node, f"{getattr(fn, '__qualname__', fn)} is marked do_not_convert")
         target = self._user_callable(callee, node)

@@ -1,0 +1,101 @@
+"""Python's semantics for calls whose Numba versions differ: checked replacements.
+
+Numba implements ``math.sqrt(-1.0)`` as nan and ``int(float('nan'))`` as an arbitrary integer,
+where Python raises ValueError (Python docs, ``math`` module: "math domain error"; ``int()``:
+"cannot convert float NaN to integer"). The converter calls these plain functions instead; they
+are converted and compiled like user code, so the check costs one comparison.
+"""
+import math
+
+_DOMAIN = "math domain error"
+
+
+def checked_sqrt(x):
+    if x < 0:
+        raise ValueError(_DOMAIN)
+    return math.sqrt(x)
+
+
+def checked_log(x):
+    if x <= 0:
+        raise ValueError(_DOMAIN)
+    return math.log(x)
+
+
+def checked_log2(x):
+    if x <= 0:
+        raise ValueError(_DOMAIN)
+    return math.log2(x)
+
+
+def checked_log10(x):
+    if x <= 0:
+        raise ValueError(_DOMAIN)
+    return math.log10(x)
+
+
+def checked_log1p(x):
+    if x <= -1:
+        raise ValueError(_DOMAIN)
+    return math.log1p(x)
+
+
+def checked_acos(x):
+    if x < -1 or x > 1:
+        raise ValueError(_DOMAIN)
+    return math.acos(x)
+
+
+def checked_asin(x):
+    if x < -1 or x > 1:
+        raise ValueError(_DOMAIN)
+    return math.asin(x)
+
+
+def checked_acosh(x):
+    if x < 1:
+        raise ValueError(_DOMAIN)
+    return math.acosh(x)
+
+
+def checked_atanh(x):
+    if x <= -1 or x >= 1:
+        raise ValueError(_DOMAIN)
+    return math.atanh(x)
+
+
+def _finite_for_int(x):
+    if x != x:
+        raise ValueError("cannot convert float NaN to integer")
+    if x == math.inf or x == -math.inf:
+        raise OverflowError("cannot convert float infinity to integer")
+
+
+def checked_floor(x):
+    _finite_for_int(x)
+    return math.floor(x)
+
+
+def checked_ceil(x):
+    _finite_for_int(x)
+    return math.ceil(x)
+
+
+def checked_trunc(x):
+    _finite_for_int(x)
+    return math.trunc(x)
+
+
+def checked_int(x):
+    _finite_for_int(x)
+    return int(x)
+
+
+REPLACEMENTS = {
+    int: checked_int,
+    math.sqrt: checked_sqrt, math.log: checked_log, math.log2: checked_log2,
+    math.log10: checked_log10, math.log1p: checked_log1p, math.acos: checked_acos,
+    math.asin: checked_asin, math.acosh: checked_acosh, math.atanh: checked_atanh,
+    math.floor: checked_floor, math.ceil: checked_ceil, math.trunc: checked_trunc,
+}
+"""Library callable -> the checked function the converter calls instead (one-argument calls)."""
