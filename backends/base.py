@@ -67,6 +67,13 @@ class Backend:
         if forms and self.keeps_forms:
             lines.append("from transpiler.ir import " + ", ".join(
                 form if form == alias else f"{form} as {alias}" for form, alias in forms))
+        if not self.keeps_forms:
+            for form, alias in forms:
+                if form == "weak":
+                    if "numpy" not in dict(program.imports()):
+                        lines.append("import numpy as np")
+                    lines.extend(self.weak_source(alias, dict(program.imports()).get(
+                        "numpy", "np")).splitlines())
         if self.decorator_lines:
             lines.extend(self.decorator_lines)
         line_map = {}
@@ -103,6 +110,10 @@ class Backend:
     def compile_errors():
         """Exception types that mean "cannot compile this" (never the user's own errors)."""
         return ()
+
+    def weak_source(self, name, numpy_alias):
+        """Source defining the NEP 50 ``weak`` helper (plain Python: the identity)."""
+        return f"\n\ndef {name}(value, like):\n    return value\n"
 
     def is_compile_failure(self, exc, function, args):
         """True when ``exc`` (raised calling ``function(*args)``) means "cannot compile this"

@@ -53,3 +53,37 @@ def store(a, i, v):
 ], ids=lambda v: getattr(v, "__name__", None))
 def test_python_semantics(fn, args):
     assert_compiles_same(fn, *args)
+
+
+def times_half(x):
+    return x * 0.5
+
+
+def plus_300(x):
+    return x + 300
+
+
+def above(x):
+    return x > 0.1
+
+
+def accumulate(a):
+    s = a[0]
+    for i in range(1, a.shape[0]):
+        s += a[i] * 2
+        s -= 1
+    return s
+
+
+@pytest.mark.parametrize("fn,args", [
+    (times_half, (np.ones(3, np.float32),)),
+    (times_half, (np.ones(3, np.int32),)), (times_half, (np.float32(3.0),)),
+    (times_half, (3,)), (times_half, (2.0,)),
+    (plus_300, (np.ones(2, np.uint8),)), (plus_300, (np.ones(2, np.int16),)),
+    (plus_300, (np.ones(2, np.float32),)), (plus_300, (np.uint8(1),)),
+    (above, (np.float32(0.1),)), (above, (np.array([0.1, 0.2], np.float32),)),
+    # int16 scalar arithmetic widens to int64 in Numba: a known gap (README).
+    (accumulate, (np.ones(3, np.float32),)), (accumulate, (np.ones(3, np.float64),)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_nep50_python_scalars_take_the_array_dtype(fn, args):
+    assert_compiles_same(fn, *args)

@@ -71,4 +71,15 @@ def for_each(loop_body, iterable, state, args, extra_test=None):
     return state
 
 
+def weak(value, like):
+    """A Python number used with ``like`` (an array or NumPy scalar), typed the NumPy 2 way.
+
+    NEP 50: a Python int/float is a *weak* scalar: it takes the dtype of the array or NumPy
+    scalar it meets (``float32_array * 0.5`` stays float32; ``uint8_array + 300`` raises
+    OverflowError). NumPy applies the rule itself, so in Python this is the identity; the
+    numba-cpu backend defines a typed version (Numba would promote to float64/int64).
+    """
+    return value
+
+
 FORMS = ("cond", "while_loop", "for_range", "for_each", "undefined")

@@ -1,5 +1,5 @@
 # graphjit IR of find_pair (golden_source.py:4)
-from transpiler.ir import cond, for_range, undefined
+from transpiler.ir import cond, for_range, undefined, weak
 
 
 def find_pair(a, target):  # golden_source.py:4
@@ -37,7 +37,7 @@ def find_pair(a, target):  # golden_source.py:4
 
                 def if_false_1(break_):  # golden_source.py:10
                     return break_  # golden_source.py:10
-                break_ = cond(a[j] < 0, if_true_1, if_false_1, (break_,))  # golden_source.py:10
+                break_ = cond(a[j] < weak(0, a[j]), if_true_1, if_false_1, (break_,))  # golden_source.py:10
 
                 def if_true_2(count):  # golden_source.py:12
                     count += 1  # golden_source.py:12

@@ -25,6 +25,7 @@ import types
 import gast
 
 from ..analysis.definite_assignment import check_definite_assignment
+from ..analysis.python_numbers import is_python_number, python_number_vars
 from ..analysis.scopes import local_names, parameter_names
 from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
@@ -130,6 +131,8 @@ class Specializer:
         self.env = dict(bindings)
         self.bindings = dict(bindings)
         self.locals = local_names(source.node)
+        # Locals that always hold Python numbers: no NEP 50 `weak` needed against them.
+        self.python_numbers = python_number_vars(source.node, self.locals - set(bindings))
         self.inputs = {}            # Path -> local parameter name
         self.loops = []
         self.nesting = 0            # depth of if/while/for around the current statement
@@ -236,8 +239,13 @@ class Specializer:
                 # does not (out[1:] += out[:-1] gives running sums there).
                 self.fail(node, "an in-place update of an array slice from the same array "
                                 "(NumPy and Numba differ when the views overlap)")
-        value = self.value(node.value)
-        return [gast.AugAssign(target=self.target(node.target), op=node.op, value=value)]
+        value = self.expr(node.value)
+        target = self.target(node.target)
+        if _weak_number(value) and isinstance(target, gast.Name) and \
+                target.id not in self.python_numbers:
+            value = self._weak(value, node.value, gast.Name(
+                id=target.id, ctx=gast.Load(), annotation=None, type_comment=None))
+        return [gast.AugAssign(target=target, op=node.op, value=self._m(value, node.value))]
 
     def stmt_Return(self, node):
         return [gast.Return(value=None if node.value is None else self.value(node.value))]
@@ -653,8 +661,28 @@ class Specializer:
         folded = self._fold(BINOPS.get(type(node.op)), left, right)
         if folded is not None:
             return folded
+        if not isinstance(node.op, gast.MatMult):
+            left, right = self._weak_pair(left, right, node.left, node.right)
         return gast.BinOp(left=self._m(left, node.left), op=node.op,
                           right=self._m(right, node.right))
+
+    def _weak_pair(self, left, right, left_node, right_node):
+        """NEP 50: a Python number meeting an array or NumPy scalar takes its dtype. Wrap the
+        number in ``weak(number, other)`` (transpiler.ir.weak) when the other side can be
+        evaluated twice without effect (a name, attribute or subscript of names)."""
+        if _weak_number(left) and not isinstance(right, Static) and _pure(right) and \
+                not is_python_number(right_node, self.python_numbers):
+            left = self._weak(left, left_node, right)
+        elif _weak_number(right) and not isinstance(left, Static) and _pure(left) and \
+                not is_python_number(left_node, self.python_numbers):
+            right = self._weak(right, right_node, left)
+        return left, right
+
+    def _weak(self, static, node, like):
+        call = gast.Call(func=self.program.ir_symbol("weak").ref(),
+                         args=[self.materialize(static, node), copy.deepcopy(like)],
+                         keywords=[])
+        return gast.copy_location(call, node)
 
     def expr_UnaryOp(self, node):
         operand = self.expr(node.operand)
@@ -676,7 +704,10 @@ class Specializer:
                     return Static(result)
             except Exception:  # noqa: BLE001 - not foldable: compiled code decides
                 pass
-        nodes = [self._m(o, n) for o, n in zip(operands, [node.left] + node.comparators)]
+        sources = [node.left] + node.comparators
+        if len(operands) == 2 and isinstance(node.ops[0], _ORDERING):
+            operands = list(self._weak_pair(operands[0], operands[1], *sources))
+        nodes = [self._m(o, n) for o, n in zip(operands, sources)]
         return gast.Compare(left=nodes[0], ops=node.ops, comparators=nodes[1:])
 
     def expr_BoolOp(self, node):
@@ -928,6 +959,26 @@ def _static_key(value):
     if is_scalar(value):
         return ("value", type(value).__name__, repr(value))
     return ("id", id(value))
+
+
+_ORDERING = (gast.Eq, gast.NotEq, gast.Lt, gast.LtE, gast.Gt, gast.GtE)
+
+
+def _weak_number(value):
+    return isinstance(value, Static) and type(value.value) in (int, float, complex)
+
+
+def _pure(node):
+    """An expression that can be evaluated twice with the same value and no effect."""
+    if isinstance(node, (gast.Name, gast.Constant)):
+        return True
+    if isinstance(node, gast.Attribute):
+        return _pure(node.value)
+    if isinstance(node, gast.Subscript):
+        return _pure(node.value) and _pure(node.slice)
+    if isinstance(node, gast.Tuple):
+        return all(_pure(e) for e in node.elts)
+    return False
 
 
 def _assign(name, value):
