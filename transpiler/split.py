@@ -161,6 +161,17 @@ def split(function, obj, jit_options, reason):
     fdef.body = rewrite(fdef.body)
     if not regions:
         return None
+    # Names assigned only inside the regions must stay local in the driver, or reading one
+    # unassigned would raise NameError instead of Python's UnboundLocalError.
+    lost = sorted(all_locals - local_names(fdef))
+    if lost:
+        keep = gast.If(test=gast.Constant(value=False, kind=None), body=[gast.Assign(
+            targets=[_name(n, True) for n in lost], value=gast.Constant(value=None, kind=None),
+            type_comment=None)], orelse=[])
+        for child in gast.walk(keep):
+            if "lineno" in getattr(child, "_attributes", ()):
+                gast.copy_location(child, fdef.body[-1])
+        fdef.body.append(keep)
     freevars = list(function.__code__.co_freevars)
     factory_def = _factory_def(fdef, freevars)
     module = gast.Module(body=[factory_def], type_ignores=[])
