@@ -7,6 +7,8 @@ are converted and compiled like user code, so the check costs one comparison.
 """
 import math
 
+import numpy as np
+
 _DOMAIN = "math domain error"
 
 
@@ -69,6 +71,9 @@ def _finite_for_int(x):
         raise ValueError("cannot convert float NaN to integer")
     if x == math.inf or x == -math.inf:
         raise OverflowError("cannot convert float infinity to integer")
+    if x >= 9.223372036854775807e18 or x < -9.223372036854775808e18:
+        # Python would give an int beyond int64; compiled code cannot: say so, never wrap.
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
 
 
 def checked_floor(x):
@@ -91,8 +96,13 @@ def checked_int(x):
     return int(x)
 
 
+def to_float(x):
+    # Numba's float() keeps float32 as float32; Python's gives a (64-bit) float.
+    return np.float64(x)
+
+
 REPLACEMENTS = {
-    int: checked_int,
+    int: checked_int, float: to_float,
     math.sqrt: checked_sqrt, math.log: checked_log, math.log2: checked_log2,
     math.log10: checked_log10, math.log1p: checked_log1p, math.acos: checked_acos,
     math.asin: checked_asin, math.acosh: checked_acosh, math.atanh: checked_atanh,
