@@ -26,3 +26,9 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
+
+# Differential fuzzing (tests/fuzzing): `make fuzz N=10000`; FUZZ_ARGS="--seed 7 --no-save".
+.PHONY: fuzz
+fuzz: N ?= 1000
+fuzz: $(STAMP)
+	$(PY) -m tests.fuzzing.run --n $(N) $(FUZZ_ARGS)

@@ -1,0 +1,285 @@
+"""Run one program plainly and through ``transpiler.jit``; compare what the two did.
+
+Compared, per input (the arguments are deep-copied for every run):
+
+- the outcome: both returned, or both raised the same exception *type*;
+- returned values: equal (NaN equals NaN), the same Python/NumPy type, except the documented
+  boxing gap (Numba returns Python float/int/bool/complex where the plain call gives
+  np.float64/np.int64/np.bool_/np.complex128 with the same value and dtype); arrays: the same
+  dtype, shape and elements; tuples element by element;
+- the arguments after the call (mutation of ``a``), with the same rules.
+
+A ``transpiler.FallbackWarning`` (graphjit ran the function as Python, whole or split) is not a
+mismatch; its reasons are returned for the tally.
+
+A mismatch has a *kind*: a short string that names what differs without the values, e.g.
+``"raise ValueError / return"``, ``"type np.float32 / float"``, ``"value float"``,
+``"mutation value float32"``. The shrinker keeps the kind; the saver dedupes by it.
+"""
+import copy
+import hashlib
+import importlib.util
+import os
+import re
+import signal
+import sys
+import time
+import warnings
+
+import numpy as np
+
+# Known gap (tests/reference.py, README "Known gaps"): Numba boxes these NumPy scalars as the
+# Python scalar of the same dtype.
+NUMBA_BOXING = {np.float64: float, np.int64: int, np.bool_: bool, np.complex128: complex}
+INT64 = (-2 ** 63, 2 ** 63 - 1)
+PLAIN_LIMIT_S = 0.05
+
+
+class PlainTimeout(BaseException):
+    """The plain run went past its time limit (raised from a SIGALRM handler)."""
+
+
+def type_name(tp):
+    if tp.__module__ == "numpy":
+        return f"np.{tp.__name__}"
+    if tp.__module__ == "builtins":
+        return tp.__name__
+    return f"{tp.__module__}.{tp.__qualname__}"
+
+
+def safe_repr(value, limit=200):
+    try:
+        text = repr(value)
+    except Exception as exc:  # noqa: BLE001 - e.g. an int too long to print
+        text = f"<unprintable {type_name(type(value))}: {type(exc).__name__}>"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def describe(outcome):
+    """'returned <repr> (<type>)' or 'raised <Type>: <message>' for reports."""
+    kind, value, message = outcome
+    if kind == "raised":
+        return f"raised {type_name(value)}: {message}"
+    return f"returned {safe_repr(value)}"
+
+
+def _summary(value):
+    """A type word for kinds: 'float', 'np.float32', 'tuple', 'ndarray float32'."""
+    if isinstance(value, np.ndarray):
+        return f"ndarray {value.dtype}"
+    return type_name(type(value))
+
+
+def value_diff(expected, actual):
+    """None when ``actual`` matches ``expected`` (the rules above), else (kind, detail)."""
+    te, ta = type(expected), type(actual)
+    if te is not ta:
+        boxed = NUMBA_BOXING.get(te) is ta
+        if not boxed or np.asarray(actual).dtype != np.asarray(expected).dtype:
+            if te is int and not INT64[0] <= expected <= INT64[1]:
+                return "int64 overflow", f"plain int {safe_repr(expected, 60)} is outside int64"
+            return (f"type {type_name(te)} / {type_name(ta)}",
+                    f"{safe_repr(expected)} vs {safe_repr(actual)}")
+    if isinstance(expected, np.ndarray):
+        if actual.dtype != expected.dtype:
+            return f"dtype {expected.dtype} / {actual.dtype}", f"{expected!r} vs {actual!r}"
+        if actual.shape != expected.shape:
+            return "shape", f"{expected.shape} vs {actual.shape}"
+        if not np.array_equal(actual, expected, equal_nan=expected.dtype.kind in "fc"):
+            return f"value ndarray {expected.dtype}", f"{expected!r} vs {actual!r}"
+        return None
+    if isinstance(expected, (tuple, list)):
+        if len(actual) != len(expected):
+            return f"length {type_name(te)}", f"{len(expected)} vs {len(actual)}"
+        for e, a in zip(expected, actual):
+            diff = value_diff(e, a)
+            if diff is not None:
+                return diff
+        return None
+    try:
+        if expected != expected:             # NaN (float, np.floating, complex)
+            same = actual != actual
+        else:
+            same = bool(actual == expected)
+    except Exception:  # noqa: BLE001 - incomparable values differ
+        same = False
+    if same:
+        return None
+    if te is int and not INT64[0] <= expected <= INT64[1]:
+        return "int64 overflow", f"plain int {safe_repr(expected, 60)} is outside int64"
+    return f"value {_summary(expected)}", f"{safe_repr(expected)} vs {safe_repr(actual)}"
+
+
+def outcome_diff(plain, compiled):
+    """None, or (kind, detail) for two outcomes ``(kind, value_or_type, message)``."""
+    pk, pv, _ = plain
+    ck, cv, _ = compiled
+    if pk == "raised" and ck == "raised":
+        if pv is cv:
+            return None
+        return f"raise {type_name(pv)} / raise {type_name(cv)}", f"{describe(plain)} vs {describe(compiled)}"
+    if pk == "raised" or ck == "raised":
+        # What was returned is left out of the kind: the exception is the difference.
+        left = f"raise {type_name(pv)}" if pk == "raised" else "return"
+        right = f"raise {type_name(cv)}" if ck == "raised" else "return"
+        return f"{left} / {right}", f"{describe(plain)} vs {describe(compiled)}"
+    return value_diff(pv, cv)
+
+
+def args_diff(plain_args, compiled_args):
+    for name_index, (before, after) in enumerate(zip(plain_args, compiled_args)):
+        diff = value_diff(before, after)
+        if diff is not None:
+            return f"mutation {diff[0]}", f"argument {name_index}: {diff[1]}"
+    return None
+
+
+def _on_alarm(signum, frame):
+    raise PlainTimeout()
+
+
+def call(fn, args, limit=None):
+    """Run ``fn(*deepcopy(args))``: ((kind, value_or_type, message), args_after, seconds).
+
+    ``limit`` (seconds) interrupts a plain Python run with PlainTimeout (main thread only).
+    """
+    args = copy.deepcopy(args)
+    use_alarm = limit is not None and hasattr(signal, "setitimer")
+    if use_alarm:
+        old = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, limit)
+    start = time.perf_counter()
+    try:
+        with np.errstate(all="ignore"):
+            result = fn(*args)
+        outcome = ("returned", result, "")
+    except PlainTimeout:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the exception type is the outcome
+        message = str(exc).splitlines()[0][:200] if str(exc) else ""
+        outcome = ("raised", type(exc), message)
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    return outcome, args, time.perf_counter() - start
+
+
+_loaded = 0
+
+
+def load(source, name, folder):
+    """Write ``source`` to a fresh .py file in ``folder``, import it, return (function, module)."""
+    global _loaded
+    _loaded += 1
+    digest = hashlib.sha1(source.encode()).hexdigest()[:10]
+    modname = f"fz_{digest}_{os.getpid()}_{_loaded}"
+    path = os.path.join(folder, modname + ".py")
+    with open(path, "w") as handle:
+        handle.write(source)
+    spec = importlib.util.spec_from_file_location(modname, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(modname, None)
+        raise
+    return getattr(module, name), module
+
+
+_FALLBACK_PREFIX = re.compile(r"^graphjit: \S+( \(loop[^)]*\))? (runs as [^:]*?): ")
+_LOCATION = re.compile(r"(/\S+?\.py|\S+\.py):\d+(:\d+)?:?\s*")
+
+
+def fallback_reason(message):
+    """The first line of a FallbackWarning, without the function name and file:line."""
+    line = str(message).splitlines()[0] if str(message) else ""
+    how = _FALLBACK_PREFIX.match(line)
+    if how:
+        prefix = ("loop: " if how.group(1) else
+                  "split: " if "compiled loop" in how.group(2) else "")
+        line = prefix + line[how.end():]
+    line = _LOCATION.sub("", line)
+    return re.sub(r"\b(v|y|i|x|w|e)\d+\b", r"\1N", line).strip()[:160]
+
+
+def compare_function(fn, inputs, plain_limit=PLAIN_LIMIT_S, jit_kwargs=None):
+    """Run ``fn`` plainly, then ``transpiler.jit(fn)``, on every input tuple; compare.
+
+    Returns a dict: status ("ok", "mismatch" or "skip"), fallbacks (list of reasons), and for a
+    mismatch: kind, detail, input (its index), plain, compiled (descriptions).
+    """
+    import transpiler as tp
+
+    plain = []
+    for args in inputs:
+        try:
+            outcome, after, seconds = call(fn, args, limit=plain_limit)
+        except PlainTimeout:
+            return {"status": "skip", "why": "plain run over the time limit", "fallbacks": []}
+        if plain_limit is not None and seconds > plain_limit:
+            return {"status": "skip", "why": "plain run over the time limit", "fallbacks": []}
+        plain.append((outcome, after))
+    compiled_fn = tp.jit(fn, **(jit_kwargs or {}))
+    fallbacks = []
+    result = {"status": "ok", "fallbacks": fallbacks}
+    for index, args in enumerate(inputs):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            outcome, after, _ = call(compiled_fn, args)
+        for warning in caught:
+            if issubclass(warning.category, tp.FallbackWarning):
+                reason = fallback_reason(warning.message)
+                if reason not in fallbacks:
+                    fallbacks.append(reason)
+        if result["status"] == "mismatch":
+            continue
+        expected, expected_args = plain[index]
+        diff = outcome_diff(expected, outcome)
+        if diff is None:
+            diff = args_diff(expected_args, after)
+        if diff is not None:
+            result.update(status="mismatch", kind=diff[0], detail=diff[1], input=index,
+                          plain=describe(expected), compiled=describe(outcome))
+    return result
+
+
+def check_source(source, name, inputs, folder, plain_limit=PLAIN_LIMIT_S):
+    """Load ``source`` (module text) and compare its function ``name`` on ``inputs``
+    (None: the module's own ``INPUTS``, as in a saved regression case)."""
+    try:
+        fn, module = load(source, name, folder)
+    except Exception as exc:  # noqa: BLE001 - an invalid program (from the shrinker)
+        return {"status": "invalid", "why": f"{type(exc).__name__}: {exc}", "fallbacks": []}
+    try:
+        if inputs is None:
+            inputs = module.INPUTS
+        return compare_function(fn, inputs, plain_limit=plain_limit)
+    finally:
+        sys.modules.pop(module.__name__, None)
+
+
+# Mismatches that are documented gaps (README, "Known gaps"), by kind and by the operators the
+# program uses. A mismatch outside these fails the fuzz tests; these are counted apart, so the
+# number of known-gap programs stays visible in every round.
+def known_gap(kind, ops):
+    """The README gap a mismatch belongs to, or None for a real (unexplained) mismatch.
+
+    Args:
+        kind (str): the mismatch kind (see the module docstring).
+        ops (Iterable[str]): operators and calls the program contains (run.operators).
+    """
+    ops = set(ops)
+    if "**" in ops:
+        return "`**` follows Numba's rules (int ** negative int, float overflow, complex results)"
+    if kind.startswith(("type np.float32 / ", "type np.float16 / ")):
+        return "NumPy scalar types across assignments (a Python number becoming float32)"
+    if kind.startswith("mutation value ndarray float32") or kind.startswith("value float32"):
+        return "a Python float variable meeting float32 is computed in float64"
+    if ("OverflowError" in kind and ops & {"int", "math.floor", "math.ceil", "math.trunc"}) \
+            or kind == "int64 overflow":
+        return "int beyond int64"
+    if "ZeroDivisionError" in kind and ops & {"/", "//", "%"}:
+        return "division by zero on NumPy scalars raises in compiled code"
+    return None

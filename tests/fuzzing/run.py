@@ -1,0 +1,325 @@
+"""A fuzzing round: generate programs, check them plain vs compiled, shrink and save mismatches.
+
+    python -m tests.fuzzing.run --n 10000 --seed 1        # or: make fuzz N=10000
+
+prints progress every few hundred programs and a summary line::
+
+    programs 2000, compiled 1990, fell back 10 (...), skipped 3, mismatches 412 in 9 kinds, 512.3 s
+
+Every mismatch kind (check.py) is shrunk (at most ``--shrink-per-kind`` examples each) and the
+shrunk program is saved as tests/fuzzing/regressions/case_<hash>.py when its *signature* (the
+kind plus the main operator left in the shrunk program, see MAIN_OPERATORS) is new, up to
+``--max-saved`` files in the folder. tests/test_fuzz_short.py runs every saved case.
+The exit status is 1 when a mismatch (or a fuzzer error) was found.
+"""
+import argparse
+import ast
+import collections
+import hashlib
+import math
+import os
+import re
+import sys
+import time
+
+import numpy as np
+
+from .check import known_gap
+from .generate import generate, make_inputs, program_rng
+from .shrink import shrink
+from .worker import Pool
+
+REGRESSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "regressions")
+_OP_SYMBOLS = {"Add": "+", "Sub": "-", "Mult": "*", "Div": "/", "FloorDiv": "//", "Mod": "%",
+               "Pow": "**", "USub": "neg", "Not": "not"}
+
+
+class Tally:
+    """Counts of one round."""
+
+    def __init__(self):
+        self.programs = 0
+        self.compiled = 0
+        self.fell_back = 0
+        self.skipped = 0
+        self.errors = []
+        self.reasons = collections.Counter()
+        self.kinds = collections.Counter()
+        self.known = collections.Counter()  # documented gaps (check.known_gap): not failures
+        self.mismatches = []          # dicts: index, kind, detail, plain, compiled, source, args
+
+    def add(self, index, program, inputs, result):
+        self.programs += 1
+        status = result["status"]
+        if status == "skip":
+            self.skipped += 1
+            return
+        if status in ("error", "invalid"):
+            self.errors.append((index, result.get("why", "")))
+            return
+        if result["fallbacks"]:
+            self.fell_back += 1
+            for reason in result["fallbacks"]:
+                self.reasons[reason] += 1
+        elif status in ("ok", "mismatch"):
+            self.compiled += 1
+        if status == "mismatch":
+            gap = known_gap(result.get("kind", status), operators(program.source, program.name))
+            if gap is not None:
+                self.known[gap] += 1
+                return
+        if status in ("mismatch", "crash", "timeout"):
+            kind = result.get("kind", status)
+            self.kinds[kind] += 1
+            which = result.get("input", 0)
+            self.mismatches.append({
+                "index": index, "kind": kind, "detail": result.get("detail", result.get("why", "")),
+                "plain": result.get("plain", ""), "compiled": result.get("compiled", status),
+                "source": program.source, "name": program.name,
+                "args": inputs[which], "inputs": inputs if status != "mismatch" else None})
+
+    def line(self, seconds):
+        top = "; ".join(f"{count}x {reason}" for reason, count in self.reasons.most_common(3))
+        return (f"programs {self.programs}, compiled {self.compiled}, fell back {self.fell_back}"
+                + (f" (top reasons: {top})" if top else "")
+                + f", skipped {self.skipped}, mismatches {len(self.mismatches)} in "
+                f"{len(self.kinds)} kinds, documented gaps {sum(self.known.values())}"
+                + (" (" + "; ".join(f"{n}x {gap}" for gap, n in self.known.most_common()) + ")"
+                   if self.known else "")
+                + f", errors {len(self.errors)}, {seconds:.1f} s")
+
+
+def tasks_for(seed, count, start=0):
+    """(index, task) pairs with the Program and inputs kept for reports."""
+    for index in range(start, start + count):
+        program = generate(program_rng(seed, index))
+        inputs = make_inputs(program_rng(seed, index, "inputs"), program.params)
+        yield index, {"source": program.source, "name": program.name, "inputs": inputs,
+                      "program": program}
+
+
+def run_round(n, seed=1, jobs=None, progress=250, log=print, pool=None):
+    """Check ``n`` programs; returns (Tally, seconds)."""
+    start = time.monotonic()
+    tally = Tally()
+    kept = {}
+
+    def stream():
+        for index, task in tasks_for(seed, n):
+            kept[index] = (task.pop("program"), task["inputs"])
+            yield index, task
+
+    own = pool is None
+    pool = pool or Pool(jobs)
+    try:
+        for done, (index, result) in enumerate(pool.imap(stream()), 1):
+            program, inputs = kept.pop(index)
+            tally.add(index, program, inputs, result)
+            if progress and done % progress == 0 and log:
+                log(f"[{done:>6}/{n}] {time.monotonic() - start:7.1f} s  compiled {tally.compiled}, "
+                    f"fell back {tally.fell_back}, skipped {tally.skipped}, mismatches "
+                    f"{len(tally.mismatches)} ({len(tally.kinds)} kinds)")
+    finally:
+        if own:
+            pool.close()
+    return tally, time.monotonic() - start
+
+
+# -- signatures and saving --------------------------------------------------------------------
+
+# The 'main operator' of a shrunk program: the first of these that it still contains.
+MAIN_OPERATORS = ["math.sqrt", "math.floor", "int", "float", "**", "//", "%", "/", "*", "-",
+                  "+", "neg", "abs", "min", "max", "a[]=", "a[]", "loop"]
+
+
+def operators(source, name="f"):
+    """Sorted operators and calls left in the function (``a[]`` a read, ``a[]=`` a write)."""
+    tree = ast.parse(source)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.BinOp, ast.AugAssign, ast.UnaryOp)):
+                    op = type(inner.op).__name__
+                    found.add(_OP_SYMBOLS.get(op, op))
+                elif isinstance(inner, ast.Call):
+                    found.add(ast.unparse(inner.func))
+                elif isinstance(inner, ast.Subscript):
+                    found.add("a[]=" if isinstance(inner.ctx, ast.Store) else "a[]")
+                elif isinstance(inner, (ast.For, ast.While)):
+                    found.add("loop")
+    return sorted(found)
+
+
+def main_operator(source, name="f"):
+    found = operators(source, name)
+    for op in MAIN_OPERATORS:
+        if op in found:
+            return op
+    return found[0] if found else "-"
+
+
+def signature(kind, source, name="f"):
+    """The dedupe key of a shrunk mismatch: its kind and its main operator."""
+    return f"{kind} | {main_operator(source, name)}"
+
+
+def literal(value):
+    """Python source that evaluates (with math and np imported) to ``value``."""
+    if isinstance(value, tuple):
+        inner = ", ".join(literal(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, np.ndarray):
+        items = ", ".join(literal(float(v)) if value.dtype.kind == "f" else repr(v.item())
+                          for v in value)
+        return f"np.array([{items}], dtype=np.{value.dtype})"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "math.nan"
+        if math.isinf(value):
+            return "math.inf" if value > 0 else "-math.inf"
+        return repr(value)
+    return repr(value)
+
+
+def existing_signatures(folder=REGRESSIONS):
+    found = {}
+    if os.path.isdir(folder):
+        for filename in sorted(os.listdir(folder)):
+            if filename.startswith("case_") and filename.endswith(".py"):
+                with open(os.path.join(folder, filename)) as handle:
+                    match = re.search(r'^SIGNATURE = (.+)$', handle.read(), re.M)
+                if match:
+                    found[ast.literal_eval(match.group(1))] = filename
+    return found
+
+
+def case_text(shrunk, args, item, kind, sig, result, seed, lines_before):
+    plain = (result or {}).get("plain") or item["plain"]
+    compiled = (result or {}).get("compiled") or item["compiled"]
+    return (f'"""graphjit fuzzer regression: {_doc(kind)}.\n\n'
+            f"Found by `python -m tests.fuzzing.run --seed {seed}` (program {item['index']}), "
+            f"shrunk from {lines_before} lines.\n"
+            f"plain:    {_doc(plain)}\n"
+            f"compiled: {_doc(compiled)}\n"
+            f'"""\n'
+            f"{shrunk.strip()}\n\n\n"
+            f"INPUTS = [{literal(tuple(args))}]\n"
+            f"KIND = {kind!r}\n"
+            f"SIGNATURE = {sig!r}\n")
+
+
+def _doc(text):
+    return text.replace("\\", "/").replace('"""', "'''")
+
+
+def save_case(shrunk, args, item, kind, sig, result, seed, folder=REGRESSIONS):
+    os.makedirs(folder, exist_ok=True)
+    lines_before = len(item["source"].strip().splitlines())
+    text = case_text(shrunk, args, item, kind, sig, result, seed, lines_before)
+    digest = hashlib.sha1(sig.encode()).hexdigest()[:10]
+    path = os.path.join(folder, f"case_{digest}.py")
+    with open(path, "w") as handle:
+        handle.write(text)
+    return path
+
+
+def shrink_and_save(tally, pool, seed, per_kind=1, max_saved=15, shrink_seconds=120.0,
+                    save=True, folder=REGRESSIONS, log=print):
+    """Shrink up to ``per_kind`` mismatches of every kind; save new signatures.
+
+    Kinds that have no saved case yet come first, and every kind gets its first shrink before
+    any kind gets a second one, so that the cap of ``max_saved`` files (counting those already
+    in ``folder``) goes to distinct kinds first.
+    Returns a list of dicts: kind, signature, source (shrunk), args, plain, compiled, count,
+    path (None when not saved).
+    """
+    known = existing_signatures(folder) if save else {}
+    by_kind = collections.defaultdict(list)
+    for item in tally.mismatches:
+        by_kind[item["kind"]].append(item)
+    saved_kinds = {sig.split(" | ")[0] for sig in known}
+    # Kinds with no saved case first, then the most frequent.
+    order = sorted(by_kind, key=lambda kind: (kind in saved_kinds, -len(by_kind[kind])))
+    # Shorter programs shrink faster: take the shortest of the first few examples.
+    picks = {kind: sorted(by_kind[kind][:20], key=lambda it: len(it["source"]))[:per_kind]
+             for kind in order}
+    found = []
+    for round_ in range(per_kind):
+        for kind in order:
+            if round_ >= len(picks[kind]):
+                continue
+            item = picks[kind][round_]
+            started = time.monotonic()
+            small, args, checks, result = shrink(pool, item["source"], item["name"], item["args"],
+                                                 kind, max_seconds=shrink_seconds)
+            sig = signature(kind, small, item["name"])
+            entry = {"kind": kind, "signature": sig, "source": small, "args": args,
+                     "plain": (result or {}).get("plain", item["plain"]),
+                     "compiled": (result or {}).get("compiled", item["compiled"]),
+                     "count": len(by_kind[kind]), "path": None}
+            if log:
+                log(f"shrunk [{kind}] in {checks} checks, {time.monotonic() - started:.0f} s: "
+                    f"{len(item['source'].splitlines())} -> {len(small.splitlines())} lines")
+            if save and sig not in known and len(known) < max_saved:
+                entry["path"] = save_case(small, args, item, kind, sig, result, seed, folder)
+                known[sig] = os.path.basename(entry["path"])
+            found.append(entry)
+    return found
+
+
+def report(found, log=print):
+    for entry in found:
+        log(f"\n=== {entry['kind']}  ({entry['count']} programs)  signature: {entry['signature']}")
+        log(entry["source"][entry["source"].find("def "):].rstrip())
+        log(f"args:     {literal(tuple(entry['args']))}")
+        log(f"plain:    {entry['plain']}")
+        log(f"compiled: {entry['compiled']}")
+        if entry["path"]:
+            log(f"saved:    {os.path.relpath(entry['path'])}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzzing.run", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=1000, help="programs to generate (1000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (CPU count)")
+    parser.add_argument("--progress", type=int, default=250, help="print every N programs")
+    parser.add_argument("--shrink-per-kind", type=int, default=1)
+    parser.add_argument("--shrink-seconds", type=float, default=120.0)
+    parser.add_argument("--max-saved", type=int, default=15,
+                        help="at most this many case files in regressions/ (15)")
+    parser.add_argument("--no-save", action="store_true", help="shrink and print, save nothing")
+    parser.add_argument("--no-shrink", action="store_true", help="count mismatches only")
+    options = parser.parse_args(argv)
+
+    def log(text):
+        print(text, flush=True)
+
+    start = time.monotonic()
+    with Pool(options.jobs) as pool:
+        log(f"graphjit fuzz: {options.n} programs, seed {options.seed}, {pool.jobs} workers")
+        tally, _ = run_round(options.n, options.seed, progress=options.progress, log=log,
+                             pool=pool)
+        for index, why in tally.errors[:5]:
+            log(f"fuzzer error in program {index}: {why.strip().splitlines()[-1]}")
+        if tally.kinds:
+            log("mismatch kinds: " + "; ".join(f"{count}x {kind}"
+                                              for kind, count in tally.kinds.most_common()))
+        found = []
+        if tally.mismatches and not options.no_shrink:
+            found = shrink_and_save(tally, pool, options.seed, per_kind=options.shrink_per_kind,
+                                    max_saved=options.max_saved,
+                                    shrink_seconds=options.shrink_seconds,
+                                    save=not options.no_save, log=log)
+            report(found, log)
+    if tally.reasons:
+        log("fallback reasons: " + "; ".join(f"{count}x {reason}"
+                                            for reason, count in tally.reasons.most_common(8)))
+    log(tally.line(time.monotonic() - start))
+    return 1 if tally.mismatches or tally.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
