@@ -55,11 +55,17 @@ def assert_compiles_same(fn, *args, backend="numba-cpu"):
         warnings.simplefilter("error", tp.FallbackWarning)
         (kind, expected), args_plain = outcome(fn, args)
         (kind_c, actual), args_comp = outcome(compiled, args)
+    assert_same_outcome((kind, expected), args_plain, (kind_c, actual), args_comp)
+    return compiled
+
+
+def assert_same_outcome(plain, args_plain, compiled, args_compiled):
+    """Two ``outcome()`` results agree: value (or exception type) and arguments after."""
+    (kind, expected), (kind_c, actual) = plain, compiled
     assert kind == kind_c, (kind, expected, kind_c, actual)
     if kind == "raised":
         assert actual is expected
     else:
         assert_same_value(expected, actual)
-    for before, after in zip(args_plain, args_comp):
+    for before, after in zip(args_plain, args_compiled):
         assert_same_value(before, after)
-    return compiled
