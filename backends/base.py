@@ -193,6 +193,8 @@ def _emit_prepare(program):
         expected = guard.expected
         if guard.kind == "is":
             cond = f"{v} is not {const(expected)}"
+        elif guard.kind == "type":
+            cond = f"type({v}) is not {const(expected)}"
         elif guard.kind == "len":
             cond = f"{v} is not {const(expected)} or len({v}) != {len(expected)}"
         elif isinstance(expected, float) and math.isnan(expected):

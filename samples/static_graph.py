@@ -6,13 +6,18 @@ ReLU, Dense(512, 512), ReLU, Dense(512, 10), on ``ones(64, 1, 28, 28)`` float32.
 Columns: first call (ms, includes transpiling and compiling), median of 100 later calls (ms),
 max |difference| from PYNATIVE, output shape and dtype.
 """
+import os
 import statistics
 import time
 
-import numpy as np
+# One BLAS thread: NumPy's OpenBLAS and the one Numba calls (SciPy's) otherwise spin against
+# each other on a small machine when eager and compiled calls alternate (README, Known gaps).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import transpiler as tp
-from transpiler import nn
+import numpy as np  # noqa: E402 - after the BLAS setting
+
+import transpiler as tp  # noqa: E402
+from transpiler import nn  # noqa: E402
 
 LATER_CALLS = 100
 
@@ -113,7 +118,8 @@ def main():
     rows.append(("NumPy by hand", first, median, out, diff))
 
     print("Seed network: Flatten, Dense(784,512), ReLU, Dense(512,512), ReLU, Dense(512,10);"
-          " input ones(64,1,28,28) float32")
+          " input ones(64,1,28,28) float32; BLAS threads "
+          f"{os.environ['OPENBLAS_NUM_THREADS']}")
     header = f"{'way':<24}{'first (ms)':>12}{'median (ms)':>13}{'max|diff|':>11}  {'shape':<9}dtype"
     print(header)
     print("-" * len(header))

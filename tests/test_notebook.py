@@ -96,7 +96,8 @@ def test_magic_jits_the_functions_the_cell_defines_and_shows_their_source(shell)
     assert "def add(a, b):" in text and HIGHLIGHTED in html
     # Lines are tagged with the cell's own numbers: line 1 is the %%graphjit line.
     assert re.search(r"def add\(a, b\):.*:4$", text, re.M), text
-    assert re.search(r"s \+= i \* b.*:7$", text, re.M), text
+    # (i may be wrapped in weak(): b's type is not known before a call; NEP 50)
+    assert re.search(r"s \+= (i|weak\(i, b\)) \* b.*:7$", text, re.M), text
 
 
 def test_magic_options_and_redefinition(shell):

@@ -64,7 +64,8 @@ class Guard:
     """A check, run before every call, that a static value still is what the code assumed.
 
     kind: ``"is"`` (identity), ``"eq"`` (same type and equal value), ``"len"`` (identity and
-    length: a list of layers that was unrolled).
+    length: a list of layers that was unrolled), ``"type"`` (an argument's exact type: a
+    Python float is weak under NEP 50, an np.float64 is not).
     """
 
     __slots__ = ("path", "kind", "expected")

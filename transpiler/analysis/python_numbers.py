@@ -13,8 +13,9 @@ _PY_CALLS = {"len": "any", "int": "any", "float": "any", "round": "py", "abs": "
              "min": "py", "max": "py"}
 
 
-def python_number_vars(fdef, local_vars):
-    """The subset of ``local_vars`` that always hold Python numbers in ``fdef``."""
+def python_number_vars(fdef, local_vars, seeds=()):
+    """The subset of ``local_vars`` that always hold Python numbers in ``fdef``; ``seeds`` are
+    parameters known to be called with Python numbers (the specialization is guarded on it)."""
     definitions = {}
     params = {a.id for a in fdef.args.args}
     for node in gast.walk(fdef):
@@ -33,6 +34,9 @@ def python_number_vars(fdef, local_vars):
         elif isinstance(node, gast.AnnAssign) and isinstance(node.target, gast.Name):
             definitions.setdefault(node.target.id, []).append(node.value)
     candidates = {n for n in definitions if n in local_vars and n not in params}
+    candidates |= set(seeds)
+    for seed in seeds:
+        definitions.setdefault(seed, [])
     changed = True
     while changed:
         changed = False

@@ -120,7 +120,7 @@ class Specializer:
             arguments, static values passed by a caller).
     """
 
-    def __init__(self, program, source, bindings, extra_params=()):
+    def __init__(self, program, source, bindings, extra_params=(), python_params=()):
         self.program = program
         self.extra_params = list(extra_params)
         self.recursive_calls = []   # (call node, calling Specializer, source node)
@@ -132,7 +132,8 @@ class Specializer:
         self.bindings = dict(bindings)
         self.locals = local_names(source.node)
         # Locals that always hold Python numbers: no NEP 50 `weak` needed against them.
-        self.python_numbers = python_number_vars(source.node, self.locals - set(bindings))
+        self.python_numbers = python_number_vars(source.node, self.locals - set(bindings),
+                                                 python_params)
         self.inputs = {}            # Path -> local parameter name
         self.loops = []
         self.nesting = 0            # depth of if/while/for around the current statement
@@ -241,10 +242,16 @@ class Specializer:
                                 "(NumPy and Numba differ when the views overlap)")
         value = self.expr(node.value)
         target = self.target(node.target)
-        if _weak_number(value) and isinstance(target, gast.Name) and \
-                target.id not in self.python_numbers:
-            value = self._weak(value, node.value, gast.Name(
-                id=target.id, ctx=gast.Load(), annotation=None, type_comment=None))
+        weak_value = _weak_number(value) or (not isinstance(value, Static) and is_python_number(
+            node.value, self.python_numbers))
+        strong_target = (isinstance(target, gast.Name) and target.id not in self.python_numbers
+                         ) or (isinstance(target, gast.Subscript) and _pure(target))
+        if weak_value and strong_target:
+            like = copy.deepcopy(target)
+            for child in gast.walk(like):
+                if hasattr(child, "ctx"):
+                    child.ctx = gast.Load()
+            value = self._weak(value, node.value, like)
         return [gast.AugAssign(target=target, op=node.op, value=self._m(value, node.value))]
 
     def stmt_Return(self, node):
@@ -670,18 +677,24 @@ class Specializer:
         """NEP 50: a Python number meeting an array or NumPy scalar takes its dtype. Wrap the
         number in ``weak(number, other)`` (transpiler.ir.weak) when the other side can be
         evaluated twice without effect (a name, attribute or subscript of names)."""
-        if _weak_number(left) and not isinstance(right, Static) and _pure(right) and \
-                not is_python_number(right_node, self.python_numbers):
+        def weak_side(value, node):
+            return _weak_number(value) or (not isinstance(value, Static) and is_python_number(
+                node, self.python_numbers))
+
+        def strong_side(value, node):
+            return not isinstance(value, Static) and _pure(value) and not is_python_number(
+                node, self.python_numbers)
+
+        if weak_side(left, left_node) and strong_side(right, right_node):
             left = self._weak(left, left_node, right)
-        elif _weak_number(right) and not isinstance(left, Static) and _pure(left) and \
-                not is_python_number(left_node, self.python_numbers):
+        elif weak_side(right, right_node) and strong_side(left, left_node):
             right = self._weak(right, right_node, left)
         return left, right
 
-    def _weak(self, static, node, like):
+    def _weak(self, value, node, like):
+        number = self.materialize(value, node) if isinstance(value, Static) else value
         call = gast.Call(func=self.program.ir_symbol("weak").ref(),
-                         args=[self.materialize(static, node), copy.deepcopy(like)],
-                         keywords=[])
+                         args=[number, copy.deepcopy(like)], keywords=[])
         return gast.copy_location(call, node)
 
     def expr_UnaryOp(self, node):
@@ -1003,7 +1016,8 @@ def k_ok(kwargs):
     return all(k is not None for k in kwargs)
 
 
-def specialize(program, function, self_value=None, static_args=None, source=None):
+def specialize(program, function, self_value=None, static_args=None, source=None,
+               python_args=None):
     """Build ``program``'s entry: ``function`` specialized on ``self_value`` and static args.
 
     Args:
@@ -1015,6 +1029,9 @@ def specialize(program, function, self_value=None, static_args=None, source=None
             (index among the bound arguments, value).
         source (FunctionSource | None): the parsed function when it is not ``function``'s own
             source (a region of a function that is split; see transpiler.split).
+        python_args (dict[str, tuple[int, type]] | None): parameters called with a Python int
+            or float (index among the bound arguments, type): NEP 50 treats them as weak; the
+            specialization is guarded on their type.
 
     Returns:
         GeneratedFunction: the entry; also stored as ``program.entry``.
@@ -1037,7 +1054,13 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         bindings[name] = Static(value, path)
         program.guard(path, "eq" if is_scalar(value) else "is", value)
     symbol = program.function_symbol(_generated_name(function))
-    specializer = Specializer(program, source, bindings)
+    python_params = set()
+    for name, (index, kind) in (python_args or {}).items():
+        if name in bindings:
+            continue
+        program.guard(Path(((("arg", index)),)), "type", kind)
+        python_params.add(name)
+    specializer = Specializer(program, source, bindings, python_params=python_params)
     key = (function,) + tuple(sorted((name, _static_key(s.value))
                                      for name, s in bindings.items()))
     program.in_progress[key] = specializer      # a recursive call finds the entry itself
