@@ -87,3 +87,13 @@ def accumulate(a):
 ], ids=lambda v: getattr(v, "__name__", None))
 def test_nep50_python_scalars_take_the_array_dtype(fn, args):
     assert_compiles_same(fn, *args)
+
+
+def math_of_float32(a):
+    y = 1.5
+    y *= math.sqrt(abs(a[0]))
+    return y + math.exp(a[0]) + math.sin(a[0]) + math.atan2(a[0], 2.0)
+
+
+def test_math_functions_compute_in_float64_as_python_does():
+    assert_compiles_same(math_of_float32, np.array([-3.0], np.float32))

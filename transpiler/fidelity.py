@@ -15,55 +15,55 @@ _DOMAIN = "math domain error"
 def checked_sqrt(x):
     if x < 0:
         raise ValueError(_DOMAIN)
-    return math.sqrt(x)
+    return math.sqrt(np.float64(x))
 
 
 def checked_log(x):
     if x <= 0:
         raise ValueError(_DOMAIN)
-    return math.log(x)
+    return math.log(np.float64(x))
 
 
 def checked_log2(x):
     if x <= 0:
         raise ValueError(_DOMAIN)
-    return math.log2(x)
+    return math.log2(np.float64(x))
 
 
 def checked_log10(x):
     if x <= 0:
         raise ValueError(_DOMAIN)
-    return math.log10(x)
+    return math.log10(np.float64(x))
 
 
 def checked_log1p(x):
     if x <= -1:
         raise ValueError(_DOMAIN)
-    return math.log1p(x)
+    return math.log1p(np.float64(x))
 
 
 def checked_acos(x):
     if x < -1 or x > 1:
         raise ValueError(_DOMAIN)
-    return math.acos(x)
+    return math.acos(np.float64(x))
 
 
 def checked_asin(x):
     if x < -1 or x > 1:
         raise ValueError(_DOMAIN)
-    return math.asin(x)
+    return math.asin(np.float64(x))
 
 
 def checked_acosh(x):
     if x < 1:
         raise ValueError(_DOMAIN)
-    return math.acosh(x)
+    return math.acosh(np.float64(x))
 
 
 def checked_atanh(x):
     if x <= -1 or x >= 1:
         raise ValueError(_DOMAIN)
-    return math.atanh(x)
+    return math.atanh(np.float64(x))
 
 
 def _finite_for_int(x):
@@ -109,3 +109,11 @@ REPLACEMENTS = {
     math.floor: checked_floor, math.ceil: checked_ceil, math.trunc: checked_trunc,
 }
 """Library callable -> the checked function the converter calls instead (one-argument calls)."""
+
+# math functions of real numbers: Python converts their arguments to a (64-bit) float, so a
+# float32 argument gives a float64 result; Numba would compute in float32. The converter
+# passes their arguments through np.float64.
+FLOAT_MATH = frozenset({
+    "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "hypot", "pow",
+    "fabs", "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "copysign", "fmod"})

@@ -31,7 +31,7 @@ from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
-from ..fidelity import REPLACEMENTS
+from ..fidelity import FLOAT_MATH, REPLACEMENTS
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
 from . import to_functional_form
@@ -795,8 +795,14 @@ class Specializer:
             self.fail(node.func, f"calling {_describe(fn) if not callable(fn) else repr(fn)} "
                                  "is not converted (not a library function graphjit can "
                                  "compile, nor Python source it can read)")
-        return gast.Call(func=self.materialize(callee, node.func),
-                         args=[self.value(a) for a in node.args],
+        args = [self.value(a) for a in node.args]
+        ref = library_reference(fn)
+        if ref is not None and ref[0] == "math" and ref[1][-1] in FLOAT_MATH and not any(
+                isinstance(a, gast.Starred) for a in args):
+            args = [gast.copy_location(gast.Call(func=gast.Attribute(
+                value=self.program.import_symbol("numpy").ref(), attr="float64",
+                ctx=gast.Load()), args=[a], keywords=[]), a) for a in args]
+        return gast.Call(func=self.materialize(callee, node.func), args=args,
                          keywords=[self._child(k) for k in node.keywords])
 
     def _user_callable(self, callee, node):
