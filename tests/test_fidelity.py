@@ -97,3 +97,13 @@ def math_of_float32(a):
 
 def test_math_functions_compute_in_float64_as_python_does():
     assert_compiles_same(math_of_float32, np.array([-3.0], np.float32))
+
+
+def add_python_float_at_computed_index(x, a):
+    n = 1
+    a[5 % n] += x
+    return float(a[0])
+
+
+def test_python_float_argument_added_into_float32_array():
+    assert_compiles_same(add_python_float_at_computed_index, 2.963, np.array([2.0], np.float32))

@@ -997,6 +997,10 @@ def _pure(node):
         return _pure(node.value) and _pure(node.slice)
     if isinstance(node, gast.Tuple):
         return all(_pure(e) for e in node.elts)
+    if isinstance(node, gast.BinOp):   # arithmetic of pure operands: same value, no effect
+        return _pure(node.left) and _pure(node.right)
+    if isinstance(node, gast.UnaryOp):
+        return _pure(node.operand)
     return False
 
 
