@@ -120,16 +120,23 @@ def _split_target(target):
     return path, name or None
 
 
+def _convert_all(path, args):
+    """Every top-level function of ``path`` converted (for show/explain); None after an
+    input error, which is reported on stderr."""
+    try:
+        return convert(path, backend=args.backend, convert_all=True, use_import=args.use_import)
+    except InputError as exc:
+        print(f"graphjit: {exc}", file=sys.stderr)
+        return None
+
+
 def cmd_show(args):
     path, name = _split_target(args.target)
     if name is None:
         print("graphjit: show needs FILE::FUNCTION", file=sys.stderr)
         return 2
-    try:
-        result = convert(path, backend=args.backend, convert_all=True,
-                         use_import=args.use_import)
-    except InputError as exc:
-        print(f"graphjit: {exc}", file=sys.stderr)
+    result = _convert_all(path, args)
+    if result is None:
         return 2
     match = [f for f in result.functions if f.name == name]
     if not match:
@@ -154,11 +161,8 @@ def cmd_show(args):
 
 def cmd_explain(args):
     path, name = _split_target(args.target)
-    try:
-        result = convert(path, backend=args.backend, convert_all=True,
-                         use_import=args.use_import)
-    except InputError as exc:
-        print(f"graphjit: {exc}", file=sys.stderr)
+    result = _convert_all(path, args)
+    if result is None:
         return 2
     rows = [f for f in result.functions if name is None or f.name == name]
     if name is not None and not rows:
