@@ -1,6 +1,7 @@
 """graphjit backends: each lowers a :class:`transpiler.program.Program` to source and loads it.
 
-``numba-cpu`` compiles with ``numba.njit``; ``eager`` runs the same generated code as plain
+``numba-cpu`` compiles with ``numba.njit``; ``numba-cuda`` adds numba.cuda kernels for the GPU
+parts; ``eager`` runs the same generated code as plain
 Python, which checks the conversion apart from Numba.
 """
 
@@ -10,13 +11,17 @@ def get_backend(name, cache=False, boundscheck=True):
     ``boundscheck`` checked indexing (numba-cpu).
 
     Raises:
-        ValueError: unknown name, or a backend not built yet (``numba-cuda``).
+        ValueError: unknown name.
+        ImportError: ``numba-cuda`` without the numba-cuda package (``pip install graphjit[cuda]``).
     """
     if name == "numba-cpu":
         from .numba_cpu import NumbaCPUBackend
         return NumbaCPUBackend(cache=cache, boundscheck=boundscheck)
+    if name == "numba-cuda":
+        from .numba_cuda import NumbaCUDABackend
+        return NumbaCUDABackend(cache=cache, boundscheck=boundscheck)
     if name == "eager":
         from .eager import EagerBackend
         return EagerBackend()
-    raise ValueError(f"unknown or unavailable backend {name!r}; available: 'numba-cpu', "
-                     "'eager' ('numba-cuda' is not built yet)")
+    raise ValueError(f"unknown backend {name!r}; available: 'numba-cpu', 'numba-cuda', "
+                     "'eager'")

@@ -78,27 +78,22 @@ class Backend:
             lines.extend(self.decorator_lines)
         line_map = {}
         for fn in program.functions:
-            lines.append("")
-            lines.append("")
-            if self.decorator_lines:
-                lines.append("@_jit")
-            node = self.function_node(fn)
-            text = gast.unparse(node).strip("\n").splitlines()
-            offset = len(lines)
-            relative = _map_lines(node, "\n".join(text))
-            for rel, lineno in relative.items():
-                origin = Origin(fn.filename, lineno)
-                line_map[offset + rel] = origin
-                text[rel - 1] += f"  # {os.path.basename(fn.filename)}:{lineno}"
-            lines.extend(text)
+            emit_def(lines, line_map, self.function_node(fn), fn.filename,
+                     "@_jit" if self.decorator_lines else None)
+        entry_name = self.lower_more(program, lines, line_map)
         prepare, constants = _emit_prepare(program)
         if include_prepare:
             lines.append("")
             lines.append("")
             lines.extend(prepare)
         source = "\n".join(lines) + "\n"
-        return GeneratedModule(source, line_map, program.entry.symbol.name, constants,
-                               tuple(program.roots))
+        return GeneratedModule(source, line_map, entry_name or program.entry.symbol.name,
+                               constants, tuple(program.roots))
+
+    def lower_more(self, program, lines, line_map):
+        """Hook: append more definitions after the generated functions (numba-cuda's kernels
+        and driver); returns the entry's name when it is not the program's entry function."""
+        return None
 
     def versions(self):
         """What the generated code depends on besides its text, as one comment line."""
@@ -134,6 +129,21 @@ class Backend:
     def load(self, generated, stem):
         """Import the generated module; returns ``(module, path)``."""
         return load_source(generated.source, stem)
+
+
+def emit_def(lines, line_map, node, filename, decorator=None):
+    """Append the definition ``node`` (gast) to ``lines``, each statement followed by a
+    ``# file:line`` comment of its origin in ``filename``, recorded in ``line_map``."""
+    lines.append("")
+    lines.append("")
+    if decorator:
+        lines.append(decorator)
+    text = gast.unparse(node).strip("\n").splitlines()
+    offset = len(lines)
+    for rel, lineno in _map_lines(node, "\n".join(text)).items():
+        line_map[offset + rel] = Origin(filename, lineno)
+        text[rel - 1] += f"  # {os.path.basename(filename)}:{lineno}"
+    lines.extend(text)
 
 
 def _map_lines(node, text):

@@ -51,6 +51,7 @@ class Specialization:
         self.program = None
         self.split = None           # a transpiler.split.SplitFunction, when one was made
         self.raise_sites = {}       # exception class name -> [Origin] of its raise statements
+        self.backend_name = None    # the backend asked for when it was made
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None."""
@@ -156,7 +157,10 @@ class JitFunction:
             return self._python(obj, args, kwargs)  # Python raises the binding TypeError
         specs = self._specs_for(obj)
         spec = inputs = None
+        backend_name = self._backend_name()   # set_context(device_target=) may change it
         for candidate in specs:
+            if candidate.backend_name != backend_name:
+                continue
             inputs = candidate.matches(obj, values)
             if inputs is not None:
                 spec = candidate
@@ -290,6 +294,11 @@ class JitFunction:
 
     def _specialize(self, obj, values):
         """Transpile and load, or decide to fall back; never raises unless fullgraph."""
+        spec = self._specialize_for(obj, values)
+        spec.backend_name = self._backend_name()
+        return spec
+
+    def _specialize_for(self, obj, values):
         from backends import get_backend
         from .passes.specialize import specialize
 
@@ -423,6 +432,9 @@ class JitFunction:
             if spec.fallback_reason is None:
                 rows.append(ExplainRow("function", origin, "compiled",
                                        f"by {spec.backend.name} into {spec.path}"))
+                gpu_rows = getattr(spec.backend, "explain_rows", None)
+                if gpu_rows is not None:   # numba-cuda: which parts run on the GPU, and why not
+                    rows.extend(ExplainRow(*row) for row in gpu_rows())
             if spec.fallback_reason is not None:
                 rows.append(ExplainRow("function", origin, "python", spec.fallback_reason))
             for error in spec.failed_types.values():
@@ -472,7 +484,9 @@ def _split_rows(split):
 class ExplainRow(tuple):
     """One row of :meth:`JitFunction.explain`: ``(region, origin, status, reason)``.
 
-    ``status`` is ``"compiled"`` or ``"python"``; ``origin`` the user's file:line (an
+    ``status`` is ``"compiled"`` or ``"python"``; with the numba-cuda backend also ``"gpu"`` (a
+    region mapped to kernels) or ``"cpu"`` (a region of a compiled function that stays on the
+    CPU); ``origin`` the user's file:line (an
     :class:`~transpiler.errors.Origin`, or None).
     """
 
@@ -658,8 +672,9 @@ def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cach
 
     Args:
         function: a Python function, a method (``@jit`` on ``Cell.construct``) or a bound method.
-        backend (str | None): ``"numba-cpu"`` or ``"eager"``; None: from the device target of
-            :func:`transpiler.set_context` at the first call.
+        backend (str | None): ``"numba-cpu"``, ``"numba-cuda"`` (GPU kernels, see README "GPU")
+            or ``"eager"``; None: from the device target of :func:`transpiler.set_context` at
+            the first call.
         fullgraph (bool | None): True raises :class:`UnsupportedConstruct` (or
             :class:`TranspileError` for what Numba rejects) instead of falling back; None:
             the environment variable ``GRAPHJIT_FULLGRAPH``.

@@ -8,7 +8,7 @@ import os
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
-_DEVICE_BACKENDS = {"CPU": "numba-cpu"}
+_DEVICE_BACKENDS = {"CPU": "numba-cpu", "GPU": "numba-cuda"}
 _context = {"mode": PYNATIVE_MODE, "device_target": "CPU", "enable_compile_cache": None,
             "compile_cache_path": None}
 
@@ -19,7 +19,8 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
 
     Args:
         mode (int): ``GRAPH_MODE`` (0) or ``PYNATIVE_MODE`` (1), MindSpore's values.
-        device_target (str): ``"CPU"``. ``"GPU"`` is the numba-cuda backend, not built yet.
+        device_target (str): ``"CPU"`` (the numba-cpu backend) or ``"GPU"`` (numba-cuda: needs
+            the ``cuda`` extra; without a GPU, ``NUMBA_ENABLE_CUDASIM=1`` runs its simulator).
         enable_compile_cache (bool): default of ``jit(cache=...)``: keep Numba's machine code
             on disk beside the generated modules, so a later process skips compiling. Unset,
             the environment variable ``GRAPHJIT_CACHE=1`` turns it on.
@@ -27,7 +28,7 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
             ``$GRAPHJIT_CACHE_DIR``, else ``~/.cache/graphjit``.
 
     Raises:
-        ValueError: unknown mode or device target, or a target with no backend yet.
+        ValueError: unknown mode or device target.
     """
     if enable_compile_cache is not None:
         _context["enable_compile_cache"] = bool(enable_compile_cache)

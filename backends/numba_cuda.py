@@ -1,0 +1,537 @@
+"""The numba-cuda backend: the same converted program, with the GPU parts as kernels.
+
+The generated module holds the whole program compiled for the CPU (exactly what numba-cpu
+emits: the CPU path of everything), and, for the entry function, one of DESIGN.md's three GPU
+mappings, chosen statically:
+
+1. **network** -- every function the entry reaches is array code (``np.dot``/``@``, ``+``,
+   ``np.maximum``, ``reshape``, ``.T``, ``.shape``; no statement with an effect): the driver runs
+   those functions in Python on device tensors, which launch a tiled matmul with the bias add
+   and ReLU fused into its epilogue and element-wise kernels (``cuda_graph``);
+2. **element-wise function** -- straight-line arithmetic and NumPy element-wise functions: a
+   device function (``<name>__dev``) and a grid-stride kernel over the arrays
+   (``<name>__map``), scalars broadcast;
+3. **loops** -- each top-level ``for v in range(...)`` whose iterations are independent
+   (``transpiler.analysis.dependence``) becomes a kernel, one thread per iteration
+   (``<name>__loop_<line>``); other top-level loops run as CPU-compiled regions
+   (``<name>__cpu_<line>``); the statements between them run in the driver, as Python.
+
+The driver (``<name>__gpu``) is plain Python. What cannot go to the GPU -- statically (a
+carried dependence, a call without a GPU implementation) or at a call (argument types, an
+error flagged by device code, a kernel that does not compile) -- runs on the CPU, and
+``explain()`` says which and why.
+"""
+import copy
+import os
+import traceback
+
+import gast
+
+from transpiler.analysis import liveness
+from transpiler.analysis.activity import reads, writes
+from transpiler.analysis.definite_assignment import annotate_defined
+from transpiler.analysis.dependence import (NUMPY_TO_MATH, classify_loop, function_problem,
+                                            range_loop)
+from transpiler.analysis.scopes import local_names, parameter_names
+
+from .base import emit_def
+from .cuda_kernels import ERR, DEVICE_SUFFIX, DeviceRewriter, device_statements
+from .numba_cpu import NumbaCPUBackend, _in_compiler
+
+_HELPERS = ("gj_index", "gj_nonzero", "gj_maximum", "gj_minimum")
+_RESERVED = {"cuda", "_gpu", "_gj_math", "_GJ_SITES", *_HELPERS}
+_GRAPH_ATTRS = {"T", "shape", "dtype", "type", "reshape", "ndim"}
+_GRAPH_NUMPY = {"dot", "matmul", "maximum", "minimum", "add", "subtract", "multiply"}
+_GRAPH_OPS = (gast.Add, gast.Sub, gast.Mult, gast.MatMult, gast.Div)
+_ELEMENTWISE_NUMPY = set(NUMPY_TO_MATH) | {"maximum", "minimum"}
+
+
+def _n(identifier, store=False):
+    return gast.Name(id=identifier, ctx=gast.Store() if store else gast.Load(),
+                     annotation=None, type_comment=None)
+
+
+def _const(value):
+    return gast.Constant(value=value, kind=None)
+
+
+def _tuple(elts):
+    return gast.Tuple(elts=list(elts), ctx=gast.Load())
+
+
+def _attr(value, attr):
+    return gast.Attribute(value=value, attr=attr, ctx=gast.Load())
+
+
+def _call(func, args):
+    return gast.Call(func=func, args=list(args), keywords=[])
+
+
+def _locate(node, where):
+    for child in gast.walk(node):   # new nodes take ``where``; copied ones keep their lines
+        if "lineno" in getattr(child, "_attributes", ()) and getattr(
+                child, "lineno", None) is None:
+            gast.copy_location(child, where)
+            if getattr(child, "end_lineno", None) is None:
+                child.end_lineno, child.end_col_offset = child.lineno, child.col_offset
+    return node
+
+
+def _def(name, params, body, where):
+    args = gast.arguments(args=[_n(p, store=False) for p in params], posonlyargs=[],
+                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    for a in args.args:
+        a.ctx = gast.Param()
+    node = gast.FunctionDef(name=name, args=[], body=[], decorator_list=[], returns=None,
+                            type_comment=None, type_params=[])
+    _locate(node, where)
+    node.args = _locate(args, where)
+    for stmt in body:     # statements keep their own lines; new ones take the def's
+        if getattr(stmt, "lineno", None) is None:
+            _locate(stmt, where)
+    node.body = body
+    return node
+
+
+def _contains(node, kinds):
+    return any(isinstance(n, kinds) for n in gast.walk(node))
+
+
+class NumbaCUDABackend(NumbaCPUBackend):
+    """Compile for the GPU with numba-cuda, the CPU path with ``numba.njit``.
+
+    Attributes (after :meth:`lower`):
+        mapping (str): "network", "element-wise", "loops" or "cpu".
+        static_rows (list[tuple]): (region, Origin, "cpu", reason) for what stays on the CPU.
+        module: the loaded generated module (its ``_GJ_SITES`` record each GPU region's calls).
+    """
+
+    name = "numba-cuda"
+
+    def __init__(self, cache=False, boundscheck=True):
+        super().__init__(cache=cache, boundscheck=boundscheck)
+        self.mapping = "cpu"
+        self.static_rows = []
+        self.module = None
+
+    def versions(self):
+        import numba_cuda
+        from . import cuda_runtime
+        mode = "simulator" if cuda_runtime.SIMULATOR else "device"
+        return f"{super().versions()}, numba-cuda {numba_cuda.__version__} ({mode})"
+
+    def lower(self, program, header="", include_prepare=True, reserved=()):
+        return super().lower(program, header, include_prepare, set(reserved) | _RESERVED)
+
+    def load(self, generated, stem):
+        module, path = super().load(generated, stem)
+        self.module = module
+        return module, path
+
+    # -- the GPU part of the module ---------------------------------------------------------
+
+    def lower_more(self, program, lines, line_map):
+        planner = _Planner(self, program)
+        emitted = planner.plan()
+        self.mapping = planner.mapping
+        self.static_rows = planner.rows
+        if not emitted:
+            return None
+        lines.append("")
+        lines.append("from numba import cuda")
+        lines.append("import math as _gj_math")
+        lines.append("from backends import cuda_runtime as _gpu")
+        lines.append("from backends.cuda_device import " + ", ".join(_HELPERS))
+        lines.append("")
+        lines.append("# Where the GPU parts come from; they record each call (explain()).")
+        lines.append("_GJ_SITES = [")
+        for site in planner.sites:
+            lines.append(f"    _gpu.Site({site[0]!r}, {site[1]!r}, {site[2]!r}, {site[3]!r}),")
+        lines.append("]")
+        for node, filename, decorator in emitted:
+            emit_def(lines, line_map, node, filename, decorator)
+        lines.append("")
+        lines.append(f"{planner.driver_name}.__gj_cpu__ = {program.entry.symbol.name}")
+        return planner.driver_name
+
+    # -- explain and results ----------------------------------------------------------------
+
+    def explain_rows(self):
+        """(region, Origin, status, reason) rows: "gpu" per mapped region with its call
+        counts and any CPU runs, "cpu" for what stays on the CPU statically."""
+        from transpiler.errors import Origin
+        rows = []
+        for site in getattr(self.module, "_GJ_SITES", ()):
+            detail = f"{site.plan}; calls on the GPU: {site.gpu_calls}, on the CPU: " \
+                     f"{site.cpu_calls}"
+            if site.launches is not None:
+                detail += f"; kernel launches in the last call: {site.launches}"
+            if site.notes:
+                detail += "; ran on the CPU because: " + "; ".join(site.notes)
+            rows.append((site.region, Origin(site.filename, site.line), "gpu", detail))
+        rows.extend(self.static_rows)
+        return rows
+
+    def is_compile_failure(self, exc, function, args):
+        if hasattr(function, "overloads"):
+            return super().is_compile_failure(exc, function, args)
+        # A host driver: Numba's errors, or an exception raised inside Numba's compiler (the
+        # last frame), mean a CPU part does not compile; anything else is the program's.
+        if isinstance(exc, self.compile_errors()):
+            return True
+        frames = traceback.extract_tb(exc.__traceback__)
+        return bool(frames) and (_in_compiler(frames[-1].filename) or _in_numba_cuda(
+            frames[-1].filename))
+
+    def box_result(self, function, result, dynamic, inputs):
+        cpu = getattr(function, "__gj_cpu__", None)
+        if cpu is not None:
+            function = cpu
+        if not hasattr(function, "overloads") or not function.overloads:
+            return result
+        return super().box_result(function, result, dynamic, inputs)
+
+
+def _in_numba_cuda(filename):
+    import numba_cuda
+    return filename.startswith(os.path.dirname(numba_cuda.__file__))
+
+
+class _Planner:
+    """Chooses the GPU mapping of a program's entry function and builds its definitions."""
+
+    def __init__(self, backend, program):
+        self.backend = backend
+        self.program = program
+        self.entry = program.entry
+        self.functions = {fn.symbol.name: fn for fn in program.functions}
+        self.nodes = {name: backend.function_node(fn) for name, fn in self.functions.items()}
+        self.aliases = {alias: module for module, alias in program.imports()}
+        self.numpy = {a for a, m in self.aliases.items() if m == "numpy"}
+        self.entry_name = self.entry.symbol.name
+        self.filename = self.entry.filename
+        self.driver_name = self.entry_name + "__gpu"
+        self.rows = []
+        self.sites = []
+        self.mapping = "cpu"
+        self._device_problems = {}
+
+    def origin(self, line):
+        from transpiler.errors import Origin
+        return Origin(self.filename, line)
+
+    def site(self, region, line, plan):
+        self.sites.append((region, self.filename, line, plan))
+        return len(self.sites) - 1
+
+    # -- choosing ---------------------------------------------------------------------------
+
+    def plan(self):
+        root = self.nodes[self.entry_name]
+        reached = self._reached(self.entry_name)
+        if all(self._graph_ok(self.nodes[n]) for n in reached) and any(
+                self._has_matmul(self.nodes[n]) for n in reached):
+            self.mapping = "network"
+            return self._network(root, reached)
+        if self._elementwise_ok(self.entry_name, set()):
+            self.mapping = "element-wise"
+            return self._elementwise(root, reached)
+        emitted = self._loops(root)
+        if emitted:
+            self.mapping = "loops"
+            return emitted
+        if not self.rows:
+            self.rows.append(("function", self.origin(root.lineno), "cpu",
+                              "no independent loop, element-wise function or network to map "
+                              "to the GPU: compiled for the CPU"))
+        return []
+
+    def _reached(self, name, seen=None):
+        seen = [] if seen is None else seen
+        if name in seen:
+            return seen
+        seen.append(name)
+        for node in gast.walk(self.nodes[name]):
+            if isinstance(node, gast.Name) and node.id in self.functions:
+                self._reached(node.id, seen)
+        return seen
+
+    def _module_attr(self, node, module):
+        return (isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name)
+                and self.aliases.get(node.value.id) == module)
+
+    def _graph_ok(self, fdef):
+        """Array code without effects: what ``cuda_graph`` runs on device tensors."""
+        for stmt in fdef.body:
+            if isinstance(stmt, gast.Return) or (isinstance(stmt, gast.Expr) and isinstance(
+                    stmt.value, gast.Constant)):
+                continue
+            if not (isinstance(stmt, gast.Assign) and all(
+                    isinstance(t, gast.Name) for t in stmt.targets)):
+                return False
+        for node in gast.walk(gast.Module(body=fdef.body, type_ignores=[])):
+            if isinstance(node, gast.BinOp) and not isinstance(node.op, _GRAPH_OPS):
+                return False
+            if isinstance(node, gast.UnaryOp) and not (
+                    isinstance(node.op, gast.USub) and isinstance(node.operand, gast.Constant)):
+                return False
+            if isinstance(node, (gast.BoolOp, gast.Compare, gast.IfExp, gast.Lambda,
+                                 gast.Starred, gast.Slice)):
+                return False
+            if isinstance(node, gast.Subscript) and not (
+                    isinstance(node.value, gast.Attribute) and node.value.attr == "shape"):
+                return False
+            if isinstance(node, gast.Attribute):
+                if self._module_attr(node, "numpy"):
+                    if node.attr not in _GRAPH_NUMPY:
+                        return False
+                elif node.attr not in _GRAPH_ATTRS:
+                    return False
+            if isinstance(node, gast.Call):
+                func = node.func
+                if node.keywords:
+                    return False
+                if isinstance(func, gast.Name) and func.id not in self.functions and \
+                        func.id != "weak":
+                    return False
+        return True
+
+    def _has_matmul(self, fdef):
+        return any((isinstance(n, gast.BinOp) and isinstance(n.op, gast.MatMult)) or (
+            self._module_attr(n, "numpy") and n.attr in ("dot", "matmul"))
+            for n in gast.walk(fdef))
+
+    def _elementwise_ok(self, name, seen):
+        """Straight-line arithmetic of its parameters and NumPy element-wise functions: the
+        same function of arrays and of their elements (NumPy's ufunc rules)."""
+        if name in seen:
+            return False    # recursion: not straight-line
+        seen = seen | {name}
+        fdef = self.nodes[name]
+        body = fdef.body
+        if not body or not isinstance(body[-1], gast.Return) or body[-1].value is None or \
+                isinstance(body[-1].value, gast.Tuple):
+            return False
+        for stmt in body[:-1]:
+            if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], gast.Name)):
+                return False
+        for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+            if isinstance(node, (gast.Subscript, gast.IfExp, gast.BoolOp, gast.Lambda,
+                                 gast.Tuple, gast.List, gast.Starred, gast.Slice)):
+                return False
+            if isinstance(node, gast.Compare) and len(node.ops) != 1:
+                return False
+            if isinstance(node, gast.Attribute) and not (
+                    self._module_attr(node, "numpy") and node.attr in _ELEMENTWISE_NUMPY):
+                return False
+            if isinstance(node, gast.Call):
+                func = node.func
+                if node.keywords:
+                    return False
+                if isinstance(func, gast.Name):
+                    if func.id == "weak":
+                        continue
+                    if func.id not in self.functions or not self._elementwise_ok(func.id, seen):
+                        return False
+        return True
+
+    def _device_problem(self, name):
+        """None when the program function ``name`` can be a device function."""
+        if name not in self.functions:
+            return f"it calls {name}, which has no GPU implementation here"
+        if name not in self._device_problems:
+            self._device_problems[name] = "recursion"     # until decided
+            self._device_problems[name] = function_problem(
+                self.nodes[name], self._device_problem, self.aliases)
+        return self._device_problems[name]
+
+    # -- emitting ---------------------------------------------------------------------------
+
+    def _rewriter(self, check_division):
+        return DeviceRewriter(self.functions, self.numpy, "_gj_math", check_division)
+
+    def _device_defs(self, names, check_division):
+        """``<name>__dev(params..., _err)`` device versions of program functions."""
+        out = []
+        for name in names:
+            fdef = self.nodes[name]
+            body = device_statements(fdef.body, self._rewriter(check_division))
+            node = _def(name + DEVICE_SUFFIX, parameter_names(fdef) + [ERR], body, fdef)
+            out.append((node, self.functions[name].filename, "@cuda.jit(device=True)"))
+        return out
+
+    def _python_defs(self, names):
+        """``<name>__py``: the functions as plain Python, calling each other (not the CPU
+        dispatchers), for device tensors and for NumPy's dtype of a map."""
+        out = []
+        for name in names:
+            fdef = copy.deepcopy(self.nodes[name])
+            for node in gast.walk(fdef):
+                if isinstance(node, gast.Name) and node.id in self.functions:
+                    node.id += "__py"
+            fdef.name = name + "__py"
+            out.append((fdef, self.functions[name].filename, None))
+        return out
+
+    def _params(self):
+        return parameter_names(self.nodes[self.entry_name])
+
+    def _driver(self, body_of):
+        root = self.nodes[self.entry_name]
+        params = self._params()
+        return (_def(self.driver_name, params, body_of(params, root), root), self.filename,
+                None)
+
+    def _network(self, root, reached):
+        index = self.site("network", root.lineno,
+                          "kernel launches on device-resident arrays: tiled shared-memory "
+                          "matmul with the bias add and ReLU fused into its epilogue, "
+                          "element-wise kernels for the rest; inputs copied in once, the "
+                          "result out once")
+
+        def body(params, where):
+            call = _call(_attr(_n("_gpu"), "run_graph"), [
+                _n(self.entry_name + "__py"), _n(self.entry_name),
+                gast.Subscript(value=_n("_GJ_SITES"), slice=_const(index), ctx=gast.Load()),
+                _tuple(_const(p) for p in params), _tuple(_n(p) for p in params)])
+            return [_locate(gast.Return(value=call), where)]
+        return self._python_defs(reached) + [self._driver(body)]
+
+    def _elementwise(self, root, reached):
+        index = self.site("element-wise function", root.lineno,
+                          f"device function {self.entry_name}{DEVICE_SUFFIX} mapped by the "
+                          f"grid-stride kernel {self.entry_name}__map")
+        params = self._params()
+        # kernel(_err, _gj_n, _gj_out, p0, _gj_s0, p1, _gj_s1, ...)
+        kernel_params = [ERR, "_gj_n", "_gj_out"]
+        elements = []
+        for i, p in enumerate(params):
+            kernel_params += [p, f"_gj_s{i}"]
+            elements.append(gast.Subscript(value=_n(p), slice=gast.BinOp(
+                left=_n("_gj_k"), op=gast.Mult(), right=_n(f"_gj_s{i}")), ctx=gast.Load()))
+        store = gast.Assign(targets=[gast.Subscript(value=_n("_gj_out"), slice=_n("_gj_k"),
+                                                    ctx=gast.Store())],
+                            value=_call(_n(self.entry_name + DEVICE_SUFFIX), elements + [_n(ERR)]),
+                            type_comment=None)
+        loop = gast.For(target=_n("_gj_k", True), iter=_grid_stride(_n("_gj_n")),
+                        body=[store], orelse=[], type_comment=None)
+        kernel = _def(self.entry_name + "__map", kernel_params, [_locate(loop, root)], root)
+
+        def body(params, where):
+            call = _call(_attr(_n("_gpu"), "map_elementwise"), [
+                _n(self.entry_name + "__map"), _n(self.entry_name), _n(self.entry_name + "__py"),
+                gast.Subscript(value=_n("_GJ_SITES"), slice=_const(index), ctx=gast.Load()),
+                _tuple(_const(p) for p in params), _tuple(_n(p) for p in params)])
+            return [_locate(gast.Return(value=call), where)]
+        return (self._python_defs(reached) + self._device_defs(reached, False)
+                + [(kernel, self.filename, "@cuda.jit"), self._driver(body)])
+
+    def _loops(self, root):
+        root = copy.deepcopy(root)
+        liveness.annotate(root)
+        all_locals = local_names(root)
+        annotate_defined(root, all_locals)
+        emitted, device_names, new_body = [], [], []
+        independent = 0
+        for stmt in root.body:
+            if range_loop(stmt):
+                verdict = classify_loop(stmt, stmt.live_out, self._device_problem,
+                                        self.aliases)
+                if verdict.independent:
+                    independent += 1
+                    defs, call = self._loop_kernel(stmt, verdict, all_locals)
+                    emitted.extend(defs)
+                    new_body.append(call)
+                    device_names.extend(n.id for n in gast.walk(stmt) if isinstance(
+                        n, gast.Name) and n.id in self.functions)
+                    continue
+                self.rows.append(("loop", self.origin(stmt.lineno), "cpu",
+                                  f"its iterations are not independent: {verdict.reason}"))
+            elif _contains(stmt, (gast.For, gast.While)):
+                self.rows.append(("loop", self.origin(stmt.lineno), "cpu",
+                                  "not a loop over range() at the top of the function"))
+            if _contains(stmt, (gast.For, gast.While)):
+                region = self._cpu_region(stmt, all_locals)
+                if region is None:
+                    self.rows.append(("function", self.origin(root.lineno), "cpu",
+                                      f"the loop at line {stmt.lineno} cannot be a CPU region "
+                                      "between GPU kernels: the whole function runs on the CPU"))
+                    return []
+                emitted.append(region[0])
+                new_body.append(region[1])
+                continue
+            new_body.append(stmt)
+        if not independent:
+            return []
+        closure = []
+        for name in device_names:
+            closure.extend(n for n in self._reached(name) if n not in closure)
+        emitted = self._device_defs(closure, True) + emitted
+        driver = _def(self.driver_name, self._params(), new_body, root)
+        return emitted + [(driver, self.filename, None)]
+
+    def _loop_kernel(self, loop, verdict, all_locals):
+        """The kernel and CPU twin of an independent loop, and the driver's launch."""
+        line = loop.lineno
+        name = f"{self.entry_name}__loop_{line}"
+        inputs = [v for v in verdict.inputs if v in all_locals]
+        index = self.site("loop", line, f"kernel {name}, one thread per iteration "
+                                        "(grid-stride)")
+        var = verdict.variable
+        body = device_statements(loop.body, self._rewriter(True))
+        first = gast.Assign(targets=[_n(var, True)], value=gast.BinOp(
+            left=_n("_gj_start"), op=gast.Add(), right=gast.BinOp(
+                left=_n("_gj_k"), op=gast.Mult(), right=_n("_gj_step"))), type_comment=None)
+        grid_loop = gast.For(target=_n("_gj_k", True), iter=_grid_stride(_n("_gj_count")),
+                             body=[_locate(first, loop)] + body, orelse=[], type_comment=None)
+        kernel = _def(name, [ERR, "_gj_start", "_gj_step", "_gj_count"] + inputs,
+                      [_locate(grid_loop, loop)], loop)
+        cpu_loop = gast.For(target=_n(var, True), iter=_call(_n("range"), [
+            _n("_gj_start"), _n("_gj_stop"), _n("_gj_step")]), body=copy.deepcopy(loop.body),
+            orelse=[], type_comment=None)
+        cpu = _def(name + "__cpu", inputs + ["_gj_start", "_gj_stop", "_gj_step"],
+                   [_locate(cpu_loop, loop)], loop)
+        stored = [inputs.index(a) for a in verdict.stored if a in inputs]
+        launch = gast.Expr(value=_call(_attr(_n("_gpu"), "launch_loop"), [
+            _n(name), _n(name + "__cpu"),
+            gast.Subscript(value=_n("_GJ_SITES"), slice=_const(index), ctx=gast.Load()),
+            _tuple(_const(v) for v in inputs), copy.deepcopy(loop.iter),
+            _tuple(_n(v) for v in inputs), _tuple(_const(i) for i in stored)]))
+        return ([(kernel, self.filename, "@cuda.jit"), (cpu, self.filename, "@_jit")],
+                _locate(launch, loop))
+
+    def _cpu_region(self, stmt, all_locals):
+        """A statement with loops as a CPU-compiled function of its inputs returning its
+        outputs (as transpiler.split does for Python drivers), and the driver's call."""
+        if _contains(stmt, (gast.Return, gast.FunctionDef, gast.Lambda)):
+            return None
+        outputs = sorted(writes(stmt) & set(getattr(stmt, "live_out", ())) & all_locals)
+        inputs = sorted(liveness.live_in([stmt], set(outputs)) & all_locals)
+        defined = getattr(stmt, "defined_in", None)
+        if defined is None or any(v not in defined for v in inputs):
+            return None
+        name = f"{self.entry_name}__cpu_{stmt.lineno}"
+        value = (_n(outputs[0]) if len(outputs) == 1 else _tuple(_n(o) for o in outputs)) \
+            if outputs else None
+        fdef = _def(name, inputs, [copy.deepcopy(stmt), _locate(gast.Return(value=value),
+                                                                 stmt)], stmt)
+        call = _call(_n(name), [_n(v) for v in inputs])
+        if not outputs:
+            use = gast.Expr(value=call)
+        else:
+            target = _n(outputs[0], True) if len(outputs) == 1 else gast.Tuple(
+                elts=[_n(o, True) for o in outputs], ctx=gast.Store())
+            use = gast.Assign(targets=[target], value=call, type_comment=None)
+        return (fdef, self.filename, "@_jit"), _locate(use, stmt)
+
+
+def _grid_stride(count):
+    """``range(cuda.grid(1), count, cuda.gridsize(1))``: each thread takes every
+    gridsize-th index, so any count runs on any grid."""
+    cuda = _n("cuda")
+    return _call(_n("range"), [_call(_attr(cuda, "grid"), [_const(1)]), count,
+                               _call(_attr(cuda, "gridsize"), [_const(1)])])
+
+
+__all__ = ["NumbaCUDABackend", "reads"]

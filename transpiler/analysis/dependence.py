@@ -1,0 +1,258 @@
+"""Dependence analysis of counted loops: may the iterations run at once, in any order?
+
+A loop ``for v in range(...)`` (no ``else``) is *independent* -- a parallel loop, one GPU thread
+per iteration -- when no iteration reads or writes what another one writes:
+
+- every array element it stores is indexed by the loop variable itself in the first position
+  (``a[v] = ...``, ``a[v, j] += ...``), so two iterations never store to the same element;
+- an array it stores to is read only at such elements (``a[v]``, ``a[v, k]``), and is not handed
+  whole to a call;
+- every variable it assigns is assigned before it is read in each iteration (private to the
+  iteration) and is not read after the loop;
+- it has no ``break``, ``continue``, ``return``, ``yield``, ``try``, ``with``, nested definition
+  or slice, and calls only functions without effects (``math``, a few builtins, NumPy scalar
+  casts and element-wise functions, and the program's own functions that store to no array).
+
+A variable updated only as ``s += e`` (or ``-=``, ``*=``, ...) and read nowhere else is a
+*reduction*: recognised, and refused with that name (its result would depend on the order of the
+floating-point additions, which Python fixes and a GPU does not).
+
+This is the classic test for a DOALL loop (Allen & Kennedy, "Optimizing Compilers for Modern
+Architectures", ch. 2), restricted to the subscript forms above: the distance of every
+dependence carried by the loop must be zero.
+"""
+import gast
+
+from .activity import reads, writes
+from . import liveness
+
+# Calls a kernel may make: effect-free functions with a CUDA implementation (numba-cuda,
+# "Supported Python features in CUDA Python": math, builtins, NumPy scalar types).
+MATH_FUNCTIONS = frozenset({
+    "sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",
+    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs",
+    "floor", "ceil", "trunc", "pow", "hypot", "copysign", "isnan", "isinf", "isfinite", "erf",
+    "erfc", "gamma", "lgamma", "fmod", "degrees", "radians"})
+BUILTINS = frozenset({"abs", "min", "max", "int", "float", "bool", "range", "len"})
+NUMPY_SCALAR_TYPES = frozenset({
+    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+    "uint32", "uint64", "bool_", "complex64", "complex128"})
+# NumPy element-wise functions of scalars that have a math equivalent of the same result
+# dtype on CUDA (numba-cuda has no scalar NumPy ufuncs): np.exp(x) -> math.exp(x).
+NUMPY_TO_MATH = {"exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin", "cos": "cos",
+                 "tan": "tan", "tanh": "tanh", "sinh": "sinh", "cosh": "cosh",
+                 "arcsin": "asin", "arccos": "acos", "arctan": "atan", "expm1": "expm1",
+                 "log1p": "log1p", "log2": "log2", "log10": "log10", "abs": None,
+                 "absolute": None}
+
+_FORBIDDEN = {
+    gast.Break: "a break", gast.Continue: "a continue", gast.Return: "a return",
+    gast.Yield: "a yield", gast.YieldFrom: "a yield", gast.Await: "an await",
+    gast.Try: "a try statement", gast.With: "a with statement", gast.FunctionDef:
+    "a nested def", gast.Lambda: "a lambda", gast.Global: "a global statement",
+    gast.Nonlocal: "a nonlocal statement", gast.Delete: "a del statement",
+    gast.ListComp: "a comprehension", gast.SetComp: "a comprehension",
+    gast.DictComp: "a comprehension", gast.GeneratorExp: "a generator", gast.List: "a list",
+    gast.Dict: "a dict", gast.Set: "a set", gast.Slice: "a slice", gast.JoinedStr:
+    "an f-string", gast.Starred: "a starred expression", gast.NamedExpr: "an := expression",
+}
+
+
+class LoopVerdict:
+    """The result of :func:`classify_loop`.
+
+    Attributes:
+        independent (bool): the iterations may run in parallel.
+        reason (str): why not (empty when independent).
+        variable (str): the loop variable.
+        stored (list[str]): arrays the loop stores elements of.
+        inputs (list[str]): names the body reads that are defined before the loop.
+    """
+
+    def __init__(self, independent, reason="", variable=None, stored=(), inputs=()):
+        self.independent = independent
+        self.reason = reason
+        self.variable = variable
+        self.stored = list(stored)
+        self.inputs = list(inputs)
+
+
+def range_loop(node):
+    """True for ``for <name> in range(...)`` without ``else`` (the loops a kernel can run)."""
+    return (isinstance(node, gast.For) and isinstance(node.target, gast.Name)
+            and not node.orelse and isinstance(node.iter, gast.Call)
+            and isinstance(node.iter.func, gast.Name) and node.iter.func.id == "range"
+            and 1 <= len(node.iter.args) <= 3 and not node.iter.keywords)
+
+
+def classify_loop(loop, live_after, call_ok, module_aliases):
+    """Decide whether ``loop`` (a gast.For) is independent.
+
+    Args:
+        loop: the loop, in structured form (``backends.restructure``).
+        live_after (set[str]): variables read after the loop (liveness).
+        call_ok (callable[str] -> str | None): for a call of the program's own function
+            ``name``, None when a kernel may call it, else why not.
+        module_aliases (dict[str, str]): local alias -> module (``np`` -> ``numpy``).
+
+    Returns:
+        LoopVerdict.
+    """
+    if not range_loop(loop):
+        return LoopVerdict(False, "it is not a loop over range() without else")
+    var = loop.target.id
+    raised = _raised(loop.body)
+    for node in gast.walk(gast.Module(body=loop.body, type_ignores=[])):
+        for kind, what in _FORBIDDEN.items():
+            if isinstance(node, kind):
+                return LoopVerdict(False, f"its body has {what} (line {_line(node, loop)})")
+        if isinstance(node, gast.Attribute) and isinstance(node.ctx, gast.Store):
+            return LoopVerdict(False, f"it assigns an attribute (line {_line(node, loop)})")
+        if isinstance(node, gast.Call):
+            why = _call_problem(node, call_ok, module_aliases, raised)
+            if why:
+                return LoopVerdict(False, f"{why} (line {_line(node, loop)})")
+
+    stored, problem = _stored_arrays(loop.body, var)
+    if problem:
+        return LoopVerdict(False, problem)
+    for node in gast.walk(gast.Module(body=loop.body, type_ignores=[])):
+        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
+                and node.value.id in stored and not _indexed_by(node.slice, var):
+            return LoopVerdict(False, f"it reads {gast.unparse(node).strip()} (line "
+                                      f"{_line(node, loop)}), which another iteration may "
+                                      f"write (it stores {node.value.id}[{var}])")
+        if isinstance(node, gast.Call):
+            for arg in node.args:
+                if isinstance(arg, gast.Name) and arg.id in stored:
+                    return LoopVerdict(False, f"it passes {arg.id}, which it stores to, whole "
+                                              f"to a call (line {_line(node, loop)})")
+    for name in stored:
+        if name == var or name in writes(gast.Module(body=loop.body, type_ignores=[])):
+            return LoopVerdict(False, f"it rebinds {name}, which it also indexes to store")
+
+    assigned = writes(gast.Module(body=loop.body, type_ignores=[])) - {var}
+    carried = assigned & liveness.live_in(loop.body, set())
+    for name in sorted(carried):
+        if _only_updated(loop.body, name):
+            return LoopVerdict(False, f"it accumulates {name} across iterations (a reduction: "
+                                      f"{name} op= ...); on the GPU the order of the updates "
+                                      "would differ from Python's")
+        return LoopVerdict(False, f"iteration i reads {name} as iteration i - 1 left it (a "
+                                  "loop-carried dependence)")
+    if var in assigned:
+        return LoopVerdict(False, f"it assigns its loop variable {var}")
+    after = sorted((assigned | {var}) & set(live_after))
+    if after:
+        return LoopVerdict(False, f"{', '.join(after)} is read after the loop (the last "
+                                  "iteration's value)")
+    inputs = sorted(reads(gast.Module(body=loop.body, type_ignores=[])) - assigned - {var})
+    return LoopVerdict(True, variable=var, stored=sorted(stored), inputs=inputs)
+
+
+def _line(node, loop):
+    return getattr(node, "lineno", None) or loop.lineno
+
+
+def _indexed_by(index, var):
+    """``index`` is ``var`` or a tuple whose first element is ``var``."""
+    if isinstance(index, gast.Tuple) and index.elts:
+        index = index.elts[0]
+    return isinstance(index, gast.Name) and index.id == var
+
+
+def _stored_arrays(body, var):
+    """Names of arrays whose elements ``body`` stores, or why a store is not allowed."""
+    stored = set()
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        targets = []
+        if isinstance(node, gast.Assign):
+            targets = node.targets
+        elif isinstance(node, (gast.AugAssign, gast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, gast.For):
+            targets = [node.target]
+        for target in targets:
+            for sub in gast.walk(target):
+                if isinstance(sub, gast.Subscript) and isinstance(sub.ctx, gast.Store):
+                    text = gast.unparse(sub).strip()
+                    if not isinstance(sub.value, gast.Name):
+                        return None, f"it stores to {text}, not to an element of a named array"
+                    if not _indexed_by(sub.slice, var):
+                        return None, (f"it stores to {text} (line {sub.lineno}): the first index "
+                                      f"is not the loop variable {var}, so two iterations "
+                                      "may store to the same element")
+                    stored.add(sub.value.id)
+    return stored, None
+
+
+def _only_updated(body, name):
+    """``name`` is used only as the target of augmented assignments ``name op= e``."""
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) \
+                and node.target.id == name:
+            if name in reads(node.value):
+                return False
+            continue
+        if isinstance(node, gast.Name) and node.id == name and not _is_aug_target(body, node):
+            return False
+    return True
+
+
+def _is_aug_target(body, name_node):
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.AugAssign) and node.target is name_node:
+            return True
+    return False
+
+
+def _raised(body):
+    """ids of the exception expressions of ``raise`` statements (device code replaces the
+    raise with an error flag: the exception is never built)."""
+    found = set()
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.Raise):
+            found.update(id(n) for n in gast.walk(node))
+        if isinstance(node, gast.Assert) and node.msg is not None:
+            found.update(id(n) for n in gast.walk(node.msg))
+    return found
+
+
+def _call_problem(call, call_ok, module_aliases, raised=frozenset()):
+    """Why a kernel may not make this call, or None."""
+    if id(call) in raised:
+        return None
+    func = call.func
+    if call.keywords:
+        return f"it calls {gast.unparse(func).strip()} with keyword arguments"
+    if isinstance(func, gast.Name):
+        if func.id in BUILTINS or func.id == "weak":
+            return None
+        return call_ok(func.id)
+    if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
+        module = module_aliases.get(func.value.id)
+        if module == "math" and func.attr in MATH_FUNCTIONS:
+            return None
+        if module == "numpy" and (func.attr in NUMPY_SCALAR_TYPES
+                                  or func.attr in NUMPY_TO_MATH):
+            return None
+    return (f"it calls {gast.unparse(func).strip()}, which has no effect-free GPU "
+            "implementation here")
+
+
+def function_problem(fdef, call_ok, module_aliases):
+    """Why a kernel may not call the program's function ``fdef`` as a device function, or
+    None: the rules of a loop body (``return`` allowed), and no store to any array element."""
+    raised = _raised(fdef.body)
+    for node in gast.walk(gast.Module(body=fdef.body, type_ignores=[])):
+        for kind, what in _FORBIDDEN.items():
+            if isinstance(node, kind) and kind is not gast.Return:
+                return f"{fdef.name} has {what} (line {_line(node, fdef)})"
+        if isinstance(node, (gast.Subscript, gast.Attribute)) and isinstance(node.ctx,
+                                                                           gast.Store):
+            return f"{fdef.name} stores to {gast.unparse(node).strip()}"
+        if isinstance(node, gast.Call):
+            why = _call_problem(node, call_ok, module_aliases, raised)
+            if why:
+                return f"{fdef.name}: {why}"
+    return None
