@@ -48,3 +48,42 @@ def gj_minimum(a, b):
     if b != b:
         return b
     return a if a <= b else b
+
+
+def gj_weak(value, like, err):
+    """NEP 50 in device code: ``transpiler.ir.weak`` with the error flag. A Python number
+    meeting a NumPy dtype takes that dtype; an int out of the dtype's range sets the flag
+    (NumPy raises OverflowError; the CPU rerun does). Plain Python: the identity."""
+    return value
+
+
+def _register_weak():
+    import numpy as np
+    from numba import types
+    from numba.extending import overload
+
+    @overload(gj_weak)
+    def _gj_weak_typed(value, like, err):
+        dtype = getattr(like, "dtype", like)
+        numeric = (types.Integer, types.Float, types.Complex)
+        if not isinstance(dtype, numeric) or isinstance(value, types.Boolean) or \
+                not isinstance(value, numeric):
+            return lambda value, like, err: value
+        cast = np.dtype(str(dtype)).type
+        if isinstance(value, types.Integer) and isinstance(dtype, types.Integer):
+            info = np.iinfo(cast)
+            low, high = int(info.min), int(info.max)
+
+            def checked(value, like, err):
+                if value < low or value > high:
+                    err[0] = 1
+                return cast(value)
+            return checked
+        if isinstance(value, types.Float) and isinstance(dtype, types.Integer):
+            return lambda value, like, err: value
+        if isinstance(value, types.Complex) and not isinstance(dtype, types.Complex):
+            return lambda value, like, err: value
+        return lambda value, like, err: cast(value)
+
+
+_register_weak()

@@ -95,7 +95,10 @@ class DeviceRewriter(gast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         func = node.func
-        if isinstance(func, gast.Name) and func.id in self.program_names:
+        if isinstance(func, gast.Name) and func.id == "weak" and len(node.args) == 2:
+            node.func = _name("gj_weak")            # NEP 50 with the error flag
+            node.args = list(node.args) + [_name(ERR)]
+        elif isinstance(func, gast.Name) and func.id in self.program_names:
             node.func = _name(func.id + DEVICE_SUFFIX)
             node.args = list(node.args) + [_name(ERR)]
         elif isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \

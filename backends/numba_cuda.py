@@ -38,7 +38,7 @@ from .base import emit_def
 from .cuda_kernels import ERR, DEVICE_SUFFIX, DeviceRewriter, device_statements
 from .numba_cpu import NumbaCPUBackend, _in_compiler
 
-_HELPERS = ("gj_index", "gj_nonzero", "gj_maximum", "gj_minimum")
+_HELPERS = ("gj_index", "gj_nonzero", "gj_maximum", "gj_minimum", "gj_weak")
 _RESERVED = {"cuda", "_gpu", "_gj_math", "_GJ_SITES", *_HELPERS}
 _GRAPH_ATTRS = {"T", "shape", "dtype", "type", "reshape", "ndim"}
 _GRAPH_NUMPY = {"dot", "matmul", "maximum", "minimum", "add", "subtract", "multiply"}

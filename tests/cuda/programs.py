@@ -1,0 +1,101 @@
+"""Functions and a network that the CUDA tiers run plainly, on the CPU backend and on numba-cuda.
+
+Plain source only (no graphjit imports but the nn layers): the truth is the plain call.
+"""
+import math
+
+import numpy as np
+
+from transpiler import nn
+
+
+def scaled_exp(x, y):
+    """Element-wise: a device function mapped over the arrays."""
+    t = x * 2.0
+    return t + np.exp(y) - np.maximum(x, y)
+
+
+def saxpy_sqrt(a, x, y, out):
+    """Independent loop: each iteration writes out[i] only."""
+    n = x.shape[0]
+    for i in range(n):
+        out[i] = a * x[i] + y[i] * 2.0 + math.sqrt(abs(x[i]))
+    return out
+
+
+def pairwise(points, d):
+    """Independent outer loop with an inner loop: one thread per row."""
+    for i in range(points.shape[0]):
+        for j in range(points.shape[0]):
+            acc = 0.0
+            for k in range(points.shape[1]):
+                diff = points[i, k] - points[j, k]
+                acc += diff * diff
+            d[i, j] = math.sqrt(acc)
+    return d
+
+
+def prefix_sum(x):
+    """Dependent loop: iteration i reads s as iteration i - 1 left it."""
+    s = 0.0
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        s += x[i]
+        out[i] = s
+    return out
+
+
+def total(x):
+    """A reduction: recognised, and kept on the CPU (the order of float additions)."""
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i]
+    return s
+
+
+def shifted(x, out):
+    """Reads past the end on the last iteration: IndexError, as in Python."""
+    for i in range(out.shape[0]):
+        out[i] = x[i + 1] * 2
+    return out
+
+
+def mixed(x, out):
+    """A dependent loop (CPU region) then an independent one (kernel), Python between."""
+    running = 0.0
+    for i in range(x.shape[0]):
+        running = running * 0.5 + x[i]
+    scale = running + 1.0
+    for i in range(x.shape[0]):
+        out[i] = x[i] * scale
+    return out, scale
+
+
+def early_exit(x, out):
+    """A break: not independent."""
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            break
+        out[i] = x[i]
+    return out
+
+
+def add_one(x, out):
+    """Independent unless out and x are the same array."""
+    for i in range(x.shape[0]):
+        out[i] = x[i] + 1
+    return out
+
+
+class SmallNet(nn.Cell):
+    """The seed network at small sizes: Flatten, Dense 64->16, ReLU, Dense 16->16, ReLU,
+    Dense 16->10."""
+
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.layers = nn.SequentialCell(nn.Dense(64, 16), nn.ReLU(), nn.Dense(16, 16),
+                                        nn.ReLU(), nn.Dense(16, 10))
+
+    def construct(self, x):
+        return self.layers(self.flatten(x))
