@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.graphjit-installed
 PYTEST_ARGS ?=
 
-.PHONY: install test demo bench clean
+.PHONY: install test demo bench gpu-check clean
 
 install: $(STAMP)
 
@@ -23,6 +23,10 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+# The numba-cuda backend on a real GPU vs the CPU backend; without a GPU it says so, exits 0.
+gpu-check: $(STAMP)
+	$(PY) benchmarks/gpu_check.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

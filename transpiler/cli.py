@@ -184,7 +184,8 @@ def build_parser():
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("-b", "--backend", default="numba-cpu",
                         choices=["numba-cpu", "numba-cuda", "eager"],
-                        help="code generator (numba-cuda is not available yet)")
+                        help="code generator (numba-cuda: only through jit() / "
+                        "set_context(device_target='GPU'), see README)")
     common.add_argument("--import", dest="use_import", action="store_true",
                         help="import the input to read live values: RUNS ITS CODE")
 
@@ -224,7 +225,10 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with status 2 on a usage error
     if args.backend == "numba-cuda":
-        print("graphjit: the numba-cuda backend is not available yet", file=sys.stderr)
+        print("graphjit: the command line converts for numba-cpu or eager only: a numba-cuda "
+              "module launches its kernels through graphjit's runtime (backends.cuda_runtime), "
+              "so it would not be standalone. Use jit(f, backend='numba-cuda') and "
+              "f.source() to read one.", file=sys.stderr)
         return 2
     if args.use_import:
         print("graphjit: warning: --import runs the input's module-level code",
