@@ -256,10 +256,12 @@ def bench_kernels():
             jitted = tp.jit(fn)
             unchecked = tp.jit(fn, boundscheck=False)
             njitted = numba.njit(fn)
+            njit_checked = numba.njit(fn, boundscheck=True)
             ways = {"plain": (None, lambda: fn(*args)),
                     "graphjit": (None, lambda: jitted(*args)),
                     "unchecked": (None, lambda: unchecked(*args)),
-                    "njit": (None, lambda: njitted(*args))}
+                    "njit": (None, lambda: njitted(*args)),
+                    "njit_checked": (None, lambda: njit_checked(*args))}
             outs = {}
             for name, (_, call) in list(ways.items()):
                 try:
@@ -284,6 +286,9 @@ def bench_kernels():
             "plain_ms": medians["plain"], "graphjit_ms": medians["graphjit"],
             "njit_ms": medians.get("njit", NAN),
             "graphjit_over_njit": medians["graphjit"] / medians.get("njit", NAN),
+            "njit_checked_ms": medians.get("njit_checked", NAN),
+            "graphjit_over_njit_checked": medians["graphjit"] / medians.get("njit_checked",
+                                                                            NAN),
             "unchecked_ms": medians["unchecked"],
             "unchecked_over_njit": medians["unchecked"] / medians.get("njit", NAN),
             "checked_over_unchecked": medians["graphjit"] / medians["unchecked"],
@@ -303,15 +308,23 @@ def show_kernels(rows):
         f"{PLAIN_EVERY}); first = first call (transpile + compile) in a fresh process after the "
         "same trivial\n   tp.jit and numba.njit warm-up; equal = graphjit and njit give the "
         "same values and dtype as plain Python;\n   graphjit checks indexing (IndexError as in "
-        "Python); unchk = tp.jit(fn, boundscheck=False), like njit; chk cost = graphjit / unchk",
-        ["kernel", "plain ms", "graphjit ms", "unchk ms", "njit ms", "gj/njit", "unchk/njit",
-         "chk cost", "plain/gj", "gj first", "njit first", "equal", "graphjit"],
+        "Python); unchk = tp.jit(fn, boundscheck=False), like njit; chk cost = graphjit / unchk;"
+        "\n   njit chk = numba.njit(fn, boundscheck=True), the like-for-like baseline of graphjit",
+        ["kernel", "plain ms", "graphjit ms", "unchk ms", "njit ms", "njit chk ms", "gj/njit",
+         "gj/njit chk", "unchk/njit", "chk cost", "plain/gj", "gj first", "njit first", "equal",
+         "graphjit"],
         [[r["kernel"], r["plain_ms"], r["graphjit_ms"], r["unchecked_ms"], r["njit_ms"],
-          f"{r['graphjit_over_njit']:.2f}", f"{r['unchecked_over_njit']:.2f}",
+          r["njit_checked_ms"], f"{r['graphjit_over_njit']:.2f}",
+          f"{r['graphjit_over_njit_checked']:.2f}", f"{r['unchecked_over_njit']:.2f}",
           f"{r['checked_over_unchecked']:.2f}", f"{r['plain_over_graphjit']:.0f}x",
           r["graphjit_first_ms"], r["njit_first_ms"],
           r["graphjit_equal"] and r["njit_equal"] is not False, r["status"]] for r in rows],
-        "lrrrrrrrrrrll")
+        "lrrrrrrrrrrrrll")
+    ratios = sorted(r["graphjit_over_njit_checked"] for r in rows)
+    unchecked = sorted(r["unchecked_over_njit"] for r in rows)
+    print(f"   median over kernels: graphjit / njit(boundscheck=True) "
+          f"{statistics.median(ratios):.2f}, tp.jit(boundscheck=False) / njit "
+          f"{statistics.median(unchecked):.2f}")
     print("   inputs: " + "; ".join(f"{r['kernel']}({r['args']})" for r in rows))
     for r in rows:
         print_warnings(r["warnings"], f" in {r['kernel']}")
