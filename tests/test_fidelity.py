@@ -107,3 +107,18 @@ def add_python_float_at_computed_index(x, a):
 
 def test_python_float_argument_added_into_float32_array():
     assert_compiles_same(add_python_float_at_computed_index, 2.963, np.array([2.0], np.float32))
+
+
+def test_index_names_in_a_store_target_stay_python_numbers():
+    """``out[i, j] = v`` does not rebind i or j: range variables stay Python ints, so
+    ``i + 1`` needs no NEP 50 wrapper (found by the benchmark: ``weak(1, i)`` in the inner loop
+    header of pairwise distances)."""
+    import gast
+    from transpiler.analysis.python_numbers import python_number_vars
+    from transpiler.analysis.scopes import local_names
+    fdef = gast.parse(
+        "def f(out):\n"
+        "    for i in range(3):\n"
+        "        for j in range(i + 1, 3):\n"
+        "            out[i, j] = 1.0\n").body[0]
+    assert python_number_vars(fdef, local_names(fdef)) == {"i", "j"}

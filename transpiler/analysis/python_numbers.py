@@ -68,7 +68,9 @@ def is_python_number(node, py_vars):
 
 
 def _names(target):
-    return [n.id for n in gast.walk(target) if isinstance(n, gast.Name)]
+    """Names bound by an assignment target (not those read in ``a[i] = ...``'s index)."""
+    return [n.id for n in gast.walk(target) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Store)]
 
 
 def _is_range(node):
