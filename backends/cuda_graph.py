@@ -198,7 +198,7 @@ class Graph:
         n = a.size
         out = self.empty(n, dtype)
         flat_a = a.array.reshape(n)
-        flat_b = b.reshape(b.size) if mode else b
+        flat_b = b.reshape(b.size)
         self.launches += 1
         if self.compile_only:
             self._compile(elementwise_kernel, (_OPS[op], flat_a, flat_b, mode, out))

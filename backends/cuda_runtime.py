@@ -123,6 +123,16 @@ def _compile_only(kernel, args):
     return "compile-only run (no GPU): compiled to PTX, ran on the CPU"
 
 
+def compile_cpu_first(dispatcher, args):
+    """Compile the whole function for the CPU for these argument types before a driver runs
+    any of it. A Numba typing failure then surfaces before any statement or kernel has run,
+    and graphjit's fallback to Python does nothing twice. Once per argument types."""
+    from numba import typeof
+    key = tuple(typeof(a) for a in args)
+    if key not in dispatcher.overloads:
+        dispatcher.compile(key)
+
+
 def launch_loop(kernel, cpu, site, names, r, args, stored):
     """Run an independent loop ``for v in r`` as ``kernel``, one thread per iteration.
 
@@ -144,6 +154,10 @@ def launch_loop(kernel, cpu, site, names, r, args, stored):
         site.gpu_calls += 1
         return
     problem = _loop_problem(names, args, stored)
+    if problem is None and stored and min(r[0], r[-1]) < 0 <= max(r[0], r[-1]):
+        # a[i] with i < 0 counts from the end: -1 and n - 1 would be the same element.
+        problem = (f"its range {r} has negative and non-negative values, which may index "
+                   "the same element")
     if problem is None:
         if COMPILE_ONLY:
             flag = np.zeros(1, np.int32)
@@ -202,6 +216,9 @@ def map_elementwise(kernel, cpu, probe, site, names, args):
         if problem:
             break
     shape = arrays[0].shape
+    if problem is None and any(a.dtype.kind not in "fc" for a in arrays):
+        problem = ("it has integer or bool array arguments: NumPy computes them at the array's "
+                   "dtype (wrapping), Numba's scalar arithmetic widens to int64")
     if problem is None and any(a.shape != shape for a in arrays):
         problem = "its array arguments have different shapes (broadcasting them is the CPU's)"
     if problem is None:
@@ -222,9 +239,9 @@ def map_elementwise(kernel, cpu, probe, site, names, args):
             if isinstance(value, np.ndarray):
                 flat.extend([np.ascontiguousarray(value).reshape(-1), 1])
             else:
-                dtype = np.result_type(value, *dtypes) if type(value) in (bool, int, float,
-                                                                          complex) else None
-                flat.extend([np.asarray([value], dtype=dtype), 0])
+                # At its own type (a Python int as int64, a float as float64): NEP 50 is in
+                # the device code, weak() where the number meets an array element.
+                flat.extend([np.asarray([value]), 0])
         n = arrays[0].size
         if n == 0:
             site.gpu_calls += 1

@@ -24,6 +24,7 @@ error flagged by device code, a kernel that does not compile) -- runs on the CPU
 import copy
 import os
 import traceback
+import types
 
 import gast
 
@@ -36,7 +37,7 @@ from transpiler.analysis.scopes import local_names, parameter_names
 
 from .base import emit_def
 from .cuda_kernels import ERR, DEVICE_SUFFIX, DeviceRewriter, device_statements
-from .numba_cpu import NumbaCPUBackend, _in_compiler
+from .numba_cpu import NumbaCPUBackend
 
 _HELPERS = ("gj_index", "gj_nonzero", "gj_maximum", "gj_minimum", "gj_weak")
 _RESERVED = {"cuda", "_gpu", "_gj_math", "_GJ_SITES", *_HELPERS}
@@ -124,9 +125,23 @@ class NumbaCUDABackend(NumbaCPUBackend):
         return super().lower(program, header, include_prepare, set(reserved) | _RESERVED)
 
     def load(self, generated, stem):
+        """Import the module, and give this specialization its own GPU sites: the module is
+        shared by every JitFunction that generates the same text, its call counts are not."""
         module, path = super().load(generated, stem)
-        self.module = module
-        return module, path
+        sites = getattr(module, "_GJ_SITES", None)
+        if sites is None:
+            self.module = module
+            return module, path
+        from .cuda_runtime import Site
+        namespace = dict(vars(module))
+        namespace["_GJ_SITES"] = [Site(s.region, s.filename, s.line, s.plan) for s in sites]
+        driver = getattr(module, generated.entry_name)
+        own = types.FunctionType(driver.__code__, namespace, driver.__name__,
+                                 driver.__defaults__, driver.__closure__)
+        own.__gj_cpu__ = driver.__gj_cpu__
+        namespace[generated.entry_name] = own
+        self.module = types.SimpleNamespace(**namespace)
+        return self.module, path
 
     # -- the GPU part of the module ---------------------------------------------------------
 
@@ -175,13 +190,14 @@ class NumbaCUDABackend(NumbaCPUBackend):
     def is_compile_failure(self, exc, function, args):
         if hasattr(function, "overloads"):
             return super().is_compile_failure(exc, function, args)
-        # A host driver: Numba's errors, or an exception raised inside Numba's compiler (the
-        # last frame), mean a CPU part does not compile; anything else is the program's.
+        # A host driver: Numba's errors, or an exception raised while Numba's compiler runs
+        # (its frames are in numba/core: dispatcher, typing, lowering), mean a CPU part does not
+        # compile. An error raised by compiled code has no such frame: at most one frame naming
+        # the library source of the raise (numba/np/linalg.py for np.dot's shape check).
         if isinstance(exc, self.compile_errors()):
             return True
         frames = traceback.extract_tb(exc.__traceback__)
-        return bool(frames) and (_in_compiler(frames[-1].filename) or _in_numba_cuda(
-            frames[-1].filename))
+        return any(_in_compiler_core(f.filename) for f in frames)
 
     def box_result(self, function, result, dynamic, inputs):
         cpu = getattr(function, "__gj_cpu__", None)
@@ -192,9 +208,13 @@ class NumbaCUDABackend(NumbaCPUBackend):
         return super().box_result(function, result, dynamic, inputs)
 
 
-def _in_numba_cuda(filename):
-    import numba_cuda
-    return filename.startswith(os.path.dirname(numba_cuda.__file__))
+def _in_compiler_core(filename):
+    import llvmlite
+    import numba
+    path = filename.replace(os.sep, "/")
+    core = os.path.join(os.path.dirname(numba.__file__), "core").replace(os.sep, "/")
+    return path.startswith(core + "/") or path.startswith(
+        os.path.dirname(llvmlite.__file__).replace(os.sep, "/"))
 
 
 class _Planner:
@@ -316,6 +336,9 @@ class _Planner:
             if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
                     and isinstance(stmt.targets[0], gast.Name)):
                 return False
+        if not any(isinstance(n, (gast.BinOp, gast.UnaryOp, gast.Call, gast.Compare))
+                   for n in gast.walk(gast.Module(body=body, type_ignores=[]))):
+            return False    # returns an argument itself: no copy may be made
         for node in gast.walk(gast.Module(body=body, type_ignores=[])):
             if isinstance(node, (gast.Subscript, gast.IfExp, gast.BoolOp, gast.Lambda,
                                  gast.Tuple, gast.List, gast.Starred, gast.Slice)):
@@ -432,44 +455,66 @@ class _Planner:
         liveness.annotate(root)
         all_locals = local_names(root)
         annotate_defined(root, all_locals)
-        emitted, device_names, new_body = [], [], []
-        independent = 0
-        for stmt in root.body:
-            if range_loop(stmt):
-                verdict = classify_loop(stmt, stmt.live_out, self._device_problem,
-                                        self.aliases)
-                if verdict.independent:
-                    independent += 1
-                    defs, call = self._loop_kernel(stmt, verdict, all_locals)
-                    emitted.extend(defs)
-                    new_body.append(call)
-                    device_names.extend(n.id for n in gast.walk(stmt) if isinstance(
-                        n, gast.Name) and n.id in self.functions)
-                    continue
-                self.rows.append(("loop", self.origin(stmt.lineno), "cpu",
-                                  f"its iterations are not independent: {verdict.reason}"))
-            elif _contains(stmt, (gast.For, gast.While)):
-                self.rows.append(("loop", self.origin(stmt.lineno), "cpu",
-                                  "not a loop over range() at the top of the function"))
-            if _contains(stmt, (gast.For, gast.While)):
-                region = self._cpu_region(stmt, all_locals)
-                if region is None:
-                    self.rows.append(("function", self.origin(root.lineno), "cpu",
-                                      f"the loop at line {stmt.lineno} cannot be a CPU region "
-                                      "between GPU kernels: the whole function runs on the CPU"))
-                    return []
-                emitted.append(region[0])
-                new_body.append(region[1])
-                continue
-            new_body.append(stmt)
-        if not independent:
+        self._emitted, self._device_names, self._independent = [], [], 0
+        new_body = self._block(root.body, all_locals)
+        if new_body is None or not self._independent:
             return []
+        emitted, device_names = self._emitted, self._device_names
         closure = []
         for name in device_names:
             closure.extend(n for n in self._reached(name) if n not in closure)
         emitted = self._device_defs(closure, True) + emitted
-        driver = _def(self.driver_name, self._params(), new_body, root)
+        params = self._params()
+        first = gast.Expr(value=_call(_attr(_n("_gpu"), "compile_cpu_first"), [
+            _n(self.entry_name), _tuple(_n(p) for p in params)]))
+        driver = _def(self.driver_name, params, [_locate(first, root)] + new_body, root)
         return emitted + [(driver, self.filename, None)]
+
+    def _block(self, stmts, all_locals):
+        """The driver's statements for ``stmts``: independent range() loops become launches,
+        an ``if`` holding loops is walked into (the driver runs it, as Python), other statements
+        holding loops become CPU regions, the rest stays as it is. None: no driver possible."""
+        out = []
+        for stmt in stmts:
+            if range_loop(stmt):
+                verdict = classify_loop(stmt, stmt.live_out, self._device_problem,
+                                        self.aliases)
+                if verdict.independent:
+                    self._independent += 1
+                    defs, call = self._loop_kernel(stmt, verdict, all_locals)
+                    self._emitted.extend(defs)
+                    out.append(call)
+                    self._device_names.extend(n.id for n in gast.walk(stmt) if isinstance(
+                        n, gast.Name) and n.id in self.functions)
+                    continue
+                self.rows.append(("loop", self.origin(stmt.lineno), "cpu",
+                                  f"its iterations are not independent: {verdict.reason}"))
+            elif isinstance(stmt, gast.If) and _contains(stmt, (gast.For, gast.While)):
+                stmt = copy.copy(stmt)
+                stmt.body = self._block(stmt.body, all_locals)
+                stmt.orelse = self._block(stmt.orelse, all_locals)
+                if stmt.body is None or stmt.orelse is None:
+                    return None
+                stmt.body = stmt.body or [_locate(gast.Pass(), stmt)]
+                out.append(stmt)
+                continue
+            elif _contains(stmt, (gast.For, gast.While)):
+                self.rows.append(("loop", self.origin(stmt.lineno), "cpu",
+                                  "not a loop over range() (a while loop, a for over an array, "
+                                  "or a loop inside one): only range() loops map to the GPU"))
+            if _contains(stmt, (gast.For, gast.While)):
+                region, why = self._cpu_region(stmt, all_locals)
+                if region is None:
+                    self.rows.append(("function", self.origin(stmt.lineno), "cpu",
+                                      f"the loop at line {stmt.lineno} cannot run as a CPU "
+                                      f"region between GPU kernels ({why}): the whole function "
+                                      "runs on the CPU"))
+                    return None
+                self._emitted.append(region[0])
+                out.append(region[1])
+                continue
+            out.append(stmt)
+        return out
 
     def _loop_kernel(self, loop, verdict, all_locals):
         """The kernel and CPU twin of an independent loop, and the driver's launch."""
@@ -504,13 +549,15 @@ class _Planner:
     def _cpu_region(self, stmt, all_locals):
         """A statement with loops as a CPU-compiled function of its inputs returning its
         outputs (as transpiler.split does for Python drivers), and the driver's call."""
-        if _contains(stmt, (gast.Return, gast.FunctionDef, gast.Lambda)):
-            return None
+        if _contains(stmt, (gast.Return,)):
+            return None, "it may return from the function"
+        if _contains(stmt, (gast.FunctionDef, gast.Lambda)):
+            return None, "it defines a function"
         outputs = sorted(writes(stmt) & set(getattr(stmt, "live_out", ())) & all_locals)
         inputs = sorted(liveness.live_in([stmt], set(outputs)) & all_locals)
         defined = getattr(stmt, "defined_in", None)
         if defined is None or any(v not in defined for v in inputs):
-            return None
+            return None, "one of its inputs may be undefined where it starts"
         name = f"{self.entry_name}__cpu_{stmt.lineno}"
         value = (_n(outputs[0]) if len(outputs) == 1 else _tuple(_n(o) for o in outputs)) \
             if outputs else None
@@ -523,7 +570,7 @@ class _Planner:
             target = _n(outputs[0], True) if len(outputs) == 1 else gast.Tuple(
                 elts=[_n(o, True) for o in outputs], ctx=gast.Store())
             use = gast.Assign(targets=[target], value=call, type_comment=None)
-        return (fdef, self.filename, "@_jit"), _locate(use, stmt)
+        return ((fdef, self.filename, "@_jit"), _locate(use, stmt)), None
 
 
 def _grid_stride(count):

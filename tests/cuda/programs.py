@@ -99,3 +99,69 @@ class SmallNet(nn.Cell):
 
     def construct(self, x):
         return self.layers(self.flatten(x))
+
+
+# -- regressions found by review ------------------------------------------------------------
+
+def negative_start(a):
+    """i = -7 and i = 5 are the same element of a 12-array: not parallel."""
+    for i in range(-12, 12):
+        a[i] = a[i] * 2.0 + i
+    return a
+
+
+def alias_local(a):
+    """Reads the stored array through another name."""
+    for i in range(1, a.shape[0]):
+        b = a
+        a[i] = b[i - 1] * 2.0
+    return a
+
+
+def alias_transpose(m):
+    """Reads the stored matrix through .T."""
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            m[i, j] = m.T[i, j] + 1.0
+    return m
+
+
+def kernel_then_bad_dot(out, a, b):
+    """A kernel, then a CPU region whose np.dot raises ValueError at run time: the kernel's
+    effect must happen once (a runtime error is not a compile failure)."""
+    for i in range(out.shape[0]):
+        out[i] += 1.0
+    s = 0.0
+    for j in range(2):
+        s += np.dot(a, b)[0, 0]
+    return s
+
+
+def add_big_int(x, k):
+    """A Python int argument meets float32 only after Python-int arithmetic (NEP 50)."""
+    return x + (k - 16777216)
+
+
+def early_return(x, out):
+    """The early return puts the loop inside an if in the lowered code."""
+    if x.shape[0] == 0:
+        return out
+    for i in range(x.shape[0]):
+        out[i] = x[i] * 2.0
+    return out
+
+
+def identity(x):
+    """Returns its argument itself: no element-wise copy."""
+    return x
+
+
+class Residual(nn.Cell):
+    """x @ W.T + b, then + x: an element-wise add of two matrices on the device."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(8, 8)
+
+    def construct(self, x):
+        return self.dense(x) + x

@@ -215,6 +215,73 @@ def test_network_matches_the_cpu_backend():
         assert {"matmul_kernel"} <= {name for name, _, _ in rt.COMPILED}
 
 
+# -- regressions found by review (each was a silent wrong answer or a wrong report) -----------
+
+def test_range_with_negative_and_positive_indices_runs_on_the_cpu():
+    jitted = compare(programs.negative_start, (np.arange(12.0),), exact=True)
+    assert any("negative and non-negative" in r.reason for r in rows(jitted, "gpu"))
+
+
+@pytest.mark.parametrize("fn, arg", [(programs.alias_local, np.ones(20)),
+                                     (programs.alias_transpose, np.ones((5, 5)))])
+def test_stored_array_used_through_another_name_is_not_independent(fn, arg):
+    jitted = compare(fn, (arg,), exact=True)
+    assert not rows(jitted, "gpu") and "other than as" in rows(jitted, "cpu")[0].reason, \
+        jitted.explain()
+
+
+def test_runtime_error_after_a_kernel_is_not_a_second_run():
+    compare(programs.kernel_then_bad_dot, (np.zeros(4), np.ones((2, 3)), np.ones((2, 3))),
+            exact=True)
+
+
+def test_python_int_argument_stays_weak_in_an_element_wise_map():
+    compare(programs.add_big_int, (np.zeros(2, np.float32), 16777217), exact=True)
+
+
+def test_loop_after_an_early_return_is_a_kernel():
+    jitted = compare(programs.early_return, (np.ones(3), np.zeros(3)))
+    gpu_ran(jitted)
+
+
+def test_identity_returns_the_argument_itself():
+    x = np.ones(3)
+    assert tp.jit(programs.identity, backend="numba-cuda")(x) is x
+
+
+def test_counts_belong_to_each_jit_function():
+    x = np.arange(4.0)
+    first = tp.jit(programs.add_one, backend="numba-cuda")
+    for _ in range(3):
+        first(x, np.zeros(4))
+    second = tp.jit(programs.add_one, backend="numba-cuda")
+    second(x, np.zeros(4))
+    if TIER == "simulator":
+        assert "calls on the GPU: 1," in rows(second, "gpu")[0].reason, second.explain()
+        assert "calls on the GPU: 3," in rows(first, "gpu")[0].reason, first.explain()
+
+
+def test_network_with_a_residual_add():
+    tp.nn.set_seed(5)
+    net = programs.Residual()
+    x = RNG.standard_normal((3, 8)).astype(np.float32)
+    expected = net(x)
+    tp.set_context(mode=tp.GRAPH_MODE, device_target="GPU")
+    try:
+        got = net(x)
+    finally:
+        tp.set_context(mode=tp.PYNATIVE_MODE, device_target="CPU")
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+    from transpiler.nn.cell import _graph_function
+    explained = _graph_function(programs.Residual.construct)._explain_for(net)
+    network = [r for r in explained.rows if r.status == "gpu"][0]
+    if TIER == "simulator":
+        assert "on the CPU: 0" in network.reason, explained
+    else:
+        assert "compile-only run" in network.reason and "no kernel" not in network.reason, \
+            explained
+
+
 def test_every_generated_kernel_compiled_to_ptx():
     """Runs last (file order): every kernel the cases generated was compiled for sm_90."""
     if TIER != "ptx":

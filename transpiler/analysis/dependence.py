@@ -5,8 +5,8 @@ per iteration -- when no iteration reads or writes what another one writes:
 
 - every array element it stores is indexed by the loop variable itself in the first position
   (``a[v] = ...``, ``a[v, j] += ...``), so two iterations never store to the same element;
-- an array it stores to is read only at such elements (``a[v]``, ``a[v, k]``), and is not handed
-  whole to a call;
+- an array it stores to is used only at such elements (``a[v]``, ``a[v, k]``) or for its
+  ``shape``: not read elsewhere, aliased (``b = a``, ``a.T``) or handed whole to a call;
 - every variable it assigns is assigned before it is read in each iteration (private to the
   iteration) and is not read after the loop;
 - it has no ``break``, ``continue``, ``return``, ``yield``, ``try``, ``with``, nested definition
@@ -116,17 +116,25 @@ def classify_loop(loop, live_after, call_ok, module_aliases):
     stored, problem = _stored_arrays(loop.body, var)
     if problem:
         return LoopVerdict(False, problem)
-    for node in gast.walk(gast.Module(body=loop.body, type_ignores=[])):
-        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
-                and node.value.id in stored and not _indexed_by(node.slice, var):
-            return LoopVerdict(False, f"it reads {gast.unparse(node).strip()} (line "
-                                      f"{_line(node, loop)}), which another iteration may "
-                                      f"write (it stores {node.value.id}[{var}])")
-        if isinstance(node, gast.Call):
-            for arg in node.args:
-                if isinstance(arg, gast.Name) and arg.id in stored:
-                    return LoopVerdict(False, f"it passes {arg.id}, which it stores to, whole "
-                                              f"to a call (line {_line(node, loop)})")
+    # An array the loop stores to may be used only as name[var, ...] or name.shape: any other
+    # use (name[i - 1], an alias b = name, name.T, passing it whole) could reach an element
+    # that another iteration stores.
+    for parent in gast.walk(gast.Module(body=loop.body, type_ignores=[])):
+        for child in gast.iter_child_nodes(parent):
+            if not (isinstance(child, gast.Name) and child.id in stored):
+                continue
+            if isinstance(parent, gast.Subscript) and parent.value is child:
+                if _indexed_by(parent.slice, var):
+                    continue
+                return LoopVerdict(False, f"it reads {gast.unparse(parent).strip()} (line "
+                                          f"{_line(parent, loop)}), which another iteration "
+                                          f"may write (it stores {child.id}[{var}])")
+            if isinstance(parent, gast.Attribute) and parent.value is child and \
+                    parent.attr in ("shape", "ndim", "size", "dtype"):
+                continue
+            return LoopVerdict(False, f"it uses {child.id}, which it stores to, other than as "
+                                      f"{child.id}[{var}, ...] (line {_line(parent, loop)}: "
+                                      f"{gast.unparse(parent).strip()[:60]})")
     for name in stored:
         if name == var or name in writes(gast.Module(body=loop.body, type_ignores=[])):
             return LoopVerdict(False, f"it rebinds {name}, which it also indexes to store")
