@@ -158,14 +158,15 @@ def launch_loop(kernel, cpu, site, names, r, args, stored):
         # a[i] with i < 0 counts from the end: -1 and n - 1 would be the same element.
         problem = (f"its range {r} has negative and non-negative values, which may index "
                    "the same element")
-    if problem is None:
-        if COMPILE_ONLY:
-            flag = np.zeros(1, np.int32)
-            problem = _compile_only(kernel, (flag, r.start, r.step, count, *args))
-        else:
-            problem = _try_loop(kernel, site, r, count, args, stored)
-            if problem is None:
-                return
+    if COMPILE_ONLY:
+        # Compiled whenever the types allow, even if this call may not launch it.
+        if all(isinstance(a, (np.ndarray,) + _NUMBERS) for a in args):
+            note = _compile_only(kernel, (np.zeros(1, np.int32), r.start, r.step, count, *args))
+            problem = problem or note
+    elif problem is None:
+        problem = _try_loop(kernel, site, r, count, args, stored)
+        if problem is None:
+            return
     site.ran_on_cpu(problem)
     cpu(*args, r.start, r.stop, r.step)
 
