@@ -92,13 +92,20 @@ def _array_problem(name, value):
     return None
 
 
-def _loop_problem(names, args, stored):
+def _arguments_problem(names, args):
+    """Why a kernel cannot take these arguments, or None."""
     for name, value in zip(names, args):
-        problem = _scalar_problem(name, value)
-        if problem is None and isinstance(value, np.ndarray):
-            problem = _array_problem(name, value)
+        problem = _scalar_problem(name, value) or (
+            _array_problem(name, value) if isinstance(value, np.ndarray) else None)
         if problem:
             return problem
+    return None
+
+
+def _loop_problem(names, args, stored):
+    problem = _arguments_problem(names, args)
+    if problem:
+        return problem
     for i in stored:
         if not args[i].flags.writeable:
             return f"{names[i]} is read-only"
@@ -210,12 +217,7 @@ def map_elementwise(kernel, cpu, probe, site, names, args):
     arrays = [a for a in args if isinstance(a, np.ndarray)]
     if not arrays:
         return cpu(*args)   # numbers only: not a map
-    problem = None
-    for name, value in zip(names, args):
-        problem = _scalar_problem(name, value) or (
-            _array_problem(name, value) if isinstance(value, np.ndarray) else None)
-        if problem:
-            break
+    problem = _arguments_problem(names, args)
     shape = arrays[0].shape
     if problem is None and any(a.dtype.kind not in "fc" for a in arrays):
         problem = ("it has integer or bool array arguments: NumPy computes them at the array's "
@@ -277,12 +279,7 @@ def run_graph(graph_function, cpu, site, names, args):
     the CPU version runs instead.
     """
     from . import cuda_graph
-    problem = None
-    for name, value in zip(names, args):
-        problem = _scalar_problem(name, value) or (
-            _array_problem(name, value) if isinstance(value, np.ndarray) else None)
-        if problem:
-            break
+    problem = _arguments_problem(names, args)
     if problem is None:
         try:
             with cuda_graph.Graph(COMPILE_ONLY) as graph:
