@@ -38,7 +38,7 @@ def assert_same_value(expected, actual):
         assert len(actual) == len(expected)
         for e, a in zip(expected, actual):
             assert_same_value(e, a)
-    elif isinstance(expected, float) and expected != expected:
+    elif isinstance(expected, (float, np.floating)) and expected != expected:
         assert actual != actual
     else:
         assert actual == expected, (expected, actual)

@@ -309,14 +309,18 @@ class JitFunction:
         if values is not None:
             static_args = {name: (params.index(name), values[params.index(name)])
                            for name in self.static_argnames if name in params}
-        python_args = {}
+        python_args, numpy_args = {}, {}
         if values is not None:
             python_args = {name: (i, type(v)) for i, (name, v) in enumerate(zip(params, values))
                            if type(v) in (int, float) and name not in static_args}
+            np = _numpy()
+            numpy_args = {name: (i, type(v), v.ndim if isinstance(v, np.ndarray) else None)
+                          for i, (name, v) in enumerate(zip(params, values))
+                          if isinstance(v, (np.ndarray, np.generic)) and name not in static_args}
         try:
             program = Program()
             entry = specialize(program, fn, obj, static_args, source=self._source,
-                               python_args=python_args)
+                               python_args=python_args, numpy_args=numpy_args)
             cache = self.cache if self.cache is not None else get_context(
                 "enable_compile_cache")
             backend = get_backend(self._backend_name(), cache=cache,

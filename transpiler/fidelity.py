@@ -117,3 +117,91 @@ FLOAT_MATH = frozenset({
     "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
     "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "hypot", "pow",
     "fabs", "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "copysign", "fmod"})
+
+
+# -- `**`, `/`, `//`, `%`: Python's rules for Python numbers, NumPy's for NumPy values ----------
+#
+# The converter calls these instead of the operator where the Python-number analysis
+# (transpiler.analysis.python_numbers) says which rules apply; elsewhere the operator stays.
+
+_INF = math.inf
+_NEGATIVE_INT_POWER = "Integers to negative integer powers are not allowed."
+
+
+def checked_pow(x, y):
+    """Python's ``x ** y`` for Python numbers that are not both ints (and for int ** negative
+    int, which Python computes in floats): 0.0 to a negative power raises ZeroDivisionError, a
+    finite result too large raises OverflowError (Python docs, "Binary arithmetic operations";
+    CPython's float_pow). Numba gives inf for both."""
+    x = np.float64(x)
+    y = np.float64(y)
+    if x == 0.0 and y < 0.0 and y != -_INF:
+        raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+    if x < 0.0 and x != -_INF and y != math.floor(y) and y == y and y != _INF and y != -_INF:
+        # Python gives a complex number here; compiled code cannot change the result's type
+        # by value (README, "Known gaps"): say so rather than give nan.
+        raise ValueError("a negative number to a fractional power is complex in Python; "
+                         "compiled code cannot return it (graphjit)")
+    result = x ** y
+    if (result == _INF or result == -_INF) and x - x == 0.0 and y - y == 0.0:
+        raise OverflowError("(34, 'Numerical result out of range')")
+    return result
+
+
+# NumPy's integer scalar types. In Python a Python int is none of them (NEP 50 leaves it to
+# NumPy), in Numba an int64 is np.int64: ``isinstance`` on these is decided at compile time.
+_NUMPY_INTEGERS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                   np.uint64, np.bool_)
+_SMALL_INTEGERS = (np.int8, np.int16, np.uint8, np.uint16, np.bool_)
+
+
+def numpy_pow(x, y):
+    """NumPy's ``x ** y`` where one side is a NumPy scalar (Python numbers already typed by
+    NEP 50): an integer to a negative integer power raises ValueError (Numba gives 0 or raises
+    ZeroDivisionError); a float to an integer power is ``pow`` in the promoted float type
+    (Numba multiplies, which can differ in the last bit, and raises ZeroDivisionError for
+    0.0 to a negative power where NumPy gives inf). One ``return``: the branches on types are
+    decided when Numba compiles, and each type keeps one path."""
+    exponent = y
+    if isinstance(y, _NUMPY_INTEGERS):
+        if isinstance(x, _NUMPY_INTEGERS):
+            if y < 0:
+                raise ValueError(_NEGATIVE_INT_POWER)
+        elif isinstance(x, np.float64):
+            exponent = np.float64(y)
+        elif isinstance(x, np.float32):
+            if isinstance(y, _SMALL_INTEGERS):
+                exponent = np.float32(y)
+            else:
+                exponent = np.float64(y)
+    return x ** exponent
+
+
+def numpy_truediv(x, y):
+    """NumPy's ``x / y``: a zero divisor gives inf/-inf/nan (Numba raises ZeroDivisionError
+    for scalars; its array division already follows NumPy)."""
+    if np.isscalar(x) and np.isscalar(y):
+        if y == 0:
+            return np.true_divide(x, y)
+    return x / y
+
+
+def numpy_floordiv(x, y):
+    """NumPy's ``x // y``: by zero, inf/-inf/nan for floats, 0 for integers."""
+    if np.isscalar(x) and np.isscalar(y):
+        if y == 0:
+            return np.floor_divide(x, y)
+    return x // y
+
+
+def numpy_mod(x, y):
+    """NumPy's ``x % y``: by zero, nan for floats, 0 for integers."""
+    if np.isscalar(x) and np.isscalar(y):
+        if y == 0:
+            return np.remainder(x, y)
+    return x % y
+
+
+NUMPY_BINOPS = {"Pow": numpy_pow, "Div": numpy_truediv, "FloorDiv": numpy_floordiv,
+                "Mod": numpy_mod}
+"""gast operator name -> the NumPy-rules function used where a NumPy value is an operand."""

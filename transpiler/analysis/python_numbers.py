@@ -1,70 +1,392 @@
-"""Which local variables always hold Python numbers (never NumPy scalars or arrays).
+"""Which expressions are Python numbers, which are NumPy scalars, and what kind of number.
 
 NumPy 2's promotion rules (NEP 50) treat Python ints and floats as *weak*: only where a Python
 number meets an array or a NumPy scalar does the converter need ``weak(...)`` (see
-transpiler.ir.weak). A variable is a Python number when every assignment to it gives one:
-an int/float literal, another such variable, arithmetic of them, ``len``/``int``/``float``/
-``round``/``abs``/``min``/``max`` of them, or the target of ``for ... in range(...)``.
-Parameters are not (a caller may pass anything). A greatest fixpoint over the assignments.
+transpiler.ir.weak). The operators ``**``, ``/``, ``//`` and ``%`` follow Python's rules for
+Python numbers (``2 ** -1 == 0.5``, ``1.0 / 0.0`` raises) and NumPy's where a NumPy scalar is an
+operand (``np.float32(1) / 0`` is inf); Numba follows neither everywhere, so the converter needs
+to know which operands are which (transpiler.fidelity).
+
+A variable is a *Python number* when every assignment to it gives one: an int/float literal, a
+static Python number (a global, a constant attribute), another such variable, arithmetic of
+them, ``len``/``int``/``float``/``round``/``abs``/``min``/``max`` of them, a ``math`` function,
+or the target of ``for ... in range(...)``. Parameters are not (a caller may pass anything),
+unless the specialization is guarded on their type (``seeds``). A greatest fixpoint over the
+assignments. Its *kind* is ``"int"``, ``"float"`` or ``"num"`` (either, by path: Numba unifies
+it to a float), a least fixpoint; an int is *non-negative* when every assignment gives one.
+
+A variable is a *NumPy scalar* when every assignment gives one: an element of an array
+(``a[i]`` with as many integer indices as the array has dimensions, known for arguments), a
+NumPy scalar type called on a number (``np.float32(x)``), a ufunc of numbers, arithmetic of a
+NumPy scalar with numbers, or a parameter called with a NumPy scalar (guarded on its type).
 """
+import math
+
 import gast
+import numpy as np
 
 _PY_CALLS = {"len": "any", "int": "any", "float": "any", "round": "py", "abs": "py",
              "min": "py", "max": "py"}
+_INT_MATH = frozenset({"floor", "ceil", "trunc", "factorial", "gcd", "lcm", "isqrt", "comb",
+                       "perm"})
+_REDUCTIONS = frozenset({"sum", "prod", "mean", "max", "min", "amax", "amin", "std", "var",
+                         "median"})
+
+UNKNOWN = object()
+"""What ``resolve`` returns for a name or attribute that is not a static value."""
+
+
+def _no_resolve(node):
+    return UNKNOWN
+
+
+class Numbers:
+    """The analysis of one function.
+
+    Args:
+        fdef (gast.FunctionDef): the function.
+        local_vars (set[str]): its local variables that are not static.
+        seeds (dict[str, str] | Iterable[str]): parameters called with a Python number, with
+            their kind (``"int"``/``"float"``; an iterable: kind unknown, ``"num"``).
+        resolve (callable | None): ``resolve(node)`` -> the static value of a Name or
+            Attribute that is not local (a global, ``math.pi``, ``np.float32``), or UNKNOWN.
+        numpy_seeds (Iterable[str]): parameters called with a NumPy scalar.
+        array_dims (dict[str, int] | None): parameters called with an array -> its ndim.
+
+    Attributes:
+        kinds (dict[str, str]): Python-number locals -> kind.
+        nonneg (set[str]): Python int locals never negative.
+        numpy_scalars (set[str]): NumPy-scalar locals.
+    """
+
+    def __init__(self, fdef, local_vars, seeds=(), resolve=None, numpy_seeds=(),
+                 array_dims=None):
+        self.resolve = resolve or _no_resolve
+        self.array_dims = dict(array_dims or {})
+        if not isinstance(seeds, dict):
+            seeds = {name: "num" for name in seeds}
+        definitions = {}
+        params = {a.id for a in fdef.args.args}
+        for node in gast.walk(fdef):
+            if isinstance(node, gast.Assign):
+                for target in node.targets:
+                    for name in _names(target):
+                        value = node.value if isinstance(target, gast.Name) else None
+                        definitions.setdefault(name, []).append(value)
+            elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+                definitions.setdefault(node.target.id, []).append(
+                    gast.BinOp(left=node.target, op=node.op, right=node.value))
+            elif isinstance(node, (gast.For, gast.comprehension)):
+                ranged = node.iter if _is_range(node.iter) else None
+                for name in _names(node.target):
+                    simple = isinstance(node.target, gast.Name)
+                    definitions.setdefault(name, []).append(
+                        ("range", ranged if simple else None) if ranged is not None else None)
+            elif isinstance(node, gast.AnnAssign) and isinstance(node.target, gast.Name):
+                definitions.setdefault(node.target.id, []).append(node.value)
+        self._definitions = definitions
+        # Python numbers: greatest fixpoint.
+        py = {n for n in definitions if n in local_vars and n not in params}
+        py |= set(seeds)
+        for seed in seeds:
+            definitions.setdefault(seed, [])
+        self.kinds = {name: "num" for name in py}
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(py):
+                if not all(_is_range_def(d) or self.is_python(d) for d in definitions[name]):
+                    py.discard(name)
+                    del self.kinds[name]
+                    changed = True
+        # Kinds (a least fixpoint from "unset" up to int/float, then "num") and non-negative
+        # ints (a greatest fixpoint), until neither changes: `k ** j` is an int when j >= 0.
+        self.nonneg = set()
+        while True:
+            self._kind_fixpoint(py, seeds)
+            before = self.nonneg
+            self._nonneg_fixpoint(seeds)
+            if self.nonneg == before:
+                break
+        # NumPy scalars: greatest fixpoint.
+        numpy_seeds = set(numpy_seeds)
+        scalars = {n for n in definitions if n in local_vars and n not in params
+                   and n not in self.kinds} | numpy_seeds
+        self.numpy_scalars = scalars
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(scalars):
+                if name in numpy_seeds:
+                    continue
+                if not all(d is not None and not _is_range_def(d) and self.is_numpy_scalar(d)
+                           for d in definitions[name]):
+                    scalars.discard(name)
+                    changed = True
+
+    def _kind_fixpoint(self, py, seeds):
+        definitions = self._definitions
+        self.kinds = {name: seeds.get(name) for name in py}
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(py):
+                kind = self.kinds[name]
+                for d in definitions[name]:
+                    kind = _join(kind, "int" if _is_range_def(d) else self.kind(d))
+                if kind != self.kinds[name]:
+                    self.kinds[name] = kind
+                    changed = True
+        for name, kind in self.kinds.items():
+            if kind is None:
+                self.kinds[name] = "num"
+
+    def _nonneg_fixpoint(self, seeds):
+        definitions = self._definitions
+        nonneg = {n for n, k in self.kinds.items() if k == "int" and n not in seeds}
+        self.nonneg = nonneg
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(nonneg):
+                if not all(self._range_nonneg(d[1]) if _is_range_def(d) else self.is_nonneg(d)
+                           for d in definitions[name]):
+                    nonneg.discard(name)
+                    changed = True
+
+    # -- Python numbers ---------------------------------------------------------------------
+
+    def is_python(self, node):
+        """Whether expression ``node`` always gives a Python int/float."""
+        return self.kind(node) is not None
+
+    def kind(self, node):
+        """``"int"``, ``"float"``, ``"num"`` for a Python-number expression, else None."""
+        if node is None or _is_range_def(node):
+            return None
+        if isinstance(node, gast.Constant):
+            return _kind_of_value(node.value)
+        if isinstance(node, gast.Name):
+            if node.id in self.kinds:
+                return self.kinds[node.id]
+            if node.id in self._definitions:
+                return None
+            return _kind_of_value(self.resolve(node))
+        if isinstance(node, gast.Attribute):
+            return _kind_of_value(self.resolve(node))
+        if isinstance(node, gast.BinOp):
+            if isinstance(node.op, gast.MatMult):
+                return None
+            left, right = self.kind(node.left), self.kind(node.right)
+            if left is None or right is None:
+                return None
+            if isinstance(node.op, gast.Div):
+                return "float"
+            if isinstance(node.op, gast.Pow) and left == right == "int":
+                exponent = self.constant(node.right)
+                if exponent is not None:
+                    return "int" if exponent >= 0 else "float"
+                return "int" if self.is_nonneg(node.right) else "num"
+            return _join(left, right)
+        if isinstance(node, gast.UnaryOp) and not isinstance(node.op, gast.Not):
+            kind = self.kind(node.operand)
+            if isinstance(node.op, gast.Invert):
+                return "int" if kind == "int" else None
+            return kind
+        if isinstance(node, gast.IfExp):
+            body, orelse = self.kind(node.body), self.kind(node.orelse)
+            return None if body is None or orelse is None else _join(body, orelse)
+        if isinstance(node, gast.Call) and not node.keywords and not any(
+                isinstance(a, gast.Starred) for a in node.args):
+            return self._call_kind(node)
+        return None
+
+    def _call_kind(self, node):
+        func = node.func
+        if isinstance(func, gast.Name) and func.id in _PY_CALLS and \
+                func.id not in self._definitions:
+            name = func.id
+            if name in ("len", "int"):
+                return "int"
+            if name == "float":
+                return "float"
+            kinds = [self.kind(a) for a in node.args]
+            if not kinds or any(k is None for k in kinds):
+                return None
+            if name == "round":
+                return "int" if len(kinds) == 1 else kinds[0]
+            result = None
+            for kind in kinds:
+                result = _join(result, kind)
+            return result
+        if isinstance(func, gast.Attribute) or (isinstance(func, gast.Name)
+                                                 and func.id not in self._definitions):
+            fn = self.resolve(func)
+            name = getattr(fn, "__name__", None)
+            if fn is not UNKNOWN and name and getattr(math, name, None) is fn:
+                kinds = [self.kind(a) for a in node.args]
+                if any(k is None for k in kinds):
+                    return None   # math of a NumPy value still gives a float, but say less
+                return "int" if name in _INT_MATH else "float"
+        return None
+
+    def constant(self, node):
+        """The int/float value of a constant (or negated constant, or static) expression."""
+        if isinstance(node, gast.Constant) and _kind_of_value(node.value):
+            return node.value
+        if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
+            value = self.constant(node.operand)
+            if value is not None:
+                return -value if isinstance(node.op, gast.USub) else value
+        if isinstance(node, (gast.Name, gast.Attribute)) and not (
+                isinstance(node, gast.Name) and node.id in self._definitions):
+            value = self.resolve(node)
+            if _kind_of_value(value):
+                return value
+        return None
+
+    def is_nonneg(self, node):
+        """Whether a Python-int expression is never negative."""
+        value = self.constant(node)
+        if value is not None:
+            return value >= 0
+        if isinstance(node, gast.Name):
+            return node.id in self.nonneg
+        if isinstance(node, gast.BinOp):
+            if isinstance(node.op, (gast.Add, gast.Mult, gast.FloorDiv, gast.Pow)):
+                return self.is_nonneg(node.left) and self.is_nonneg(node.right)
+            if isinstance(node.op, gast.Mod):
+                return self.is_nonneg(node.right)
+            return False
+        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.UAdd):
+            return self.is_nonneg(node.operand)
+        if isinstance(node, gast.IfExp):
+            return self.is_nonneg(node.body) and self.is_nonneg(node.orelse)
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id not in self._definitions and not node.keywords:
+            name, args = node.func.id, node.args
+            if name in ("len", "abs"):
+                return True
+            if name == "min":
+                return bool(args) and all(self.is_nonneg(a) for a in args)
+            if name == "max":
+                return any(self.is_nonneg(a) for a in args)
+        return False
+
+    def _range_nonneg(self, call):
+        """The target of ``for v in range(...)`` is never negative."""
+        if call is None:
+            return False
+        args = call.args
+        if len(args) == 1:
+            return True
+        if len(args) == 2:
+            return self.is_nonneg(args[0])
+        step = self.constant(args[2]) if len(args) == 3 else None
+        if step is None:
+            return False
+        if step > 0:
+            return self.is_nonneg(args[0])
+        stop = self.constant(args[1])
+        return stop is not None and stop >= -1
+
+    # -- NumPy scalars ----------------------------------------------------------------------
+
+    def is_numpy_scalar(self, node):
+        """Whether expression ``node`` always gives a NumPy scalar (np.float32, np.int64...)."""
+        if isinstance(node, gast.Name):
+            return node.id in self.numpy_scalars
+        if isinstance(node, gast.Subscript):
+            return self._is_element(node)
+        if isinstance(node, gast.BinOp):
+            if isinstance(node.op, gast.MatMult):
+                return False
+            left, right = self.is_numpy_scalar(node.left), self.is_numpy_scalar(node.right)
+            return (left and (right or self.is_python(node.right))) or (
+                right and self.is_python(node.left))
+        if isinstance(node, gast.UnaryOp) and not isinstance(node.op, gast.Not):
+            return self.is_numpy_scalar(node.operand)
+        if isinstance(node, gast.IfExp):
+            return self.is_numpy_scalar(node.body) and self.is_numpy_scalar(node.orelse)
+        if isinstance(node, gast.Call) and not node.keywords and node.args and not any(
+                isinstance(a, gast.Starred) for a in node.args):
+            return self._numpy_call(node)
+        return False
+
+    def _is_element(self, node):
+        base = node.value
+        if not isinstance(base, gast.Name) or base.id not in self.array_dims or \
+                base.id in self._definitions:
+            return False
+        index = node.slice
+        parts = index.elts if isinstance(index, gast.Tuple) else [index]
+        return len(parts) == self.array_dims[base.id] and all(
+            self.kind(p) == "int" for p in parts)
+
+    def _numpy_call(self, node):
+        func = node.func
+        numbers = all(self.is_python(a) or self.is_numpy_scalar(a) for a in node.args)
+        if isinstance(func, gast.Name) and func.id not in self._definitions:
+            if func.id == "abs" and len(node.args) == 1:
+                return self.is_numpy_scalar(node.args[0])
+            if func.id in ("min", "max"):
+                return all(self.is_numpy_scalar(a) for a in node.args)
+        fn = self.resolve(func) if isinstance(func, (gast.Name, gast.Attribute)) and not (
+            isinstance(func, gast.Name) and func.id in self._definitions) else UNKNOWN
+        if fn is UNKNOWN:
+            if isinstance(func, gast.Attribute) and func.attr in _REDUCTIONS and \
+                    len(node.args) == 0:
+                return self.is_array(func.value)
+            return False
+        if isinstance(fn, type) and issubclass(fn, np.generic):
+            return len(node.args) == 1 and numbers
+        if isinstance(fn, np.ufunc):
+            return fn.nout == 1 and numbers
+        if getattr(fn, "__name__", None) in _REDUCTIONS and getattr(np, fn.__name__, None) is fn:
+            return len(node.args) == 1 and self.is_array(node.args[0])
+        return False
+
+    def is_array(self, node):
+        """Whether ``node`` names an argument that is an array."""
+        return isinstance(node, gast.Name) and node.id in self.array_dims and \
+            node.id not in self._definitions
 
 
 def python_number_vars(fdef, local_vars, seeds=()):
     """The subset of ``local_vars`` that always hold Python numbers in ``fdef``; ``seeds`` are
     parameters known to be called with Python numbers (the specialization is guarded on it)."""
-    definitions = {}
-    params = {a.id for a in fdef.args.args}
-    for node in gast.walk(fdef):
-        if isinstance(node, gast.Assign):
-            for target in node.targets:
-                for name in _names(target):
-                    value = node.value if isinstance(target, gast.Name) else None
-                    definitions.setdefault(name, []).append(value)
-        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
-            definitions.setdefault(node.target.id, []).append(
-                gast.BinOp(left=node.target, op=node.op, right=node.value))
-        elif isinstance(node, (gast.For, gast.comprehension)):
-            ranged = _is_range(node.iter)
-            for name in _names(node.target):
-                definitions.setdefault(name, []).append("range" if ranged else None)
-        elif isinstance(node, gast.AnnAssign) and isinstance(node.target, gast.Name):
-            definitions.setdefault(node.target.id, []).append(node.value)
-    candidates = {n for n in definitions if n in local_vars and n not in params}
-    candidates |= set(seeds)
-    for seed in seeds:
-        definitions.setdefault(seed, [])
-    changed = True
-    while changed:
-        changed = False
-        for name in sorted(candidates):
-            if not all(d == "range" or is_python_number(d, candidates)
-                       for d in definitions[name]):
-                candidates.discard(name)
-                changed = True
-    return candidates
+    return set(Numbers(fdef, local_vars, seeds).kinds)
 
 
 def is_python_number(node, py_vars):
     """Whether expression ``node`` always gives a Python int/float (see the module doc)."""
-    if node is None:
-        return False
-    if isinstance(node, gast.Constant):
-        return type(node.value) in (int, float)
-    if isinstance(node, gast.Name):
-        return node.id in py_vars
-    if isinstance(node, gast.BinOp):
-        return is_python_number(node.left, py_vars) and is_python_number(node.right, py_vars)
-    if isinstance(node, gast.UnaryOp) and not isinstance(node.op, gast.Not):
-        return is_python_number(node.operand, py_vars)
-    if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-            node.func.id in _PY_CALLS and not node.keywords:
-        kind = _PY_CALLS[node.func.id]
-        return kind == "any" or all(is_python_number(a, py_vars) for a in node.args)
-    return False
+    numbers = Numbers.__new__(Numbers)
+    numbers.kinds = {name: "num" for name in py_vars}
+    numbers._definitions = {}
+    numbers.nonneg = set()
+    numbers.array_dims = {}
+    numbers.resolve = _no_resolve
+    return numbers.is_python(node)
+
+
+def _kind_of_value(value):
+    if type(value) is int:
+        return "int"
+    if type(value) is float:
+        return "float"
+    return None
+
+
+def _join(a, b):
+    if a is None:
+        return b
+    if b is None or a == b:
+        return a
+    return "num"
+
+
+def _is_range_def(d):
+    return isinstance(d, tuple) and d and d[0] == "range"
 
 
 def _names(target):

@@ -25,13 +25,13 @@ import types
 import gast
 
 from ..analysis.definite_assignment import check_definite_assignment
-from ..analysis.python_numbers import is_python_number, python_number_vars
+from ..analysis.python_numbers import UNKNOWN, Numbers
 from ..analysis.scopes import local_names, parameter_names
 from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
-from ..fidelity import FLOAT_MATH, REPLACEMENTS
+from ..fidelity import FLOAT_MATH, NUMPY_BINOPS, REPLACEMENTS, checked_pow
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
 from . import to_functional_form
@@ -120,7 +120,8 @@ class Specializer:
             arguments, static values passed by a caller).
     """
 
-    def __init__(self, program, source, bindings, extra_params=(), python_params=()):
+    def __init__(self, program, source, bindings, extra_params=(), python_params=(),
+                 numpy_params=(), array_params=None):
         self.program = program
         self.extra_params = list(extra_params)
         self.recursive_calls = []   # (call node, calling Specializer, source node)
@@ -131,15 +132,18 @@ class Specializer:
         self.env = dict(bindings)
         self.bindings = dict(bindings)
         self.locals = local_names(source.node)
-        # Locals that always hold Python numbers: no NEP 50 `weak` needed against them.
-        self.python_numbers = python_number_vars(source.node, self.locals - set(bindings),
-                                                 python_params)
         self.inputs = {}            # Path -> local parameter name
         self.loops = []
         self.nesting = 0            # depth of if/while/for around the current statement
         self.fn_globals = getattr(self.fn, "__globals__", {})
         code = self.fn.__code__
         self.freevars = dict(zip(code.co_freevars, self.fn.__closure__ or ()))
+        # Which expressions are Python numbers (no NEP 50 `weak` needed against them; Python's
+        # rules for `**`) and which are NumPy scalars (NumPy's rules for `**`, `/`, `//`, `%`).
+        self.numbers = Numbers(source.node, self.locals - set(bindings), python_params,
+                               self._resolve_static, numpy_params, array_params)
+        self.python_numbers = set(self.numbers.kinds)
+        self.fidelity = self.fn.__module__ != REPLACEMENTS_MODULE
 
     # -- entry ------------------------------------------------------------------------------
 
@@ -242,17 +246,30 @@ class Specializer:
                                 "(NumPy and Numba differ when the views overlap)")
         value = self.expr(node.value)
         target = self.target(node.target)
-        weak_value = _weak_number(value) or (not isinstance(value, Static) and is_python_number(
-            node.value, self.python_numbers))
+        weak_value = self._python_number(value, node.value)
         strong_target = (isinstance(target, gast.Name) and target.id not in self.python_numbers
                          ) or (isinstance(target, gast.Subscript) and _pure(target))
+        like = copy.deepcopy(target)
+        for child in gast.walk(like):
+            if hasattr(child, "ctx"):
+                child.ctx = gast.Load()
         if weak_value and strong_target:
-            like = copy.deepcopy(target)
-            for child in gast.walk(like):
-                if hasattr(child, "ctx"):
-                    child.ctx = gast.Load()
             value = self._weak(value, node.value, like)
-        return [gast.AugAssign(target=target, op=node.op, value=self._m(value, node.value))]
+        value = self._m(value, node.value)
+        source = copy.deepcopy(node.target)
+        for child in gast.walk(source):
+            if hasattr(child, "ctx"):
+                child.ctx = gast.Load()
+        scalar_target = (isinstance(target, gast.Name) and (
+            target.id in self.python_numbers or target.id in self.numbers.numpy_scalars)) or (
+            isinstance(target, gast.Subscript) and _pure(target)
+            and self.numbers.is_numpy_scalar(source))
+        if scalar_target:
+            # `x op= v` on a number is `x = x op v`: the checked operators apply.
+            call = self._checked_binop(node, node.op, like, value, source, node.value)
+            if call is not None:
+                return [gast.Assign(targets=[target], value=call, type_comment=None)]
+        return [gast.AugAssign(target=target, op=node.op, value=value)]
 
     def stmt_Return(self, node):
         return [gast.Return(value=None if node.value is None else self.value(node.value))]
@@ -513,6 +530,8 @@ class Specializer:
 
     def expr(self, node):
         """Rewrite ``node``: a :class:`Static` when known at transpile time, else a gast node."""
+        if isinstance(node, _Converted):
+            return node.value
         kind = type(node)
         if kind in _UNSUPPORTED_EXPRS:
             self.fail(node, f"{_UNSUPPORTED_EXPRS[kind]} is not converted")
@@ -670,20 +689,94 @@ class Specializer:
             return folded
         if not isinstance(node.op, gast.MatMult):
             left, right = self._weak_pair(left, right, node.left, node.right)
+        call = self._checked_binop(node, node.op, left, right, node.left, node.right)
+        if call is not None:
+            return call
         return gast.BinOp(left=self._m(left, node.left), op=node.op,
                           right=self._m(right, node.right))
+
+    def _python_number(self, value, node):
+        """Whether ``value`` (``node`` rewritten) always is a Python int/float."""
+        return _weak_number(value) or (not isinstance(value, Static) and self.numbers.is_python(
+            node))
+
+    def _number_kind(self, value, node):
+        if isinstance(value, Static):
+            return {int: "int", float: "float"}.get(type(value.value))
+        return self.numbers.kind(node)
+
+    def _checked_binop(self, node, op, left, right, left_node, right_node):
+        """``**``, ``/``, ``//``, ``%`` with Python's rules where both operands are Python
+        numbers and NumPy's where one is a NumPy scalar (transpiler.fidelity): a call of the
+        checked function, or None where Numba's operator already gives that result."""
+        name = type(op).__name__
+        if not self.fidelity or name not in NUMPY_BINOPS:
+            return None
+        numbers = self.numbers
+        values = [self._m(left, left_node), self._m(right, right_node)]
+        if isinstance(op, gast.Pow) and self._python_number(left, left_node) and \
+                self._python_number(right, right_node):
+            kinds = (self._number_kind(left, left_node), self._number_kind(right, right_node))
+            if kinds == ("int", "int"):
+                exponent = right.value if isinstance(right, Static) else numbers.constant(
+                    right_node)
+                if exponent is not None and exponent >= 0 or (
+                        exponent is None and numbers.is_nonneg(right_node)):
+                    return None   # an int, as in Python (int64: README, "Known gaps")
+                if exponent is None:
+                    self.fail(node, "int ** int with an exponent that may be negative: Python "
+                                    "gives an int or a float depending on its sign, compiled "
+                                    "code cannot")
+            return self._call_helper(node, checked_pow, values)
+        left_np = not isinstance(left, Static) and numbers.is_numpy_scalar(left_node)
+        right_np = not isinstance(right, Static) and numbers.is_numpy_scalar(right_node)
+        if (left_np or right_np) and not (numbers.is_array(left_node)
+                                         or numbers.is_array(right_node)):
+            return self._call_helper(node, NUMPY_BINOPS[name], values)
+        return None
+
+    def _resolve_static(self, node):
+        """The value of a Name or Attribute chain that is static here (a global, a closure
+        cell, a static binding, a module attribute), without guarding it (the conversion of
+        the expression guards what it uses); UNKNOWN otherwise."""
+        if isinstance(node, gast.Name):
+            name = node.id
+            if name in self.env:
+                return self.env[name].value
+            if name in self.locals:
+                return UNKNOWN
+            if name in self.freevars:
+                try:
+                    return self.freevars[name].cell_contents
+                except ValueError:
+                    return UNKNOWN
+            if name in self.fn_globals:
+                return self.fn_globals[name]
+            builtin_ns = self.fn_globals.get("__builtins__", __builtins__)
+            if isinstance(builtin_ns, types.ModuleType):
+                builtin_ns = vars(builtin_ns)
+            return builtin_ns.get(name, UNKNOWN)
+        if isinstance(node, gast.Attribute):
+            base = self._resolve_static(node.value)
+            if isinstance(base, types.ModuleType):
+                return getattr(base, node.attr, UNKNOWN)
+        return UNKNOWN
+
+    def _call_helper(self, node, fn, values):
+        """Call the transpiler.fidelity function ``fn`` on generated expressions."""
+        call = gast.Call(func=node, args=[_Converted(v) for v in values], keywords=[])
+        return gast.copy_location(self._call_user(call, fn, None), node)
 
     def _weak_pair(self, left, right, left_node, right_node):
         """NEP 50: a Python number meeting an array or NumPy scalar takes its dtype. Wrap the
         number in ``weak(number, other)`` (transpiler.ir.weak) when the other side can be
         evaluated twice without effect (a name, attribute or subscript of names)."""
         def weak_side(value, node):
-            return _weak_number(value) or (not isinstance(value, Static) and is_python_number(
-                node, self.python_numbers))
+            return self._python_number(value, node)
 
         def strong_side(value, node):
-            return not isinstance(value, Static) and _pure(value) and not is_python_number(
-                node, self.python_numbers)
+            return not isinstance(value, Static) and _pure(value) and not \
+                self.numbers.is_python(node)
 
         if weak_side(left, left_node) and strong_side(right, right_node):
             left = self._weak(left, left_node, right)
@@ -960,9 +1053,19 @@ class Specializer:
             for attr in chain:
                 expr = gast.Attribute(value=expr, attr=attr, ctx=gast.Load())
             return expr
+        if isinstance(value, tuple) and all(library_reference(v) is not None for v in value):
+            return gast.Tuple(elts=[self.materialize(Static(v), node) for v in value],
+                              ctx=gast.Load())   # isinstance(x, (np.int32, np.int64))
         self.fail(node, f"{_describe(value) if not callable(value) else repr(value)} cannot be "
                         "used as a value in compiled code (only arrays, numbers, strings, "
                         "tuples of them and library functions can)")
+
+
+class _Converted:
+    """An expression already rewritten, passed where a source node is expected."""
+
+    def __init__(self, value):
+        self.value = value
 
 
 def _generated_name(function):
@@ -1027,7 +1130,7 @@ def k_ok(kwargs):
 
 
 def specialize(program, function, self_value=None, static_args=None, source=None,
-               python_args=None):
+               python_args=None, numpy_args=None):
     """Build ``program``'s entry: ``function`` specialized on ``self_value`` and static args.
 
     Args:
@@ -1042,6 +1145,11 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         python_args (dict[str, tuple[int, type]] | None): parameters called with a Python int
             or float (index among the bound arguments, type): NEP 50 treats them as weak; the
             specialization is guarded on their type.
+        numpy_args (dict[str, tuple[int, type, int | None]] | None): parameters called with
+            a NumPy scalar or an array (index, type, ndim of an array): NumPy's rules apply to
+            their arithmetic (transpiler.fidelity). A NumPy scalar's type is guarded (called
+            with a Python number instead, the rules differ); an array's is not (the helpers
+            check at run time whether an operand is a scalar).
 
     Returns:
         GeneratedFunction: the entry; also stored as ``program.entry``.
@@ -1064,13 +1172,23 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         bindings[name] = Static(value, path)
         program.guard(path, "eq" if is_scalar(value) else "is", value)
     symbol = program.function_symbol(_generated_name(function))
-    python_params = set()
+    python_params = {}
     for name, (index, kind) in (python_args or {}).items():
         if name in bindings:
             continue
         program.guard(Path(((("arg", index)),)), "type", kind)
-        python_params.add(name)
-    specializer = Specializer(program, source, bindings, python_params=python_params)
+        python_params[name] = {int: "int", float: "float"}.get(kind, "num")
+    numpy_params, array_params = set(), {}
+    for name, (index, kind, ndim) in (numpy_args or {}).items():
+        if name in bindings:
+            continue
+        if ndim is None:
+            program.guard(Path(((("arg", index)),)), "type", kind)
+            numpy_params.add(name)
+        else:
+            array_params[name] = ndim
+    specializer = Specializer(program, source, bindings, python_params=python_params,
+                              numpy_params=numpy_params, array_params=array_params)
     key = (function,) + tuple(sorted((name, _static_key(s.value))
                                      for name, s in bindings.items()))
     program.in_progress[key] = specializer      # a recursive call finds the entry itself
