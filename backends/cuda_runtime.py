@@ -61,9 +61,28 @@ class Site:
         self.cpu_calls += 1
         if why and why not in self.notes:
             self.notes.append(why)
-            from transpiler.errors import FallbackWarning
+            from transpiler.errors import FallbackWarning, user_stacklevel
             warnings.warn(f"graphjit: {self.region} at {self.filename}:{self.line} runs on "
-                          f"the CPU: {why}", FallbackWarning, stacklevel=4)
+                          f"the CPU: {why}", FallbackWarning, stacklevel=user_stacklevel())
+
+
+_NO_GPU = []
+
+
+def no_gpu():
+    """Why there is no GPU to launch on (asked once), or None."""
+    if not _NO_GPU:
+        why = None
+        if not SIMULATOR and not COMPILE_ONLY:
+            try:
+                usable = cuda.is_available()
+            except Exception:  # noqa: BLE001 - a broken driver is no GPU
+                usable = False
+            if not usable:
+                why = ("there is no CUDA GPU here (numba.cuda.is_available() is False); "
+                       "NUMBA_ENABLE_CUDASIM=1 runs the kernels in Numba's simulator")
+        _NO_GPU.append(why)
+    return _NO_GPU[0]
 
 
 def launch_config(count):
@@ -160,7 +179,7 @@ def launch_loop(kernel, cpu, site, names, r, args, stored):
     if count == 0:
         site.gpu_calls += 1
         return
-    problem = _loop_problem(names, args, stored)
+    problem = no_gpu() or _loop_problem(names, args, stored)
     if problem is None and stored and min(r[0], r[-1]) < 0 <= max(r[0], r[-1]):
         # a[i] with i < 0 counts from the end: -1 and n - 1 would be the same element.
         problem = (f"its range {r} has negative and non-negative values, which may index "
@@ -217,7 +236,7 @@ def map_elementwise(kernel, cpu, probe, site, names, args):
     arrays = [a for a in args if isinstance(a, np.ndarray)]
     if not arrays:
         return cpu(*args)   # numbers only: not a map
-    problem = _arguments_problem(names, args)
+    problem = no_gpu() or _arguments_problem(names, args)
     shape = arrays[0].shape
     if problem is None and any(a.dtype.kind not in "fc" for a in arrays):
         problem = ("it has integer or bool array arguments: NumPy computes them at the array's "
@@ -279,7 +298,7 @@ def run_graph(graph_function, cpu, site, names, args):
     the CPU version runs instead.
     """
     from . import cuda_graph
-    problem = _arguments_problem(names, args)
+    problem = no_gpu() or _arguments_problem(names, args)
     if problem is None:
         try:
             with cuda_graph.Graph(COMPILE_ONLY) as graph:

@@ -183,7 +183,10 @@ class NumbaCUDABackend(NumbaCPUBackend):
                 detail += f"; kernel launches in the last call: {site.launches}"
             if site.notes:
                 detail += "; ran on the CPU because: " + "; ".join(site.notes)
-            rows.append((site.region, Origin(site.filename, site.line), "gpu", detail))
+            # "gpu" once a call ran there (or none ran yet); "cpu" when every call so far ran
+            # on the CPU, whatever the plan.
+            status = "gpu" if site.gpu_calls or not site.cpu_calls else "cpu"
+            rows.append((site.region, Origin(site.filename, site.line), status, detail))
         rows.extend(self.static_rows)
         return rows
 

@@ -133,3 +133,30 @@ def test_error_names_user_file_from_a_script(tmp_path):
     assert proc.returncode == 1
     assert f"{script}:6: a with block is not converted" in proc.stderr
     assert "UnsupportedConstruct" in proc.stderr
+
+
+def _reads_past_the_end(x, out):
+    for i in range(x.shape[0] + 1):
+        out[i] = x[i] * 2.0
+    return out
+
+
+def test_index_error_of_compiled_code_names_the_function():
+    import pytest as _pytest
+    with _pytest.raises(IndexError) as info:
+        tp.jit(_reads_past_the_end)(np.ones(3), np.zeros(3))
+    notes = getattr(info.value, "__notes__", [])
+    assert any("_reads_past_the_end" in n and "test_fallback.py" in n for n in notes), notes
+
+
+def test_fallback_warning_points_at_the_callers_line():
+    import warnings as _warnings
+
+    def uses_a_dict(n):
+        d = {"n": str(n)}
+        return d["n"]
+    with _warnings.catch_warnings(record=True) as caught:
+        _warnings.simplefilter("always")
+        tp.jit(uses_a_dict)(3)
+    fallback = [w for w in caught if issubclass(w.category, tp.FallbackWarning)]
+    assert fallback and fallback[0].filename == __file__, [w.filename for w in fallback]

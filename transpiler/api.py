@@ -8,7 +8,7 @@ import weakref
 
 from .context import default_backend, env_flag, get_context
 from .errors import (FallbackWarning, Origin, SourceUnavailable, TranspileError,
-                     UnsupportedConstruct, translate_numba_error)
+                     UnsupportedConstruct, translate_numba_error, user_stacklevel)
 from .program import Program
 
 # Specializations kept per function (or per instance for methods); the oldest is dropped.
@@ -197,7 +197,7 @@ class JitFunction:
                 result = spec.function(*dynamic, *inputs)
         except Exception as exc:
             if not spec.backend.is_compile_failure(exc, spec.function, (*dynamic, *inputs)):
-                _note_raise_site(exc, spec)
+                _note_raise_site(exc, spec, self.python_function)
                 raise  # the user's own exception, raised by the compiled code
             error = translate_numba_error(exc, spec.path, spec.line_map,
                                           _origin_of(self.python_function))
@@ -266,7 +266,7 @@ class JitFunction:
             how = (f"runs as Python with {len(spec.split.regions)} compiled loop(s) ({loops}; "
                    "see explain())")
         warnings.warn(f"graphjit: {self.python_function.__qualname__} {how}: {reason}",
-                      FallbackWarning, stacklevel=4)
+                      FallbackWarning, stacklevel=user_stacklevel())
 
     def _specs_for(self, obj):
         if obj is None:
@@ -572,16 +572,22 @@ def _comment(text):
     return GeneratedSource("".join(f"# {line}\n" for line in text.splitlines()))
 
 
-def _note_raise_site(exc, spec):
+def _note_raise_site(exc, spec, function):
     """Name the user's line in an exception raised by compiled code.
 
     Numba's exceptions carry no frame of the compiled function; when exactly one ``raise`` of
     this exception type in the generated code can have raised it, its origin is added as a
-    note (PEP 678), shown in the traceback."""
+    note (PEP 678), shown in the traceback. An IndexError with no ``raise`` of it comes from
+    the bounds check of an index: the note names the function (Numba does not say which
+    index)."""
     if spec.program is None or not hasattr(exc, "add_note"):
         return
     sites = spec.raise_sites.get(type(exc).__name__)
     if sites is None:
+        if isinstance(exc, IndexError):
+            exc.add_note(f"an index out of range in the compiled code of "
+                         f"{function.__qualname__} ({_origin_of(function)}); Numba's bounds "
+                         "check does not say which index")
         return
     if len(sites) == 1:
         origin = sites[0]

@@ -131,3 +131,24 @@ def translate_numba_error(exc, generated_path, line_map, where):
     reason = re.sub(r",? ?defined at <generated> \(\d+\)", "", reason)
     kind = type(exc).__name__
     return TranspileError(f"Numba cannot compile this ({kind}): {reason}", origin or where)
+
+
+def user_stacklevel():
+    """The ``stacklevel`` that makes ``warnings.warn``, called by the caller of this function,
+    point at the first frame outside graphjit: its packages and its generated modules. A
+    warning then names the user's line whether the call came from a jitted function, a Cell or
+    a GPU driver, however deep graphjit's own frames are."""
+    import sys
+    frame = sys._getframe(1)    # the function that calls warnings.warn: stacklevel 1
+    level = 1
+    while frame is not None and _internal(frame.f_code.co_filename):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _internal(filename):
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    roots = (here + os.sep, os.path.join(os.path.dirname(here), "backends") + os.sep)
+    return filename.startswith(roots) or os.path.basename(filename).startswith("_graphjit_")
