@@ -122,3 +122,214 @@ def test_index_names_in_a_store_target_stay_python_numbers():
         "        for j in range(i + 1, 3):\n"
         "            out[i, j] = 1.0\n").body[0]
     assert python_number_vars(fdef, local_names(fdef)) == {"i", "j"}
+
+
+# -- `**`: Python's rules for Python numbers, NumPy's for NumPy scalars -------------------------
+
+SCALE = 3
+
+
+def power(x, y):
+    return x ** y
+
+
+def int_to_negative_literal(n):
+    return n ** -1 + n ** -2
+
+
+def powers_of_range(n):
+    s = 0
+    for k in range(n):
+        s += 2 ** k + (-1) ** k
+    return s
+
+
+def power_of_static_exponent(x):
+    return x ** SCALE + SCALE ** -1
+
+
+def power_update(x, n):
+    y = x * 1.0
+    for _ in range(n):
+        y **= 3
+    return y
+
+
+def power_of_math(x):
+    return math.sqrt(x) ** 3 + math.floor(x) ** -1
+
+
+def element_powers(a, i):
+    return a[i] ** 2, a[i] ** -1, a[i] ** 2.5
+
+
+def element_power_update(a):
+    a[0] **= 3
+    return a
+
+
+@pytest.mark.parametrize("fn,args", [
+    (power, (2.0, 3)), (power, (5.7744670227102635, 3)),   # pow, not x*x*x: the last bit
+    (power, (0.0, -1.0)), (power, (-0.0, -3)), (power, (0.0, -math.inf)),
+    (power, (10.0, 400.0)), (power, (10.0, 400)), (power, (1e300, 2)), (power, (2.0, -2000)),
+    (power, (-8.0, 2.0)), (power, (-2.0, 3)), (power, (-math.inf, 0.5)),
+    (power, (math.nan, 0.0)), (power, (1.0, math.nan)), (power, (-1.0, math.inf)),
+    (power, (2, 0.5)), (power, (0, 0.5)),
+    (int_to_negative_literal, (2,)), (int_to_negative_literal, (-3,)),
+    (int_to_negative_literal, (0,)),
+    (powers_of_range, (10,)), (powers_of_range, (0,)),
+    (power_of_static_exponent, (2.5,)), (power_of_static_exponent, (2,)),
+    (power_update, (1.1, 3)), (power_update, (1e200, 2)),
+    (power_of_math, (2.0,)), (power_of_math, (0.5,)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_power_of_python_numbers(fn, args):
+    assert_compiles_same(fn, *args)
+
+
+@pytest.mark.parametrize("args", [
+    (np.int64(2), np.int64(-1)), (np.int64(0), np.int64(-1)), (np.int64(2), -1),
+    (2, np.int64(-1)), (np.int64(3), 2),
+    (np.float64(10.0), 400.0), (np.float32(10.0), np.float32(100.0)),
+    (np.float32(-8.0), np.float32(0.5)), (np.float64(0.0), -1.0), (np.float64(0.0), -2),
+    (np.float64(0.0), np.int64(-2)), (np.float64(1.1), np.int64(13)),
+    (np.float32(1.1), np.int64(13)), (np.float32(1.1), np.int16(13)), (np.float32(2.0), 3),
+    (np.int64(3), 2.5), (2.5, np.int64(3)), (0.0, np.int64(-2)),
+], ids=repr)
+def test_power_of_numpy_scalars(args):
+    assert_compiles_same(power, *args)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (element_powers, (np.array([1.5, 0.0], np.float32), 0)),
+    (element_powers, (np.array([1.5, 0.0], np.float32), 1)),
+    (element_powers, (np.array([2, 0], np.int64), 0)),
+    (element_power_update, (np.array([1.1, 2.0]),)),
+    (element_power_update, (np.array([100, 2], np.int32),)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_power_of_array_elements(fn, args):
+    assert_compiles_same(fn, *args)
+
+
+def test_a_complex_power_raises_instead_of_giving_nan():
+    """Python gives a complex number; compiled code cannot change the result's type by value
+    (README, "Known gaps"): it raises ValueError, never returns nan."""
+    import transpiler as tp
+    assert isinstance(power(-8.0, 1 / 3), complex)
+    with pytest.raises(ValueError, match="complex"):
+        tp.jit(power, fullgraph=True)(-8.0, 1 / 3)
+
+
+def int_power_of_unknown_sign(n, k):
+    return n ** k
+
+
+def test_int_to_an_int_power_of_unknown_sign_is_not_compiled():
+    """int ** int is an int or a float by the exponent's sign: converted only where the sign
+    is known (a literal, a range variable, len, abs...); elsewhere it runs as Python."""
+    import transpiler as tp
+    with pytest.raises(tp.UnsupportedConstruct, match="may be negative"):
+        tp.jit(int_power_of_unknown_sign, fullgraph=True)(2, 3)
+    with pytest.warns(tp.FallbackWarning):
+        assert tp.jit(int_power_of_unknown_sign)(2, -1) == 0.5
+
+
+# -- `/`, `//`, `%` by zero: NumPy scalars give inf/nan/0, Python numbers raise -----------------
+
+def divisions(x, y):
+    return x / y, x // y, x % y
+
+
+def element_by_zero(a, i):
+    return a[i] / 0.0, a[i] // 0, a[i] % 0.0, 1.0 / a[i]
+
+
+def element_update_by_zero(a, i):
+    a[i] /= 0.0
+    return a
+
+
+def scalar_variable_update(a):
+    s = a[0]
+    s /= a[1]
+    t = a[0] * 2
+    t //= a[1]
+    return s, t
+
+
+def ratios(a, b, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] / b[i]
+    return out
+
+
+def row_by_zero(m, i):
+    return m[i] / 0.0
+
+
+@pytest.mark.parametrize("args", [
+    (np.float32(1), np.float32(0)), (np.float32(-1), np.float32(0)),
+    (np.float32(0), np.float32(0)), (np.float64(1), 0.0), (np.float64(-1), -0.0),
+    (1.0, np.float64(0)), (np.float32(1.5), 0), (np.int64(1), np.int64(0)),
+    (np.int64(-7), np.int64(0)), (np.int64(1), 0), (1, np.int64(0)),
+    (np.float64(math.nan), 0.0),
+    (np.float64(math.inf), np.float64(0.0)), (np.float64(-5.0), np.float64(math.inf)),
+    (np.int64(-7), np.int64(2)), (np.float32(7.5), np.float32(-2)),
+    (1.0, 0.0), (1, 0), (-7, 2), (7.5, -2.0), (1.0, 0), (0, 0.0),
+], ids=repr)
+def test_division_by_zero(args):
+    # (int32 and uint8 scalars divide in int64/uint64 in Numba: README, "Known gaps".)
+    assert_compiles_same(divisions, *args)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (element_by_zero, (np.array([1.0, -2.0, 0.0], np.float32), 1)),
+    (element_by_zero, (np.array([1.0, -2.0, 0.0]), 2)),
+    (element_by_zero, (np.array([3, 0], np.int64), 0)),
+    (element_update_by_zero, (np.array([1.0, -2.0]), 1)),
+    (element_update_by_zero, (np.array([1.0, -2.0], np.float32), 0)),
+    (scalar_variable_update, (np.array([1.0, 0.0], np.float32),)),
+    (scalar_variable_update, (np.array([3, 0], np.int64),)),
+    (ratios, (np.array([1.0, 0.0, -1.0]), np.array([2.0, 0.0, 0.0]), np.zeros(3))),
+    (row_by_zero, (np.ones((2, 2), np.float32), 0)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_division_of_array_elements_by_zero(fn, args):
+    assert_compiles_same(fn, *args)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (power, (0.0, -1.0)), (power, (10.0, 400.0)), (power, (np.int64(2), np.int64(-1))),
+    (power, (np.float32(1.1), np.int64(13))), (int_to_negative_literal, (2,)),
+    (divisions, (np.float32(1), np.float32(0))), (divisions, (np.int64(1), np.int64(0))),
+    (element_by_zero, (np.array([1.0, -2.0, 0.0], np.float32), 1)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_checked_operators_in_the_eager_backend(fn, args):
+    """The checked functions are plain Python too: the eager backend runs them as such."""
+    assert_compiles_same(fn, *args, backend="eager")
+
+
+def update_at_called_index(x1, a):
+    a[max(0, 0)] += -1.5 + x1
+    return float(a[0])
+
+
+def test_update_at_a_called_index_adds_in_float32():
+    """The index is evaluated once, into a temporary, so that NEP 50 can name the element
+    (found by the fuzzer once `**` programs were no longer set aside as a gap)."""
+    assert_compiles_same(update_at_called_index, 0.31, np.array([1.0], np.float32))
+
+
+def mixed_then_numpy(a):
+    y = 1.0
+    y = 0.1 // abs(a[0])
+    return 100.0 / y
+
+
+def test_numpy_rules_follow_the_assignment_that_reaches_the_use():
+    """``y`` is a Python float, then a NumPy scalar: at the division only the second
+    assignment reaches (def-use chains), so NumPy's rules give inf, not ZeroDivisionError.
+    (The result's type is a documented gap: Numba unifies ``y`` to float64.)"""
+    import transpiler as tp
+    a = np.array([-5.0], np.float32)
+    with np.errstate(divide="ignore"):
+        assert mixed_then_numpy(a) == math.inf
+        assert tp.jit(mixed_then_numpy, fullgraph=True)(a) == math.inf

@@ -133,8 +133,8 @@ def checked_pow(x, y):
     int, which Python computes in floats): 0.0 to a negative power raises ZeroDivisionError, a
     finite result too large raises OverflowError (Python docs, "Binary arithmetic operations";
     CPython's float_pow). Numba gives inf for both."""
-    x = np.float64(x)
-    y = np.float64(y)
+    x = float(x)    # a Python float (float64 in Numba): pow, never repeated multiplication
+    y = float(y)
     if x == 0.0 and y < 0.0 and y != -_INF:
         raise ZeroDivisionError("0.0 cannot be raised to a negative power")
     if x < 0.0 and x != -_INF and y != math.floor(y) and y == y and y != _INF and y != -_INF:

@@ -15,13 +15,16 @@ unless the specialization is guarded on their type (``seeds``). A greatest fixpo
 assignments. Its *kind* is ``"int"``, ``"float"`` or ``"num"`` (either, by path: Numba unifies
 it to a float), a least fixpoint; an int is *non-negative* when every assignment gives one.
 
-A variable is a *NumPy scalar* when every assignment gives one: an element of an array
-(``a[i]`` with as many integer indices as the array has dimensions, known for arguments), a
-NumPy scalar type called on a number (``np.float32(x)``), a ufunc of numbers, arithmetic of a
-NumPy scalar with numbers, or a parameter called with a NumPy scalar (guarded on its type).
+A variable is a *NumPy scalar* at a use when every assignment that reaches the use gives one
+(def-use chains, beniget): an element of an array (``a[i]`` with as many integer indices as the
+array has dimensions, known for arguments), a NumPy scalar type called on a number
+(``np.float32(x)``), a ufunc of numbers, arithmetic of a NumPy scalar with numbers, or a
+parameter called with a NumPy scalar (guarded on its type). ``y = 1.0`` followed by
+``y = a[0]`` makes ``y`` a NumPy scalar after the second assignment only.
 """
 import math
 
+import beniget
 import gast
 import numpy as np
 
@@ -108,8 +111,23 @@ class Numbers:
             self._nonneg_fixpoint(seeds)
             if self.nonneg == before:
                 break
-        # NumPy scalars: greatest fixpoint.
+        # NumPy scalars: greatest fixpoints, per variable (for nodes the def-use chains do not
+        # know: copies made by the converter) and per definition.
         numpy_seeds = set(numpy_seeds)
+        self._reaching, values = _reaching_definitions(fdef, params)
+        self.numpy_scalars = set()
+        defs = {key for key, value in values.items() if value is not None}
+        self._numpy_defs = defs
+        changed = True
+        while changed:
+            changed = False
+            for key in sorted(defs):
+                value = values[key]
+                keep = value[1] in numpy_seeds if isinstance(value, tuple) else \
+                    self.is_numpy_scalar(value)
+                if not keep:
+                    defs.discard(key)
+                    changed = True
         scalars = {n for n in definitions if n in local_vars and n not in params
                    and n not in self.kinds} | numpy_seeds
         self.numpy_scalars = scalars
@@ -295,6 +313,9 @@ class Numbers:
     def is_numpy_scalar(self, node):
         """Whether expression ``node`` always gives a NumPy scalar (np.float32, np.int64...)."""
         if isinstance(node, gast.Name):
+            reaching = self._reaching.get(id(node))
+            if reaching is not None:
+                return bool(reaching) and all(id(d) in self._numpy_defs for d in reaching)
             return node.id in self.numpy_scalars
         if isinstance(node, gast.Subscript):
             return self._is_element(node)
@@ -350,6 +371,44 @@ class Numbers:
         """Whether ``node`` names an argument that is an array."""
         return isinstance(node, gast.Name) and node.id in self.array_dims and \
             node.id not in self._definitions
+
+
+class _Chains(beniget.DefUseChains):
+    def warn(self, msg, node):   # globals and builtins are not bound in the function: fine
+        pass
+
+
+def _reaching_definitions(fdef, params):
+    """``({id(use): [definition nodes]}, {id(definition): value})`` for the local variables
+    of ``fdef``. A definition's value is the assigned expression (``x op= v``: ``x op v``),
+    ``("param", name)`` for a parameter, None when unknown (tuple targets, loop variables)."""
+    chains = _Chains()
+    try:
+        chains.visit(gast.Module(body=[fdef], type_ignores=[]))
+    except Exception:  # noqa: BLE001 - no chains: every use falls back to the per-variable
+        return {}, {}
+    values = {}
+    for node in gast.walk(fdef):
+        if isinstance(node, gast.Assign):
+            for target in node.targets:
+                for name in gast.walk(target):
+                    if isinstance(name, gast.Name) and isinstance(name.ctx, gast.Store):
+                        values[id(name)] = node.value if name is target else None
+        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+            values[id(node.target)] = gast.BinOp(left=node.target, op=node.op,
+                                                 right=node.value)
+        elif isinstance(node, gast.AnnAssign) and isinstance(node.target, gast.Name):
+            values[id(node.target)] = node.value
+    for arg in fdef.args.args:
+        values[id(arg)] = ("param", arg.id)
+    reaching = {}
+    for node, definition in chains.chains.items():
+        if not isinstance(node, gast.Name):
+            continue
+        values.setdefault(id(node), None)
+        for user in definition.users():
+            reaching.setdefault(id(user.node), []).append(node)
+    return reaching, values
 
 
 def python_number_vars(fdef, local_vars, seeds=()):

@@ -244,8 +244,18 @@ class Specializer:
                 # does not (out[1:] += out[:-1] gives running sums there).
                 self.fail(node, "an in-place update of an array slice from the same array "
                                 "(NumPy and Numba differ when the views overlap)")
-        value = self.expr(node.value)
         target = self.target(node.target)
+        hoisted = []
+        if isinstance(target, gast.Subscript) and _pure(target.value) and not _pure(
+                target.slice) and not any(isinstance(n, gast.Slice)
+                                          for n in gast.walk(target.slice)):
+            # `a[f(i)] op= v` reads and writes one element: evaluate the index once, first
+            # (as Python does), so that the element can be named twice below.
+            index = self.new_local("index")
+            hoisted.append(gast.Assign(targets=[_store(index)], value=target.slice,
+                                       type_comment=None))
+            target = gast.Subscript(value=target.value, slice=_load(index), ctx=gast.Store())
+        value = self.expr(node.value)
         weak_value = self._python_number(value, node.value)
         strong_target = (isinstance(target, gast.Name) and target.id not in self.python_numbers
                          ) or (isinstance(target, gast.Subscript) and _pure(target))
@@ -256,20 +266,17 @@ class Specializer:
         if weak_value and strong_target:
             value = self._weak(value, node.value, like)
         value = self._m(value, node.value)
-        source = copy.deepcopy(node.target)
-        for child in gast.walk(source):
-            if hasattr(child, "ctx"):
-                child.ctx = gast.Load()
+        source = node.target    # the analyses know the original node (its ctx aside)
         scalar_target = (isinstance(target, gast.Name) and (
-            target.id in self.python_numbers or target.id in self.numbers.numpy_scalars)) or (
+            target.id in self.python_numbers or self.numbers.is_numpy_scalar(source))) or (
             isinstance(target, gast.Subscript) and _pure(target)
             and self.numbers.is_numpy_scalar(source))
         if scalar_target:
             # `x op= v` on a number is `x = x op v`: the checked operators apply.
             call = self._checked_binop(node, node.op, like, value, source, node.value)
             if call is not None:
-                return [gast.Assign(targets=[target], value=call, type_comment=None)]
-        return [gast.AugAssign(target=target, op=node.op, value=value)]
+                return hoisted + [gast.Assign(targets=[target], value=call, type_comment=None)]
+        return hoisted + [gast.AugAssign(target=target, op=node.op, value=value)]
 
     def stmt_Return(self, node):
         return [gast.Return(value=None if node.value is None else self.value(node.value))]
@@ -1111,6 +1118,10 @@ def _assign(name, value):
     return gast.Assign(targets=[gast.Name(id=name, ctx=gast.Store(), annotation=None,
                                           type_comment=None)],
                        value=gast.Constant(value=value, kind=None), type_comment=None)
+
+
+def _store(name):
+    return gast.Name(id=name, ctx=gast.Store(), annotation=None, type_comment=None)
 
 
 def _load(name):
