@@ -132,19 +132,25 @@ def checked_pow(x, y):
     """Python's ``x ** y`` for Python numbers that are not both ints (and for int ** negative
     int, which Python computes in floats): 0.0 to a negative power raises ZeroDivisionError, a
     finite result too large raises OverflowError (Python docs, "Binary arithmetic operations";
-    CPython's float_pow). Numba gives inf for both."""
+    CPython's float_pow). Numba gives inf for both, and computes a float to an int power by
+    repeated multiplication, which can differ from ``pow`` in the last bit.
+
+    ``pow`` gives inf or nan exactly where Python may raise instead, so the checks cost one
+    comparison when it does not."""
     x = float(x)    # a Python float (float64 in Numba): pow, never repeated multiplication
     y = float(y)
-    if x == 0.0 and y < 0.0 and y != -_INF:
-        raise ZeroDivisionError("0.0 cannot be raised to a negative power")
-    if x < 0.0 and x != -_INF and y != math.floor(y) and y == y and y != _INF and y != -_INF:
-        # Python gives a complex number here; compiled code cannot change the result's type
-        # by value (README, "Known gaps"): say so rather than give nan.
-        raise ValueError("a negative number to a fractional power is complex in Python; "
-                         "compiled code cannot return it (graphjit)")
     result = x ** y
-    if (result == _INF or result == -_INF) and x - x == 0.0 and y - y == 0.0:
-        raise OverflowError("(34, 'Numerical result out of range')")
+    if result - result != 0.0:                  # inf or nan
+        if x == 0.0 and y < 0.0 and y != -_INF:
+            raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+        if x - x == 0.0 and y - y == 0.0:       # from finite operands
+            if result != result:
+                # A negative number to a fractional power: Python gives a complex number;
+                # compiled code cannot change the result's type by value (README, "Known
+                # gaps"): say so rather than give nan.
+                raise ValueError("a negative number to a fractional power is complex in "
+                                 "Python; compiled code cannot return it (graphjit)")
+            raise OverflowError("(34, 'Numerical result out of range')")
     return result
 
 
