@@ -205,6 +205,9 @@ def _emit_prepare(program):
             cond = f"{v} is not {const(expected)}"
         elif guard.kind == "type":
             cond = f"type({v}) is not {const(expected)}"
+        elif guard.kind == "type_sign":
+            cond = (f"type({v}) is not {const(expected[0])} or "
+                    f"({v} >= 0) is not {bool(expected[1])}")
         elif guard.kind == "len":
             cond = f"{v} is not {const(expected)} or len({v}) != {len(expected)}"
         elif isinstance(expected, float) and math.isnan(expected):

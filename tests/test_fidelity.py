@@ -219,18 +219,36 @@ def test_a_complex_power_raises_instead_of_giving_nan():
         tp.jit(power, fullgraph=True)(-8.0, 1 / 3)
 
 
-def int_power_of_unknown_sign(n, k):
+def int_power_of_int_argument(n, k):
     return n ** k
 
 
+def test_int_to_an_int_argument_power_specializes_on_its_sign():
+    """int ** int is an int or a float by the exponent's sign: for an int argument never
+    reassigned, the code is specialized on its sign (guarded, like its type)."""
+    import transpiler as tp
+    f = tp.jit(int_power_of_int_argument, fullgraph=True)
+    for args, expected in [((2, 3), 8), ((2, -1), 0.5), ((0, 0), 1), ((3, 2), 9)]:
+        result = f(*args)
+        assert result == expected and type(result) is type(expected)
+    with pytest.raises(ZeroDivisionError):
+        f(0, -2)
+    assert_compiles_same(int_power_of_int_argument, 7, -2)
+
+
+def int_power_of_unknown_sign(n, k):
+    j = k - 3
+    return n ** j
+
+
 def test_int_to_an_int_power_of_unknown_sign_is_not_compiled():
-    """int ** int is an int or a float by the exponent's sign: converted only where the sign
-    is known (a literal, a range variable, len, abs...); elsewhere it runs as Python."""
+    """Where the exponent's sign is not known (not a constant, a range variable, len, abs, an
+    int argument...), that function runs as Python."""
     import transpiler as tp
     with pytest.raises(tp.UnsupportedConstruct, match="may be negative"):
         tp.jit(int_power_of_unknown_sign, fullgraph=True)(2, 3)
     with pytest.warns(tp.FallbackWarning):
-        assert tp.jit(int_power_of_unknown_sign)(2, -1) == 0.5
+        assert tp.jit(int_power_of_unknown_sign)(2, 2) == 0.5
 
 
 # -- `/`, `//`, `%` by zero: NumPy scalars give inf/nan/0, Python numbers raise -----------------
@@ -333,3 +351,26 @@ def test_numpy_rules_follow_the_assignment_that_reaches_the_use():
     with np.errstate(divide="ignore"):
         assert mixed_then_numpy(a) == math.inf
         assert tp.jit(mixed_then_numpy, fullgraph=True)(a) == math.inf
+
+
+def int_powers(n, k):
+    return n ** k, n ** 2, n ** 3, n ** abs(k - 1)
+
+
+@pytest.mark.parametrize("args", [(3, 5), (-7, 4), (3037000499, 1), (3037000500, 1),
+                                  (-3037000500, 1), (2097151, 1), (2097152, 1),
+                                  (-2097152, 1), (-2097153, 1), (2, 62), (2, 63), (-2, 63),
+                                  (-2, 64), (1, 10 ** 6), (-1, 10 ** 6 + 1), (0, 7)],
+                         ids=repr)
+def test_int_powers_beyond_int64_raise_instead_of_wrapping(args):
+    """Python's ints do not overflow; int64 does (README, "Known gaps"). A power that leaves
+    int64 raises OverflowError in compiled code, never a wrapped value."""
+    import transpiler as tp
+    n, k = args
+    expected = (n ** k, n ** 2, n ** 3, n ** abs(k - 1))
+    compiled = tp.jit(int_powers, fullgraph=True)
+    if all(-2 ** 63 <= v < 2 ** 63 for v in expected):
+        assert compiled(n, k) == expected
+    else:
+        with pytest.raises(OverflowError, match="int64"):
+            compiled(n, k)

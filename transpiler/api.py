@@ -311,7 +311,8 @@ class JitFunction:
                            for name in self.static_argnames if name in params}
         python_args, numpy_args = {}, {}
         if values is not None:
-            python_args = {name: (i, type(v)) for i, (name, v) in enumerate(zip(params, values))
+            python_args = {name: (i, type(v), v)
+                           for i, (name, v) in enumerate(zip(params, values))
                            if type(v) in (int, float) and name not in static_args}
             np = _numpy()
             numpy_args = {name: (i, type(v), v.ndim if isinstance(v, np.ndarray) else None)

@@ -124,9 +124,6 @@ FLOAT_MATH = frozenset({
 # The converter calls these instead of the operator where the Python-number analysis
 # (transpiler.analysis.python_numbers) says which rules apply; elsewhere the operator stays.
 
-_INF = math.inf
-_NEGATIVE_INT_POWER = "Integers to negative integer powers are not allowed."
-
 
 def checked_pow(x, y):
     """Python's ``x ** y`` for Python numbers that are not both ints (and for int ** negative
@@ -141,7 +138,7 @@ def checked_pow(x, y):
     y = float(y)
     result = x ** y
     if result - result != 0.0:                  # inf or nan
-        if x == 0.0 and y < 0.0 and y != -_INF:
+        if x == 0.0 and y < 0.0 and y != -math.inf:
             raise ZeroDivisionError("0.0 cannot be raised to a negative power")
         if x - x == 0.0 and y - y == 0.0:       # from finite operands
             if result != result:
@@ -154,11 +151,58 @@ def checked_pow(x, y):
     return result
 
 
-# NumPy's integer scalar types. In Python a Python int is none of them (NEP 50 leaves it to
-# NumPy), in Numba an int64 is np.int64: ``isinstance`` on these is decided at compile time.
-_NUMPY_INTEGERS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-                   np.uint64, np.bool_)
-_SMALL_INTEGERS = (np.int8, np.int16, np.uint8, np.uint16, np.bool_)
+def _checked_mul(a, b):
+    """``a * b`` of int64s, or OverflowError where Python's int would leave int64. (The check
+    divides before it multiplies: ``a * b // a != b`` after the fact is folded away by LLVM,
+    for which a signed overflow cannot happen.)"""
+    if a == 0 or b == 0 or a == 1 or b == 1:
+        return a * b
+    if a == -9223372036854775808 or b == -9223372036854775808:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    size_a = -a if a < 0 else a
+    size_b = -b if b < 0 else b
+    limit = 9223372036854775807 // size_a
+    if size_b > limit:
+        # Beyond 2**63 - 1 in size: only -2**63 itself fits (a negative product of size 2**63).
+        exact = size_b == limit + 1 and 9223372036854775807 % size_a == size_a - 1
+        if not (exact and (a < 0) != (b < 0)):
+            raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return a * b
+
+
+def int_pow(x, y):
+    """Python's int ** int for an exponent known to be >= 0, by squaring; a result beyond
+    int64 raises OverflowError (Python gives a bigger int; Numba would wrap silently)."""
+    result = 1
+    while y > 0:
+        if y & 1:
+            result = _checked_mul(result, x)
+        y >>= 1
+        if y > 0:
+            x = _checked_mul(x, x)   # overflows only if the result would
+    return result
+
+
+def int_pow_bounded(x, y, low, high):
+    """``x ** y`` for a constant exponent ``y >= 2``: ``low <= x <= high`` is exactly where
+    the result fits int64 (bounds computed when converting); outside, OverflowError."""
+    if x < low or x > high:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return x ** y
+
+
+def int64_pow_bounds(exponent):
+    """``(low, high)``: the ints ``x`` with ``x ** exponent`` inside int64 (exponent >= 2)."""
+    top, bottom = 2 ** 63 - 1, -2 ** 63
+    if exponent >= 64:
+        return -1, 1
+    high = int(round(top ** (1.0 / exponent))) + 2
+    while high ** exponent > top:
+        high -= 1
+    low = -high
+    if exponent % 2 and (low - 1) ** exponent >= bottom:
+        low -= 1
+    return low, high
 
 
 def numpy_pow(x, y):
@@ -168,15 +212,20 @@ def numpy_pow(x, y):
     (Numba multiplies, which can differ in the last bit, and raises ZeroDivisionError for
     0.0 to a negative power where NumPy gives inf). One ``return``: the branches on types are
     decided when Numba compiles, and each type keeps one path."""
+    # NumPy's integer scalar types (spelled out here, not a global: a global would be guarded
+    # at every call). In Python a Python int is none of them (NumPy applies NEP 50 itself); in
+    # Numba an int64 is np.int64. ``isinstance`` on types is decided when Numba compiles.
     exponent = y
-    if isinstance(y, _NUMPY_INTEGERS):
-        if isinstance(x, _NUMPY_INTEGERS):
+    if isinstance(y, (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                      np.uint64, np.bool_)):
+        if isinstance(x, (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                          np.uint32, np.uint64, np.bool_)):
             if y < 0:
-                raise ValueError(_NEGATIVE_INT_POWER)
+                raise ValueError("Integers to negative integer powers are not allowed.")
         elif isinstance(x, np.float64):
             exponent = np.float64(y)
         elif isinstance(x, np.float32):
-            if isinstance(y, _SMALL_INTEGERS):
+            if isinstance(y, (np.int8, np.int16, np.uint8, np.uint16, np.bool_)):
                 exponent = np.float32(y)
             else:
                 exponent = np.float64(y)

@@ -65,7 +65,9 @@ class Guard:
 
     kind: ``"is"`` (identity), ``"eq"`` (same type and equal value), ``"len"`` (identity and
     length: a list of layers that was unrolled), ``"type"`` (an argument's exact type: a
-    Python float is weak under NEP 50, an np.float64 is not).
+    Python float is weak under NEP 50, an np.float64 is not), ``"type_sign"`` (an int
+    argument's exact type and whether it is >= 0: ``expected`` is ``(type, bool)``; ``k`` in
+    ``n ** k`` decides whether Python gives an int or a float).
     """
 
     __slots__ = ("path", "kind", "expected")
@@ -104,6 +106,12 @@ class Program:
         if path is None or path in self.guards or (len(path) == 1 and path[0][0] != "arg"):
             return
         self.guards[path] = Guard(path, kind, expected)
+
+    def guard_sign(self, path, nonneg):
+        """Extend the ``"type"`` guard of an int argument with its sign."""
+        old = self.guards.get(path)
+        kind = old.expected if old is not None and old.kind == "type" else int
+        self.guards[path] = Guard(path, "type_sign", (kind, bool(nonneg)))
 
     def import_symbol(self, module_name):
         """The symbol under which the generated module imports ``module_name``."""

@@ -287,7 +287,8 @@ def known_gap(kind, ops):
         return "NumPy scalar types across assignments (a Python number becoming float32)"
     if kind.startswith("mutation value ndarray float32") or kind.startswith("value float32"):
         return "a Python float variable meeting float32 is computed in float64"
-    if ("OverflowError" in kind and ops & {"int", "math.floor", "math.ceil", "math.trunc"}) \
+    if ("OverflowError" in kind and ops & {"int", "math.floor", "math.ceil", "math.trunc",
+                                           "**"}) \
             or kind == "int64 overflow":
         return "int beyond int64"
     return None

@@ -88,6 +88,7 @@ class Numbers:
             elif isinstance(node, gast.AnnAssign) and isinstance(node.target, gast.Name):
                 definitions.setdefault(node.target.id, []).append(node.value)
         self._definitions = definitions
+        self.assigned = frozenset(definitions)   # names assigned somewhere in the function
         # Python numbers: greatest fixpoint.
         py = {n for n in definitions if n in local_vars and n not in params}
         py |= set(seeds)

@@ -31,7 +31,8 @@ from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
-from ..fidelity import FLOAT_MATH, NUMPY_BINOPS, REPLACEMENTS, checked_pow
+from ..fidelity import (FLOAT_MATH, NUMPY_BINOPS, REPLACEMENTS, checked_pow,
+                        int64_pow_bounds, int_pow, int_pow_bounded)
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
 from . import to_functional_form
@@ -144,6 +145,7 @@ class Specializer:
                                self._resolve_static, numpy_params, array_params)
         self.python_numbers = set(self.numbers.kinds)
         self.fidelity = self.fn.__module__ != REPLACEMENTS_MODULE
+        self.python_values = {}     # entry parameters called with Python numbers: (path, value)
 
     # -- entry ------------------------------------------------------------------------------
 
@@ -727,9 +729,25 @@ class Specializer:
             if kinds == ("int", "int"):
                 exponent = right.value if isinstance(right, Static) else numbers.constant(
                     right_node)
-                if exponent is not None and exponent >= 0 or (
-                        exponent is None and numbers.is_nonneg(right_node)):
-                    return None   # an int, as in Python (int64: README, "Known gaps")
+                if exponent is not None and exponent >= 0:
+                    if exponent < 2:
+                        return None
+                    if isinstance(left, Static):
+                        return None   # folds, or raises at run time as in Python
+                    low, high = int64_pow_bounds(exponent)
+                    return self._call_helper(node, int_pow_bounded, values + [
+                        constant_node(low), constant_node(high)])
+                if exponent is None and numbers.is_nonneg(right_node):
+                    return self._call_helper(node, int_pow, values)
+                if exponent is None and isinstance(right_node, gast.Name) and \
+                        right_node.id in self.python_values and \
+                        right_node.id not in numbers.assigned:
+                    # An int argument, never reassigned: specialize on its sign (guarded).
+                    path, value = self.python_values[right_node.id]
+                    self.program.guard_sign(path, value >= 0)
+                    if value >= 0:
+                        return self._call_helper(node, int_pow, values)
+                    exponent = value
                 if exponent is None:
                     self.fail(node, "int ** int with an exponent that may be negative: Python "
                                     "gives an int or a float depending on its sign, compiled "
@@ -1153,7 +1171,9 @@ def specialize(program, function, self_value=None, static_args=None, source=None
             (index among the bound arguments, value).
         source (FunctionSource | None): the parsed function when it is not ``function``'s own
             source (a region of a function that is split; see transpiler.split).
-        python_args (dict[str, tuple[int, type]] | None): parameters called with a Python int
+        python_args (dict[str, tuple[int, type, object]] | None): parameters called with a
+            Python int (index among the bound arguments, type, value; the value only decides
+            the sign of an int exponent, then guarded too)
             or float (index among the bound arguments, type): NEP 50 treats them as weak; the
             specialization is guarded on their type.
         numpy_args (dict[str, tuple[int, type, int | None]] | None): parameters called with
@@ -1184,11 +1204,14 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         program.guard(path, "eq" if is_scalar(value) else "is", value)
     symbol = program.function_symbol(_generated_name(function))
     python_params = {}
-    for name, (index, kind) in (python_args or {}).items():
+    python_values = {}
+    for name, (index, kind, *value) in (python_args or {}).items():
         if name in bindings:
             continue
         program.guard(Path(((("arg", index)),)), "type", kind)
         python_params[name] = {int: "int", float: "float"}.get(kind, "num")
+        if value:
+            python_values[name] = (Path(((("arg", index)),)), value[0])
     numpy_params, array_params = set(), {}
     for name, (index, kind, ndim) in (numpy_args or {}).items():
         if name in bindings:
@@ -1200,6 +1223,7 @@ def specialize(program, function, self_value=None, static_args=None, source=None
             array_params[name] = ndim
     specializer = Specializer(program, source, bindings, python_params=python_params,
                               numpy_params=numpy_params, array_params=array_params)
+    specializer.python_values = python_values
     key = (function,) + tuple(sorted((name, _static_key(s.value))
                                      for name, s in bindings.items()))
     program.in_progress[key] = specializer      # a recursive call finds the entry itself
