@@ -374,3 +374,16 @@ def test_int_powers_beyond_int64_raise_instead_of_wrapping(args):
     else:
         with pytest.raises(OverflowError, match="int64"):
             compiled(n, k)
+
+
+def python_number_meets_a_call_result(a):
+    return 1.5 / abs(a[0]), abs(a[0]) // 0.5, 2.0 ** abs(a[0]), abs(a[0]) ** 2.0
+
+
+@pytest.mark.parametrize("a", [np.array([-1.24], np.float32), np.array([0.0], np.float32)],
+                         ids=repr)
+def test_nep50_where_the_numpy_operand_is_a_call(a):
+    """``abs(a[0])`` cannot be named twice in ``weak(1.5, abs(a[0]))``: the checked operator
+    applies NEP 50 inside, where it is a parameter (found by the fuzzer: float32 squared in
+    float64)."""
+    assert_compiles_same(python_number_meets_a_call_result, a)

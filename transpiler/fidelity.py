@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from .ir import weak
+
 _DOMAIN = "math domain error"
 
 
@@ -255,6 +257,17 @@ def numpy_mod(x, y):
         if y == 0:
             return np.remainder(x, y)
     return x % y
+
+
+def weak_left(op, x, y):
+    """``op(x, y)`` for a Python number ``x`` meeting a NumPy scalar ``y`` that the converter
+    cannot name twice (``abs(a[i])``): NEP 50 types ``x`` by ``y`` here, where ``y`` is a name."""
+    return op(weak(x, y), y)
+
+
+def weak_right(op, x, y):
+    """``op(x, y)`` for a NumPy scalar ``x`` meeting a Python number ``y`` (see weak_left)."""
+    return op(x, weak(y, x))
 
 
 NUMPY_BINOPS = {"Pow": numpy_pow, "Div": numpy_truediv, "FloorDiv": numpy_floordiv,

@@ -283,6 +283,8 @@ def known_gap(kind, ops):
     ops = set(ops)
     if "**" in ops and kind.endswith("/ raise ValueError (complex power)"):
         return "a negative number to a fractional power: complex in Python, ValueError compiled"
+    if kind == "type int / float":
+        return "an int on one path and a float on another is unified to a float"
     if kind.startswith(("type np.float32 / ", "type np.float16 / ")):
         return "NumPy scalar types across assignments (a Python number becoming float32)"
     if kind.startswith("mutation value ndarray float32") or kind.startswith("value float32"):

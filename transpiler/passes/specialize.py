@@ -32,7 +32,8 @@ from ..analysis.static_values import (
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
 from ..fidelity import (FLOAT_MATH, NUMPY_BINOPS, REPLACEMENTS, checked_pow,
-                        int64_pow_bounds, int_pow, int_pow_bounded)
+                        int64_pow_bounds, int_pow, int_pow_bounded, weak_left, weak_right)
+from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
 from . import to_functional_form
@@ -757,7 +758,13 @@ class Specializer:
         right_np = not isinstance(right, Static) and numbers.is_numpy_scalar(right_node)
         if (left_np or right_np) and not (numbers.is_array(left_node)
                                          or numbers.is_array(right_node)):
-            return self._call_helper(node, NUMPY_BINOPS[name], values)
+            helper = Static(NUMPY_BINOPS[name])
+            if right_np and not _pure(values[1]) and self._python_number(left, left_node):
+                # NEP 50 was not applied (the NumPy operand cannot be evaluated twice here).
+                return self._call_helper(node, weak_left, [helper] + values)
+            if left_np and not _pure(values[0]) and self._python_number(right, right_node):
+                return self._call_helper(node, weak_right, [helper] + values)
+            return self._call_helper(node, helper.value, values)
         return None
 
     def _resolve_static(self, node):
@@ -884,6 +891,10 @@ class Specializer:
             return gast.Call(func=callee, args=[self.value(a) for a in node.args],
                              keywords=[self._child(k) for k in node.keywords])
         fn = callee.value
+        if fn is ir_weak and len(node.args) == 2 and not node.keywords:
+            # transpiler.ir.weak used by transpiler.fidelity: the typed NEP 50 helper.
+            return self._weak(self.value(node.args[0]), node.args[0],
+                              self.value(node.args[1]))
         if _hashable(fn) and fn in FOLDABLE_BUILTINS and not any(isinstance(a, gast.Starred) for a in node.args):
             args = [self.expr(a) for a in node.args]
             kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
