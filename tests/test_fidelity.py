@@ -387,3 +387,15 @@ def test_nep50_where_the_numpy_operand_is_a_call(a):
     applies NEP 50 inside, where it is a parameter (found by the fuzzer: float32 squared in
     float64)."""
     assert_compiles_same(python_number_meets_a_call_result, a)
+
+
+def divide_by_math_of_element(a):
+    y0 = a[1]
+    y0 /= math.sqrt(y0)
+    return math.sqrt(y0), a[1] * math.floor(a[1]), a[1] - math.exp(a[0])
+
+
+def test_math_results_are_python_floats_meeting_numpy_scalars():
+    """``math.sqrt`` gives a Python float whatever its argument: NEP 50 makes it weak against
+    a float32 element (found by the fuzzer)."""
+    assert_compiles_same(divide_by_math_of_element, np.array([0.0, 2.0], np.float32))

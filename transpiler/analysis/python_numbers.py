@@ -28,6 +28,8 @@ import beniget
 import gast
 import numpy as np
 
+from ..fidelity import FLOAT_MATH
+
 _PY_CALLS = {"len": "any", "int": "any", "float": "any", "round": "py", "abs": "py",
              "min": "py", "max": "py"}
 _INT_MATH = frozenset({"floor", "ceil", "trunc", "factorial", "gcd", "lcm", "isqrt", "comb",
@@ -243,10 +245,10 @@ class Numbers:
             fn = self.resolve(func)
             name = getattr(fn, "__name__", None)
             if fn is not UNKNOWN and name and getattr(math, name, None) is fn:
-                kinds = [self.kind(a) for a in node.args]
-                if any(k is None for k in kinds):
-                    return None   # math of a NumPy value still gives a float, but say less
-                return "int" if name in _INT_MATH else "float"
+                # Python's math functions give Python numbers whatever their arguments.
+                if name in _INT_MATH:
+                    return "int"
+                return "float" if name in FLOAT_MATH else None
         return None
 
     def constant(self, node):
