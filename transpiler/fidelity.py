@@ -153,36 +153,24 @@ def checked_pow(x, y):
     return result
 
 
-def _checked_mul(a, b):
-    """``a * b`` of int64s, or OverflowError where Python's int would leave int64. (The check
-    divides before it multiplies: ``a * b // a != b`` after the fact is folded away by LLVM,
-    for which a signed overflow cannot happen.)"""
-    if a == 0 or b == 0 or a == 1 or b == 1:
-        return a * b
-    if a == -9223372036854775808 or b == -9223372036854775808:
-        raise OverflowError("int beyond int64 in compiled code (graphjit)")
-    size_a = -a if a < 0 else a
-    size_b = -b if b < 0 else b
-    limit = 9223372036854775807 // size_a
-    if size_b > limit:
-        # Beyond 2**63 - 1 in size: only -2**63 itself fits (a negative product of size 2**63).
-        exact = size_b == limit + 1 and 9223372036854775807 % size_a == size_a - 1
-        if not (exact and (a < 0) != (b < 0)):
-            raise OverflowError("int beyond int64 in compiled code (graphjit)")
-    return a * b
-
-
 def int_pow(x, y):
-    """Python's int ** int for an exponent known to be >= 0, by squaring; a result beyond
-    int64 raises OverflowError (Python gives a bigger int; Numba would wrap silently)."""
-    result = 1
-    while y > 0:
-        if y & 1:
-            result = _checked_mul(result, x)
-        y >>= 1
-        if y > 0:
-            x = _checked_mul(x, x)   # overflows only if the result would
-    return result
+    """Python's int ** int for an exponent known to be >= 0; a result beyond int64 raises
+    OverflowError (Python gives a bigger int; Numba would wrap silently). A float estimate
+    decides but near 2**63, where the size is computed exactly in uint64 (it is below 2**64
+    there, so that nothing wraps)."""
+    if y < 2 or x == 0 or x == 1:
+        return x ** y
+    estimate = abs(float(x)) ** float(y)
+    if estimate < 9.2e18:                   # 2**63 is 9.223e18; the estimate is within 1e-14
+        return x ** y
+    if estimate > 9.3e18:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    size = np.uint64(-x if x < 0 else x) ** np.uint64(y)
+    negative = x < 0 and y % 2 == 1
+    if size > np.uint64(9223372036854775808) or (
+            size == np.uint64(9223372036854775808) and not negative):
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return x ** y
 
 
 def int_pow_bounded(x, y, low, high):
