@@ -399,3 +399,24 @@ def test_math_results_are_python_floats_meeting_numpy_scalars():
     """``math.sqrt`` gives a Python float whatever its argument: NEP 50 makes it weak against
     a float32 element (found by the fuzzer)."""
     assert_compiles_same(divide_by_math_of_element, np.array([0.0, 2.0], np.float32))
+
+
+def _sin_half(y):
+    return np.sqrt(y) * 0.5
+
+
+def _half_exp(y):
+    return 0.5 * np.abs(y) - 1
+
+
+def _minus_call(y):
+    return 2 - np.sqrt(y)
+
+
+@pytest.mark.parametrize("fn", [_sin_half, _half_exp, _minus_call])
+def test_python_number_meeting_a_numpy_call_keeps_its_dtype(fn):
+    """NEP 50 where the array side is a call (found trying the README as a new user):
+    ``np.sin(float32) * 0.5`` stays float32. (sqrt and abs: correctly rounded in NumPy and
+    Numba alike, so the values compare exactly.)"""
+    assert_compiles_same(fn, np.linspace(0.5, 2.0, 5, dtype=np.float32))
+    assert_compiles_same(fn, np.float32(1.5))

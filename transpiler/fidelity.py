@@ -261,3 +261,35 @@ def weak_right(op, x, y):
 NUMPY_BINOPS = {"Pow": numpy_pow, "Div": numpy_truediv, "FloorDiv": numpy_floordiv,
                 "Mod": numpy_mod}
 """gast operator name -> the NumPy-rules function used where a NumPy value is an operand."""
+
+
+# NEP 50 where the NumPy operand of + - * is an expression the converter cannot evaluate twice
+# (a call: ``np.sin(y) * 0.5``): the helper names it once, then types the number by it.
+def weak_add_left(x, y):
+    return weak(x, y) + y
+
+
+def weak_add_right(x, y):
+    return x + weak(y, x)
+
+
+def weak_sub_left(x, y):
+    return weak(x, y) - y
+
+
+def weak_sub_right(x, y):
+    return x - weak(y, x)
+
+
+def weak_mul_left(x, y):
+    return weak(x, y) * y
+
+
+def weak_mul_right(x, y):
+    return x * weak(y, x)
+
+
+WEAK_BINOPS = {("Add", "left"): weak_add_left, ("Add", "right"): weak_add_right,
+               ("Sub", "left"): weak_sub_left, ("Sub", "right"): weak_sub_right,
+               ("Mult", "left"): weak_mul_left, ("Mult", "right"): weak_mul_right}
+"""(gast operator name, side of the Python number) -> its NEP 50 helper."""

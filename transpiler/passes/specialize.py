@@ -32,7 +32,8 @@ from ..analysis.static_values import (
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
 from ..fidelity import (FLOAT_MATH, NUMPY_BINOPS, REPLACEMENTS, checked_pow,
-                        int64_pow_bounds, int_pow, int_pow_bounded, weak_left, weak_right)
+                        int64_pow_bounds, int_pow, int_pow_bounded, weak_left, weak_right,
+                        WEAK_BINOPS)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
@@ -699,6 +700,9 @@ class Specializer:
             return folded
         if not isinstance(node.op, gast.MatMult):
             left, right = self._weak_pair(left, right, node.left, node.right)
+            helper = self._weak_helper(node.op, left, right, node.left, node.right)
+            if helper is not None:
+                return self._call_helper(node, helper, [left, right])
         call = self._checked_binop(node, node.op, left, right, node.left, node.right)
         if call is not None:
             return call
@@ -798,6 +802,24 @@ class Specializer:
         """Call the transpiler.fidelity function ``fn`` on generated expressions."""
         call = gast.Call(func=node, args=[_Converted(v) for v in values], keywords=[])
         return gast.copy_location(self._call_user(call, fn, None), node)
+
+    def _weak_helper(self, op, left, right, left_node, right_node):
+        """The transpiler.fidelity helper applying NEP 50 to ``left op right`` when one side is
+        a Python number and the other a NumPy value that cannot be evaluated twice (a call),
+        so ``_weak_pair`` could not wrap the number; None otherwise."""
+        if not self.fidelity:
+            return None
+
+        def impure_numpy(value, node):
+            return not isinstance(value, Static) and not _pure(value) and not \
+                self.numbers.is_python(node)
+
+        name = type(op).__name__
+        if self._python_number(left, left_node) and impure_numpy(right, right_node):
+            return WEAK_BINOPS.get((name, "left"))
+        if self._python_number(right, right_node) and impure_numpy(left, left_node):
+            return WEAK_BINOPS.get((name, "right"))
+        return None
 
     def _weak_pair(self, left, right, left_node, right_node):
         """NEP 50: a Python number meeting an array or NumPy scalar takes its dtype. Wrap the
