@@ -155,11 +155,15 @@ def checked_pow(x, y):
 
 def int_pow(x, y):
     """Python's int ** int for an exponent known to be >= 0; a result beyond int64 raises
-    OverflowError (Python gives a bigger int; Numba would wrap silently). A float estimate
-    decides but near 2**63, where the size is computed exactly in uint64 (it is below 2**64
-    there, so that nothing wraps)."""
-    if y < 2 or x == 0 or x == 1:
+    OverflowError (Python gives a bigger int; Numba would wrap silently). Small bases pass
+    one comparison; otherwise a float estimate decides, but near 2**63, where the size is
+    computed exactly in uint64 (it is below 2**64 there, so that nothing wraps)."""
+    if y < 2 or -1 <= x <= 1:
         return x ** y
+    if x == -9223372036854775808:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    if y < 63 and (-x if x < 0 else x) < (1 << (63 // y)):
+        return x ** y                       # |x| < 2 ** (63 // y): the power is below 2 ** 63
     estimate = abs(float(x)) ** float(y)
     if estimate < 9.2e18:                   # 2**63 is 9.223e18; the estimate is within 1e-14
         return x ** y
