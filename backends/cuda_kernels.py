@@ -51,11 +51,13 @@ class DeviceRewriter(gast.NodeTransformer):
             element-wise maps, where NumPy array semantics give inf/nan.
     """
 
-    def __init__(self, program_names, numpy_aliases, math_alias, check_division=True):
+    def __init__(self, program_names, numpy_aliases, math_alias, check_division=True,
+                 operators=None):
         self.program_names = set(program_names)
         self.numpy_aliases = set(numpy_aliases)
         self.math_alias = math_alias
         self.check_division = check_division
+        self.operators = dict(operators or {})   # helper name -> gast operator class
 
     def visit_Raise(self, node):
         return _set_flag(node)
@@ -95,6 +97,11 @@ class DeviceRewriter(gast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         func = node.func
+        if isinstance(func, gast.Name) and func.id in self.operators and len(node.args) == 2:
+            # numpy_truediv(a, b) -> a / gj_nonzero(b, _err): a zero divisor goes to the CPU
+            divisor = _call(_name("gj_nonzero"), [node.args[1], _name(ERR)])
+            return _locate(gast.BinOp(left=node.args[0], op=self.operators[func.id](),
+                                      right=divisor), node)
         if isinstance(func, gast.Name) and func.id == "weak" and len(node.args) == 2:
             node.func = _name("gj_weak")            # NEP 50 with the error flag
             node.args = list(node.args) + [_name(ERR)]

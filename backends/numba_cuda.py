@@ -45,6 +45,8 @@ _GRAPH_ATTRS = {"T", "shape", "dtype", "type", "reshape", "ndim"}
 _GRAPH_NUMPY = {"dot", "matmul", "maximum", "minimum", "add", "subtract", "multiply"}
 _GRAPH_OPS = (gast.Add, gast.Sub, gast.Mult, gast.MatMult, gast.Div)
 _ELEMENTWISE_NUMPY = set(NUMPY_TO_MATH) | {"maximum", "minimum"}
+_FIDELITY_OPERATORS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
+                       "numpy_mod": gast.Mod}
 
 
 def _n(identifier, store=False):
@@ -238,6 +240,12 @@ class _Planner:
         self.sites = []
         self.mapping = "cpu"
         self._device_problems = {}
+        # transpiler.fidelity's NumPy-rules operators: on the device the plain operator with a
+        # flagged zero divisor (the CPU rerun then gives NumPy's inf/nan/0 and its warning).
+        self.operators = {name: _FIDELITY_OPERATORS[fn.qualname]
+                          for name, fn in self.functions.items()
+                          if fn.qualname in _FIDELITY_OPERATORS
+                          and fn.filename.endswith(os.path.join("transpiler", "fidelity.py"))}
 
     def origin(self, line):
         from transpiler.errors import Origin
@@ -364,6 +372,8 @@ class _Planner:
 
     def _device_problem(self, name):
         """None when the program function ``name`` can be a device function."""
+        if name in self.operators:
+            return None
         if name not in self.functions:
             return f"it calls {name}, which has no GPU implementation here"
         if name not in self._device_problems:
@@ -375,7 +385,8 @@ class _Planner:
     # -- emitting ---------------------------------------------------------------------------
 
     def _rewriter(self, check_division):
-        return DeviceRewriter(self.functions, self.numpy, "_gj_math", check_division)
+        return DeviceRewriter(set(self.functions) - set(self.operators), self.numpy,
+                              "_gj_math", check_division, self.operators)
 
     def _device_defs(self, names, check_division):
         """``<name>__dev(params..., _err)`` device versions of program functions."""
@@ -465,7 +476,8 @@ class _Planner:
         emitted, device_names = self._emitted, self._device_names
         closure = []
         for name in device_names:
-            closure.extend(n for n in self._reached(name) if n not in closure)
+            closure.extend(n for n in self._reached(name)
+                           if n not in closure and n not in self.operators)
         emitted = self._device_defs(closure, True) + emitted
         params = self._params()
         first = gast.Expr(value=_call(_attr(_n("_gpu"), "compile_cpu_first"), [

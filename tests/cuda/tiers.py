@@ -291,6 +291,13 @@ def test_network_with_a_residual_add():
             explained
 
 
+def test_division_of_array_elements_is_a_kernel_and_zero_divisors_go_to_the_cpu():
+    x = np.arange(1.0, 6.0)
+    jitted = compare(programs.ratios, (x, np.array([1.0, 2.0, 4.0, 3.0, 2.0]), np.zeros(5)))
+    gpu_ran(jitted)
+    compare(programs.ratios, (x, np.array([1.0, 2.0, 0.0, 3.0, 2.0]), np.zeros(5)), exact=True)
+
+
 def test_every_generated_kernel_compiled_to_ptx():
     """Runs last (file order): every kernel the cases generated was compiled for sm_90."""
     if TIER != "ptx":
