@@ -420,3 +420,20 @@ def test_python_number_meeting_a_numpy_call_keeps_its_dtype(fn):
     Numba alike, so the values compare exactly.)"""
     assert_compiles_same(fn, np.linspace(0.5, 2.0, 5, dtype=np.float32))
     assert_compiles_same(fn, np.float32(1.5))
+
+
+def _python_int_becomes_float32(a):
+    y0 = 1
+    y0 += a[0]
+    return 0.5 / y0
+
+
+def test_division_by_a_variable_that_became_a_numpy_scalar():
+    """``y0 = 1; y0 += a[0]`` makes y0 an np.float32 at the division: NumPy's rules (inf, no
+    ZeroDivisionError), found by the fuzzer. (Its dtype is the flow-sensitive NEP 50 gap.)"""
+    import warnings as _warnings
+    with _warnings.catch_warnings():
+        _warnings.simplefilter("ignore")
+        import transpiler as _tp
+        got = _tp.jit(_python_int_becomes_float32)(np.array([-1.0], np.float32))
+    assert np.isinf(got) and got > 0

@@ -121,6 +121,7 @@ class Numbers:
         self.numpy_scalars = set()
         defs = {key for key, value in values.items() if value is not None}
         self._numpy_defs = defs
+        self._def_values = values
         changed = True
         while changed:
             changed = False
@@ -326,8 +327,8 @@ class Numbers:
             if isinstance(node.op, gast.MatMult):
                 return False
             left, right = self.is_numpy_scalar(node.left), self.is_numpy_scalar(node.right)
-            return (left and (right or self.is_python(node.right))) or (
-                right and self.is_python(node.left))
+            return (left and (right or self._python_here(node.right))) or (
+                right and self._python_here(node.left))
         if isinstance(node, gast.UnaryOp) and not isinstance(node.op, gast.Not):
             return self.is_numpy_scalar(node.operand)
         if isinstance(node, gast.IfExp):
@@ -335,6 +336,20 @@ class Numbers:
         if isinstance(node, gast.Call) and not node.keywords and node.args and not any(
                 isinstance(a, gast.Starred) for a in node.args):
             return self._numpy_call(node)
+        return False
+
+    def _python_here(self, node):
+        """A Python number at this use: always (``is_python``), or a name whose definitions
+        reaching this use all give Python numbers (``y = 1; y += a[0]``: the ``y`` read by
+        the ``+=`` is the Python int 1, so ``y + a[0]`` is a NumPy scalar)."""
+        if self.is_python(node):
+            return True
+        if isinstance(node, gast.Name):
+            reaching = self._reaching.get(id(node))
+            if reaching:
+                values = [self._def_values.get(id(d)) for d in reaching]
+                return all(v is not None and not isinstance(v, tuple) and self.is_python(v)
+                           for v in values)
         return False
 
     def _is_element(self, node):
