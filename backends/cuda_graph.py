@@ -133,13 +133,13 @@ class Graph:
     """The device-side state of one call: inputs copied in, kernels launched, result out.
 
     Args:
-        compile_only (bool): compile each kernel to PTX (``compiled``) instead of launching;
+        compile_only (bool): compile each kernel to PTX (``cuda_runtime.COMPILED``) instead of
+            launching;
             the values are then computed with NumPy so the code can go on.
     """
 
     def __init__(self, compile_only=False):
         self.compile_only = compile_only
-        self.compiled = []
         self.launches = 0
 
     def __enter__(self):
@@ -170,11 +170,8 @@ class Graph:
         return cuda.device_array(shape, dtype)
 
     def _compile(self, kernel, args):
-        from numba import typeof
-        from .cuda_runtime import PTX_CC
-        signature = tuple(typeof(a) for a in args)
-        ptx, _ = cuda.compile_ptx(kernel.py_func, signature, cc=PTX_CC)
-        self.compiled.append((kernel.py_func.__name__, signature, len(ptx)))
+        from .cuda_runtime import compile_to_ptx
+        compile_to_ptx(kernel, args)
 
     def matmul(self, a, b, transb, bias, relu):
         m, k = a.shape

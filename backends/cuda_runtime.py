@@ -30,7 +30,7 @@ MAX_BLOCKS = 2 if SIMULATOR else 65535   # thread per CUDA thread: keep it small
 COMPILE_ONLY = False
 PTX_CC = (9, 0)
 COMPILED = []   # (kernel name, signature, PTX size in bytes) under COMPILE_ONLY
-FAILED = []     # (kernel name, signature, error) under COMPILE_ONLY
+FAILED = []     # (kernel name, argument types, error) under COMPILE_ONLY
 
 _NUMBERS = (bool, int, float, complex, np.number, np.bool_)
 
@@ -135,17 +135,23 @@ def _loop_problem(names, args, stored):
     return None
 
 
-def _compile_only(kernel, args):
-    """Compile ``kernel`` for the types of ``args`` to PTX (the compile-only tier); returns
-    the note for the CPU run that follows."""
+def compile_to_ptx(kernel, args):
+    """Compile ``kernel`` for the types of ``args`` to PTX for ``PTX_CC`` and record it in
+    ``COMPILED``. Raises what numba-cuda raises when it does not compile."""
     from numba import typeof
     signature = tuple(typeof(a) for a in args)
-    try:
-        ptx, _ = cuda.compile_ptx(kernel.py_func, signature, cc=PTX_CC)
-    except Exception as exc:  # noqa: BLE001 - reported; the tier's test fails on it
-        FAILED.append((kernel.py_func.__name__, signature, _first_line(exc)))
-        return f"the kernel does not compile for the GPU ({_first_line(exc)})"
+    ptx, _ = cuda.compile_ptx(kernel.py_func, signature, cc=PTX_CC)
     COMPILED.append((kernel.py_func.__name__, signature, len(ptx)))
+
+
+def _compile_only(kernel, args):
+    """Compile ``kernel`` to PTX (the compile-only tier); returns the note for the CPU run
+    that follows."""
+    try:
+        compile_to_ptx(kernel, args)
+    except Exception as exc:  # noqa: BLE001 - reported; the tier's test fails on it
+        FAILED.append((kernel.py_func.__name__, tuple(type(a).__name__ for a in args), _first_line(exc)))
+        return f"the kernel does not compile for the GPU ({_first_line(exc)})"
     return "compile-only run (no GPU): compiled to PTX, ran on the CPU"
 
 
@@ -308,7 +314,6 @@ def run_graph(graph_function, cpu, site, names, args):
             if not COMPILE_ONLY:
                 site.gpu_calls += 1
                 return result
-            COMPILED.extend(graph.compiled)
             problem = "compile-only run (no GPU): compiled to PTX, ran on the CPU"
         except Exception as exc:  # noqa: BLE001 - the CPU version runs (and raises) instead
             problem = f"the GPU has no kernel for it ({_first_line(exc)})"
