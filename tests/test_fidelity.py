@@ -437,3 +437,17 @@ def test_division_by_a_variable_that_became_a_numpy_scalar():
         import transpiler as _tp
         got = _tp.jit(_python_int_becomes_float32)(np.array([-1.0], np.float32))
     assert np.isinf(got) and got > 0
+
+
+def _divide_by_itself(a):
+    y0 = 0 / a[1]
+    y0 /= y0
+    return y0
+
+
+def test_in_place_division_of_a_numpy_scalar_by_itself():
+    """``y0 /= y0`` reads y0 twice: both reads see the np.float32 from ``0 / a[1]`` (the
+    in-place target's read was taken for a definition of its own), so 0/0 is nan, not
+    ZeroDivisionError. Found by the fuzzer (N=2000, seed 11)."""
+    assert_compiles_same(_divide_by_itself, np.array([-5.0, -7.0], np.float32))
+    assert_compiles_same(_divide_by_itself, np.array([-5.0, 0.0], np.float32))

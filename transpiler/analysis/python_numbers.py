@@ -421,7 +421,9 @@ def _reaching_definitions(fdef, params):
         values[id(arg)] = ("param", arg.id)
     reaching = {}
     for node, definition in chains.chains.items():
-        if not isinstance(node, gast.Name):
+        if not isinstance(node, gast.Name) or isinstance(node.ctx, gast.Load):
+            # beniget also chains a read to what it flows into (`y /= y`: the read y is a
+            # "user" of the target): only stores and parameters are definitions.
             continue
         values.setdefault(id(node), None)
         for user in definition.users():
