@@ -208,6 +208,9 @@ def _emit_prepare(program):
         elif guard.kind == "type_sign":
             cond = (f"type({v}) is not {const(expected[0])} or "
                     f"({v} >= 0) is not {bool(expected[1])}")
+        elif guard.kind == "array":
+            cond = (f"getattr({v}, 'ndim', None) != {int(expected[0])} or "
+                    f"getattr({v}, 'dtype', None) != {const(expected[1])}")
         elif guard.kind == "len":
             cond = f"{v} is not {const(expected)} or len({v}) != {len(expected)}"
         elif isinstance(expected, float) and math.isnan(expected):

@@ -52,6 +52,7 @@ class Specialization:
         self.split = None           # a transpiler.split.SplitFunction, when one was made
         self.raise_sites = {}       # exception class name -> [Origin] of its raise statements
         self.backend_name = None    # the backend asked for when it was made
+        self.effect_free = None     # whether the code may run again (analysis.effects); lazy
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None."""
@@ -197,6 +198,8 @@ class JitFunction:
                 result = spec.function(*dynamic, *inputs)
         except Exception as exc:
             if not spec.backend.is_compile_failure(exc, spec.function, (*dynamic, *inputs)):
+                if self._rerun_allowed(spec, exc):
+                    return self._python(obj, args, kwargs)
                 _note_raise_site(exc, spec, self.python_function)
                 raise  # the user's own exception, raised by the compiled code
             error = translate_numba_error(exc, spec.path, spec.line_map,
@@ -209,6 +212,28 @@ class JitFunction:
             self._fall_back(spec, error)
             return self._run_fallback(spec, obj, args, kwargs)
         return spec.backend.box_result(spec.function, result, dynamic, inputs)
+
+    def _rerun_allowed(self, spec, exc):
+        """Whether the call may run again as Python after compiled code raised ``exc``: its
+        result does not fit compiled code (an int beyond int64, a complex number) and the
+        generated code has no effects (transpiler.analysis.effects), so nothing happened yet
+        that the caller can see. Warns once per function."""
+        from .fidelity import not_representable
+        if not not_representable(exc) or self._fullgraph():
+            return False
+        if spec.effect_free is None:
+            from .analysis.effects import effect_free
+            spec.effect_free = effect_free(str(spec.source))
+        if not spec.effect_free:
+            return False
+        reason = (f"{exc} (the compiled code has no effects, so the call ran again as "
+                  "Python; it does at every such call)")
+        if reason not in self._warned:
+            self._warned.add(reason)
+            warnings.warn(f"graphjit: a call of {self.python_function.__qualname__} ran as "
+                          f"plain Python: {reason}", FallbackWarning,
+                          stacklevel=user_stacklevel())
+        return True
 
     def _run_fallback(self, spec, obj, args, kwargs):
         """Run the plain function, or its split form (compiled loops, Python between)."""
@@ -234,7 +259,8 @@ class JitFunction:
         spec = self._specialize(obj, None)
         if spec.fallback_reason is not None:
             raise TranspileError(spec.fallback_reason)
-        self._specs_for(obj).insert(0, spec)
+        # Not kept for calls: made without the argument types, it would apply Python's rules
+        # where NEP 50 and the scalar-type checks need them (a call specializes again).
 
     def _fullgraph(self):
         return self.fullgraph if self.fullgraph is not None else env_flag("GRAPHJIT_FULLGRAPH")
@@ -315,7 +341,8 @@ class JitFunction:
                            for i, (name, v) in enumerate(zip(params, values))
                            if type(v) in (int, float) and name not in static_args}
             np = _numpy()
-            numpy_args = {name: (i, type(v), v.ndim if isinstance(v, np.ndarray) else None)
+            numpy_args = {name: (i, type(v), v.ndim if isinstance(v, np.ndarray) else None,
+                                 v.dtype.name)
                           for i, (name, v) in enumerate(zip(params, values))
                           if isinstance(v, (np.ndarray, np.generic)) and name not in static_args}
         try:

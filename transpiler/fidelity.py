@@ -68,6 +68,22 @@ def checked_atanh(x):
     return math.atanh(np.float64(x))
 
 
+# The messages of the errors compiled code raises where Python's result is a value it cannot
+# hold (an int beyond int64, a complex number). transpiler.api re-runs an effect-free function
+# as Python on them (transpiler.analysis.effects); the raises below spell them out literally
+# because converted code reads string constants only as literals.
+NOT_REPRESENTABLE = (
+    "int beyond int64 in compiled code (graphjit)",
+    "a negative number to a fractional power is complex in Python; compiled code cannot "
+    "return it (graphjit)",
+)
+
+
+def not_representable(exc):
+    """Whether exception ``exc`` is compiled code saying Python's result does not fit it."""
+    return type(exc) in (OverflowError, ValueError) and str(exc) in NOT_REPRESENTABLE
+
+
 def _finite_for_int(x):
     if x != x:
         raise ValueError("cannot convert float NaN to integer")

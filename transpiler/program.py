@@ -67,7 +67,9 @@ class Guard:
     length: a list of layers that was unrolled), ``"type"`` (an argument's exact type: a
     Python float is weak under NEP 50, an np.float64 is not), ``"type_sign"`` (an int
     argument's exact type and whether it is >= 0: ``expected`` is ``(type, bool)``; ``k`` in
-    ``n ** k`` decides whether Python gives an int or a float).
+    ``n ** k`` decides whether Python gives an int or a float), ``"array"`` (an array
+    argument's ndim and dtype name: ``expected`` is ``(int, str)``; element types, hence NEP 50
+    and the scalar-type checks, follow from them).
     """
 
     __slots__ = ("path", "kind", "expected")

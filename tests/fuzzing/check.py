@@ -281,16 +281,13 @@ def known_gap(kind, ops):
         ops (Iterable[str]): operators and calls the program contains (run.operators).
     """
     ops = set(ops)
-    if "**" in ops and kind.endswith("/ raise ValueError (complex power)"):
-        return "a negative number to a fractional power: complex in Python, ValueError compiled"
-    if kind == "type int / float":
-        return "an int on one path and a float on another is unified to a float"
-    if kind.startswith(("type np.float32 / ", "type np.float16 / ")):
-        return "NumPy scalar types across assignments (a Python number becoming float32)"
-    if kind.startswith("mutation value ndarray float32") or kind.startswith("value float32"):
-        return "a Python float variable meeting float32 is computed in float64"
-    if ("OverflowError" in kind and ops & {"int", "math.floor", "math.ceil", "math.trunc",
-                                           "**"}) \
-            or kind == "int64 overflow":
-        return "int beyond int64"
+    # A function without effects runs again as Python on these two (transpiler.api); one that
+    # stored into an argument first cannot, and raises.
+    if "**" in ops and kind.endswith("/ raise ValueError (complex power)") and "a[]=" in ops:
+        return "a complex power in a function that stores into an array: ValueError compiled"
+    if kind == "int64 overflow":
+        return "int64 overflow in compiled code (+, -, * wrap)"
+    if "OverflowError" in kind and ops & {"int", "math.floor", "math.ceil", "math.trunc",
+                                          "**"} and "a[]=" in ops:
+        return "an int beyond int64 in a function that stores into an array: OverflowError"
     return None

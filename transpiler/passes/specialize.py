@@ -23,9 +23,11 @@ import re
 import types
 
 import gast
+import numpy as np
 
 from ..analysis.definite_assignment import check_definite_assignment
 from ..analysis.python_numbers import UNKNOWN, Numbers
+from ..analysis.scalar_types import UNKNOWN as UNKNOWN_TYPE, ScalarTypes, type_of_value
 from ..analysis.scopes import local_names, parameter_names
 from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
@@ -40,6 +42,7 @@ from ..program import GeneratedFunction
 from . import to_functional_form
 from .lower_break_continue import guard
 from .regions import contains, function_def
+from .split_webs import split_webs
 from ..source import FunctionSource, capture
 
 _UNSUPPORTED_STMTS = {
@@ -124,7 +127,7 @@ class Specializer:
     """
 
     def __init__(self, program, source, bindings, extra_params=(), python_params=(),
-                 numpy_params=(), array_params=None):
+                 numpy_params=(), array_params=None, param_types=None):
         self.program = program
         self.extra_params = list(extra_params)
         self.recursive_calls = []   # (call node, calling Specializer, source node)
@@ -145,6 +148,20 @@ class Specializer:
         # rules for `**`) and which are NumPy scalars (NumPy's rules for `**`, `/`, `//`, `%`).
         self.numbers = Numbers(source.node, self.locals - set(bindings), python_params,
                                self._resolve_static, numpy_params, array_params)
+        # One name per web (passes.split_webs): Numba types each name once.
+        numbers = self.numbers
+        node, self.renamed = split_webs(source.node, lambda aug: (
+            aug.target.id in numbers.kinds or numbers.is_numpy_scalar(aug.target)
+            or numbers._python_here(aug.target)))
+        if self.renamed:
+            self.src = source = FunctionSource(source.function, source.filename, node)
+            self.locals = local_names(node)
+            self.numbers = Numbers(node, self.locals - set(bindings), python_params,
+                                   self._resolve_static, numpy_params, array_params)
+        # Which types each name holds by path, where Numba's one type per name would differ.
+        self.param_types = dict(param_types or {})
+        self.weak_merges = {}       # name -> dtype: Python numbers assigned to it are converted
+        self.scalar_types = None
         self.python_numbers = set(self.numbers.kinds)
         self.fidelity = self.fn.__module__ != REPLACEMENTS_MODULE
         self.python_values = {}     # entry parameters called with Python numbers: (path, value)
@@ -161,6 +178,13 @@ class Specializer:
         self.symbol = symbol
         self.dynamic_params = dynamic = self.extra_params + [p for p in params
                                                              if p not in self.env]
+        if self.fidelity:
+            types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
+                                       if p not in self.env}, self._resolve_static, UNKNOWN)
+            self.weak_merges = types.weak_merges(node)
+            self.scalar_types = types
+            for where, reason in types.problems(node, self.weak_merges):
+                self.fail(where, reason)
         body = self.block(node.body, top=True)
         if not body:
             body = [gast.Return(value=None)]
@@ -229,6 +253,15 @@ class Specializer:
             self._define_local(node.targets[0].id, node.value)
             return []
         value = self.value(node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Name) and \
+                node.targets[0].id in self.weak_merges and not (
+                    self.scalar_types.of(node.value) & {"np:" + self.weak_merges[
+                        node.targets[0].id]}):
+            # Every read converts it to this dtype anyway (ScalarTypes.weak_merges): convert
+            # it here, so that Numba gives the variable that one type.
+            cast = getattr(np, self.weak_merges[node.targets[0].id])
+            value = gast.copy_location(gast.Call(func=self.materialize(Static(cast), node),
+                                                 args=[value], keywords=[]), node.value)
         return [gast.Assign(targets=[self.target(t) for t in node.targets], value=value,
                             type_comment=None)]
 
@@ -1212,8 +1245,8 @@ def specialize(program, function, self_value=None, static_args=None, source=None
             the sign of an int exponent, then guarded too)
             or float (index among the bound arguments, type): NEP 50 treats them as weak; the
             specialization is guarded on their type.
-        numpy_args (dict[str, tuple[int, type, int | None]] | None): parameters called with
-            a NumPy scalar or an array (index, type, ndim of an array): NumPy's rules apply to
+        numpy_args (dict[str, tuple[int, type, int | None, str]] | None): parameters called
+            with a NumPy scalar or an array (index, type, ndim of an array, dtype name): NumPy's rules apply to
             their arithmetic (transpiler.fidelity). A NumPy scalar's type is guarded (called
             with a Python number instead, the rules differ); an array's is not (the helpers
             check at run time whether an operand is a scalar).
@@ -1249,16 +1282,24 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         if value:
             python_values[name] = (Path(((("arg", index)),)), value[0])
     numpy_params, array_params = set(), {}
-    for name, (index, kind, ndim) in (numpy_args or {}).items():
+    param_types = {name: {int: "int", float: "float"}.get(kind, UNKNOWN_TYPE)
+                   for name, (_, kind, *_) in (python_args or {}).items()}
+    for name, (index, kind, ndim, *dtype) in (numpy_args or {}).items():
         if name in bindings:
             continue
         if ndim is None:
             program.guard(Path(((("arg", index)),)), "type", kind)
             numpy_params.add(name)
+            param_types[name] = type_of_value(kind(0)) if not dtype else "np:" + dtype[0]
         else:
             array_params[name] = ndim
+            if dtype:
+                # The analyses read the dtype and the number of dimensions: guard both.
+                program.guard(Path(((("arg", index)),)), "array", (ndim, dtype[0]))
+                param_types[name] = f"arr:{dtype[0]}:{ndim}"
     specializer = Specializer(program, source, bindings, python_params=python_params,
-                              numpy_params=numpy_params, array_params=array_params)
+                              numpy_params=numpy_params, array_params=array_params,
+                              param_types=param_types)
     specializer.python_values = python_values
     key = (function,) + tuple(sorted((name, _static_key(s.value))
                                      for name, s in bindings.items()))

@@ -1,0 +1,198 @@
+"""Types that flow path by path (issue 4): webs, merges Numba would unify, re-runs as Python.
+
+Each function runs plainly and through graphjit; values, Python types/dtypes and exception types
+must agree. Where compiled code cannot give a path's own type, graphjit must fall back (and say
+so), never return the unified type.
+"""
+import ast
+import math
+import warnings
+
+import gast
+import numpy as np
+import pytest
+
+import transpiler as tp
+from reference import assert_compiles_same, assert_same_value
+from transpiler.passes.split_webs import split_webs
+
+F32 = np.array([3.0, -2.0, 0.5], np.float32)
+
+
+def run_both(fn, *args):
+    """(plain result, compiled result, fallback warning texts)."""
+    plain = fn(*args)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compiled = tp.jit(fn)(*args)
+    texts = [str(w.message) for w in caught if issubclass(w.category, tp.FallbackWarning)]
+    return plain, compiled, texts
+
+
+def int_or_float(n):
+    y = 0
+    if n > 1:
+        y = 1.5
+    return y
+
+
+def test_a_result_int_on_one_path_float_on_another_falls_back():
+    for n in (0, 2):
+        plain, compiled, texts = run_both(int_or_float, n)
+        assert type(compiled) is type(plain) and compiled == plain
+        assert texts and "a Python float or a Python int" in texts[0]
+    with pytest.raises(tp.UnsupportedConstruct, match="the result is"):
+        tp.jit(int_or_float, fullgraph=True)(0)
+
+
+def float_sum(a, n):
+    s = 0.0
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+def test_a_python_float_accumulating_float32_falls_back_with_a_hint():
+    """NumPy adds in float32 once s is an np.float32, and returns a float when the loop does
+    not run: two types by path, one of them float32 arithmetic."""
+    a = np.random.default_rng(0).standard_normal(500).astype(np.float32)
+    for n in (0, 500):
+        plain, compiled, texts = run_both(float_sum, a, n)
+        assert_same_value(plain, compiled)
+        assert type(compiled) is type(plain)
+        assert texts and "np.float32(...)" in texts[0]
+
+
+def float32_sum(a):
+    s = np.float32(0.0)
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+def test_an_np_float32_accumulator_compiles_in_float32():
+    a = np.random.default_rng(1).standard_normal(1000).astype(np.float32)
+    assert_compiles_same(float32_sum, a)
+
+
+def prefix_sum(x):
+    s = 0.0
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        s += x[i]
+        out[i] = s
+    return out
+
+
+def test_a_python_float_only_ever_meeting_float32_is_converted_where_assigned():
+    """Every read of s converts it to float32 (NEP 50), so s = np.float32(0.0) is exact and
+    the loop stays compiled, summing in float32 as NumPy does (float64 differs over 1000)."""
+    x = np.random.default_rng(2).standard_normal(1000).astype(np.float32)
+    compiled = assert_compiles_same(prefix_sum, x)
+    assert "np.float32(0.0)" in compiled.source()
+    wide = np.cumsum(x.astype(np.float64)).astype(np.float32)
+    assert not np.array_equal(wide, prefix_sum(x))   # the check above can tell them apart
+
+
+def redefined(a):
+    y = 1
+    y = a[0] * 2
+    return y
+
+
+def updated(a):
+    y0 = 0
+    y0 /= a[1]
+    return y0
+
+
+@pytest.mark.parametrize("fn", [redefined, updated])
+def test_a_variable_redefined_in_sequence_keeps_each_type(fn):
+    """Numba would type y once (int64 and float32 -> float64); each web gets its own name."""
+    compiled = assert_compiles_same(fn, F32)
+    assert "y__2" in compiled.source() or "y0__2" in compiled.source()
+
+
+def max_of_mixed(a):
+    y0 = max(a[1], -1.5)
+    return y0
+
+
+def test_max_of_a_float32_and_a_python_float_falls_back():
+    for a in (F32, np.array([0.0, -3.0], np.float32)):
+        plain, compiled, texts = run_both(max_of_mixed, a)
+        assert type(compiled) is type(plain) and compiled == plain
+        assert texts
+
+
+def floor_of(x):
+    return math.floor(x)
+
+
+def floor_then_store(x, a):
+    a[0] = 1.0
+    return math.floor(x)
+
+
+def root_of(x):
+    return (x - 0.5) ** 0.5
+
+
+def test_an_effect_free_call_whose_result_does_not_fit_runs_again_as_python():
+    plain, compiled, texts = run_both(floor_of, 1e300)
+    assert compiled == plain and type(compiled) is int
+    assert texts and "ran again as Python" in texts[0]
+    plain, compiled, texts = run_both(root_of, 0.25)
+    assert compiled == plain and type(compiled) is complex
+    assert tp.jit(floor_of)(2.5) == 2
+
+
+def test_a_call_with_effects_cannot_run_again_and_raises():
+    """It stored into `a` first: running it again is not the plain call (README gap)."""
+    a = np.zeros(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(OverflowError, match="beyond int64"):
+            tp.jit(floor_then_store)(1e300, a)
+    assert a[0] == 1.0
+
+
+def first_element_doubled(a):
+    return a[0] * 2.5
+
+
+def test_arrays_of_other_dtypes_and_ndim_get_their_own_specialization():
+    jitted = tp.jit(first_element_doubled)
+    for a in (F32, F32.astype(np.float64), F32.astype(np.float16), np.ones((2, 2), np.float32)):
+        assert_same_value(first_element_doubled(a), jitted(a))
+
+
+def region_sum(a, n):
+    s = 0.0
+    print("summing", {"n": n})      # Python only: the loop below is a region
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+def test_a_loop_region_is_specialized_on_its_argument_types(capsys):
+    a = np.random.default_rng(3).standard_normal(300).astype(np.float32)
+    plain, compiled, _ = run_both(region_sum, a, 300)
+    assert_same_value(plain, compiled)
+    assert type(compiled) is type(plain)
+
+
+def test_split_webs_renames_only_webs_that_never_meet():
+    fdef = gast.parse(
+        "def f(a, n):\n"
+        "    y = 1\n"
+        "    z = y + 1\n"
+        "    y = a[0]\n"
+        "    s = 0.0\n"
+        "    for i in range(n):\n"
+        "        s = s + y\n"
+        "    return s, z\n").body[0]
+    renamed, names = split_webs(fdef)
+    assert names == {"y__2": "y"}
+    text = ast.unparse(gast.gast_to_ast(renamed))
+    assert "y__2 = a[0]" in text and "s = s + y__2" in text and "z = y + 1" in text

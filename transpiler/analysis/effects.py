@@ -1,0 +1,138 @@
+"""Whether generated code is free of effects: it may then run again, as Python, after it stopped.
+
+Compiled code cannot hold every value Python can: an int beyond int64 (``math.floor(1e300)``,
+``3 ** 50``) or a complex power (``(-8.0) ** (1/3)``). It raises
+:class:`transpiler.fidelity.NotRepresentable` there instead. If the compiled function changed
+nothing outside itself before that point, running the plain function from the start gives
+exactly Python's result; the call then does so (transpiler.api). That is safe when the code
+cannot change anything the caller can see: no store into an array or attribute it did not
+create, no call that may mutate or draw random numbers.
+
+The check reads the generated module's source (names as emitted), conservatively:
+
+- stores ``x[...] = v`` / ``x[...] op= v`` only into arrays the same function created
+  (``np.zeros``/``empty``/``ones``/``full``, their ``_like`` forms, ``arange``, ``.copy()``);
+  no attribute stores;
+- calls only to functions of the generated module, ``math``, NumPy functions outside
+  ``np.random`` without keywords (``out=`` writes), the builtins below, and array methods
+  that return new values.
+"""
+import ast
+
+_PURE_BUILTINS = frozenset({"range", "len", "abs", "min", "max", "float", "int", "bool",
+                            "round", "complex", "divmod", "pow", "isinstance", "tuple",
+                            "ValueError", "OverflowError", "ZeroDivisionError", "IndexError",
+                            "TypeError", "AssertionError", "RuntimeError", "KeyError"})
+_NUMPY_MUTATING = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "random",
+                             "put_along_axis", "seterr"})
+_FRESH = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like", "ones_like",
+                    "full_like", "arange", "array", "copy", "linspace", "eye", "identity"})
+_PURE_METHODS = frozenset({"sum", "mean", "min", "max", "copy", "reshape", "astype",
+                           "transpose", "dot", "item", "ravel", "flatten", "prod", "std", "var",
+                           "all", "any", "argmax", "argmin", "cumsum", "cumprod", "round",
+                           "conjugate", "nonzero", "clip", "squeeze"})
+
+
+def effect_free(source):
+    """Whether the jitted functions of generated module text ``source`` (str) are free of
+    effects (module docstring). Anything not recognised counts as an effect."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    modules = {}
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                modules[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                defined.add(alias.asname or alias.name)
+        elif isinstance(node, ast.FunctionDef):
+            defined.add(node.name)
+    jitted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and any(
+        isinstance(d, ast.Name) and d.id == "_jit" for d in n.decorator_list)]
+    return bool(jitted) and all(_function_free(fn, modules, defined) for fn in jitted)
+
+
+def _function_free(fn, modules, defined):
+    fresh = _fresh_arrays(fn, modules)
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for part in ast.walk(target):
+                    if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store):
+                        return False
+                    if isinstance(part, ast.Subscript) and isinstance(part.ctx, ast.Store):
+                        if not (isinstance(part.value, ast.Name) and part.value.id in fresh):
+                            return False
+        elif isinstance(node, ast.Call) and not _pure_call(node, modules, defined):
+            return False
+        elif isinstance(node, (ast.Global, ast.Nonlocal, ast.Delete, ast.Yield)):
+            return False
+    return True
+
+
+def _pure_call(node, modules, defined):
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id in defined or (func.id in _PURE_BUILTINS and func.id not in modules)
+    if isinstance(func, ast.Attribute):
+        root = _root_module(func.value, modules)
+        if root == "math":
+            return True
+        if root == "numpy":
+            chain = _chain(func)
+            return not node.keywords and not (set(chain) & _NUMPY_MUTATING)
+        if root is None and func.attr in _PURE_METHODS and not node.keywords:
+            return True
+    return False
+
+
+def _fresh_arrays(fn, modules):
+    """Names every assignment of which creates a new array."""
+    verdict = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    ok = _creates_array(node.value, modules)
+                    verdict[target.id] = verdict.get(target.id, True) and ok
+                else:
+                    for part in ast.walk(target):
+                        if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Store):
+                            verdict[part.id] = False
+        elif isinstance(node, (ast.For, ast.AugAssign)):
+            for part in ast.walk(node.target):
+                if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Store):
+                    verdict[part.id] = False
+    for arg in fn.args.args:
+        verdict[arg.arg] = False
+    return {name for name, ok in verdict.items() if ok}
+
+
+def _creates_array(value, modules):
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr in _FRESH:
+        return func.attr == "copy" or _root_module(func.value, modules) == "numpy"
+    return False
+
+
+def _chain(func):
+    names = []
+    while isinstance(func, ast.Attribute):
+        names.append(func.attr)
+        func = func.value
+    return names
+
+
+def _root_module(node, modules):
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    if isinstance(node, ast.Name) and node.id in modules:
+        return modules[node.id].split(".")[0]
+    return None
