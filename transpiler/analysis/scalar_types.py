@@ -297,10 +297,12 @@ class ScalarTypes:
             return self.of(target.value) == {f"arr:{kind[3:]}:{_ndim(target)}"}
         return False
 
-    def problems(self, fdef, weak=()):
+    def problems(self, fdef, weak=(), renamed=None):
         """``[(node, message)]``: the merges of types that change a result (module docstring),
         in source order, at most one per name and one for the returns; names in ``weak``
-        (``weak_merges``: converted where assigned) are not merges any more."""
+        (``weak_merges``: converted where assigned) are not merges any more; ``renamed``
+        maps a web's name to the user's (passes.split_webs) for the messages."""
+        renamed = renamed or {}
         found = []
         for name, kinds in sorted(self.types.items()):
             if name in self.params and len(self.definitions[name]) == 1 or name in weak:
@@ -309,7 +311,7 @@ class ScalarTypes:
             if reason:
                 node = next((n for n, _ in self.definitions[name] if n is not None), fdef)
                 lines = _lines_by_type(self, name)
-                found.append((node, f"'{name}' holds {lines} depending on the path taken: "
+                found.append((node, f"'{renamed.get(name, name)}' holds {lines} depending on the path taken: "
                                     f"{reason}; compiled code gives a variable one type. Give "
                                     f"it one type (for example {_hint(kinds)})"))
         returns = [n for n in _own_walk(fdef) if isinstance(n, gast.Return)]

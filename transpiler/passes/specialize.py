@@ -183,7 +183,7 @@ class Specializer:
                                        if p not in self.env}, self._resolve_static, UNKNOWN)
             self.weak_merges = types.weak_merges(node)
             self.scalar_types = types
-            for where, reason in types.problems(node, self.weak_merges):
+            for where, reason in types.problems(node, self.weak_merges, self.renamed):
                 self.fail(where, reason)
         body = self.block(node.body, top=True)
         if not body:

@@ -129,8 +129,8 @@ def split_webs(fdef, scalar_update=lambda node: False):
         def first(item):
             root, group = item
             is_param = any(id(d) in param_ids for d in group)
-            return (not is_param, min((getattr(d, "lineno", 0) or 0, d.col_offset or 0)
-                                      for d in group))
+            return (not is_param, min((getattr(d, "lineno", 0) or 0,
+                                       getattr(d, "col_offset", 0) or 0) for d in group))
         ordered = sorted(groups.items(), key=first)
         new_name[ordered[0][0]] = name
         for k, (root, _) in enumerate(ordered[1:], 2):
