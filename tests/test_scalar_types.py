@@ -196,3 +196,27 @@ def test_split_webs_renames_only_webs_that_never_meet():
     assert names == {"y__2": "y"}
     text = ast.unparse(gast.gast_to_ast(renamed))
     assert "y__2 = a[0]" in text and "s = s + y__2" in text and "z = y + 1" in text
+
+
+def int_total(a):
+    total = 0
+    for i in range(a.shape[0]):
+        total += a[i]
+    return total * 2.0
+
+
+def int_total_returned(a):
+    total = 0
+    for i in range(a.shape[0]):
+        total += a[i]
+    return total
+
+
+def test_an_int_merging_with_float64_compiles_unless_its_type_is_returned():
+    """int and np.float64 compute alike in float64; only the returned type shows the path."""
+    a = np.random.default_rng(4).standard_normal(50)
+    assert_compiles_same(int_total, a)
+    assert_compiles_same(int_total, a[:0])
+    for x in (a, a[:0]):
+        plain, compiled, texts = run_both(int_total_returned, x)
+        assert type(compiled) is type(plain) and compiled == plain and texts

@@ -353,6 +353,13 @@ def _numpy_merge(kinds):
         return None
     if any(k.startswith("arr:") for k in kinds):
         return None    # an array and a scalar: Numba refuses to unify them (a fallback anyway)
+    numpy = {k for k in kinds if k.startswith("np:")}
+    python = kinds - numpy
+    if UNKNOWN not in kinds and (numpy == {"np:float64"} and python <= {"int", "float", "bool"}
+                                 or numpy == {"np:int64"} and python <= {"int", "bool"}):
+        # Numba's unified type (float64, int64) holds each path's values and computes them as
+        # NumPy does (ints below 2**53); only a returned value shows the type (checked apart).
+        return None
     return "NumPy computes each in its own dtype"
 
 
