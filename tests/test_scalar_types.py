@@ -220,3 +220,183 @@ def test_an_int_merging_with_float64_compiles_unless_its_type_is_returned():
     for x in (a, a[:0]):
         plain, compiled, texts = run_both(int_total_returned, x)
         assert type(compiled) is type(plain) and compiled == plain and texts
+
+
+# Found by a fresh-eyed review of the above (each was a silent wrong answer or a double effect).
+
+def enumerate_sum(a):
+    s = 0.0
+    for i, x in enumerate(a):
+        s += x
+    return s
+
+
+def slice_sum(a):
+    s = 0.0
+    for x in a[1:]:
+        s += x
+    return s
+
+
+def unpacked(a, c):
+    y = 0.1
+    if c:
+        y, k = a[0], 1
+    return y * 3.0
+
+
+def listed(c):
+    if c:
+        y = 1
+    else:
+        y = 2.5
+    return [y]
+
+
+def tupled(c):
+    if c:
+        y = 1
+    else:
+        y = 2.5
+    t = (y, c)
+    return t
+
+
+def read_by_lambda(a):
+    s = 0.1
+    for i in range(a.shape[0]):
+        s += a[i]
+    g = lambda: s * 2.0    # noqa: E731
+    return g()
+
+
+def two_targets(a, out):
+    s = t = 0.1
+    for i in range(a.shape[0]):
+        s += a[i]
+        out[i] = s
+    return t
+
+
+def flag_sum(a):
+    fl = False
+    for i in range(a.shape[0]):
+        fl = a[i] > 0.5
+    return fl + fl
+
+
+@pytest.mark.parametrize("fn,args", [
+    (enumerate_sum, (F32,)), (enumerate_sum, (F32[:0],)), (slice_sum, (F32,)),
+    (unpacked, (F32, True)), (unpacked, (F32, False)), (listed, (True,)), (tupled, (True,)),
+    (read_by_lambda, (F32,)), (read_by_lambda, (F32[:0],)),
+    (two_targets, (F32, np.zeros(3, np.float32))), (flag_sum, (np.array([0.7]),)),
+])
+def test_types_by_path_through_unpacking_displays_closures_and_regions(fn, args):
+    import copy
+    plain_args, compiled_args = copy.deepcopy(args), copy.deepcopy(args)
+    plain = fn(*plain_args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compiled = tp.jit(fn)(*compiled_args)
+    assert_same_value(plain, compiled)
+    assert type(compiled) is type(plain)
+    for p, c in zip(plain_args, compiled_args):
+        assert_same_value(p, c)
+
+
+def update_then_floor(a, x):
+    a += 1
+    return math.floor(x)
+
+
+def ufunc_out_then_floor(a, x):
+    np.add(a, 1, a)
+    return math.floor(x)
+
+
+@pytest.mark.parametrize("fn", [update_then_floor, ufunc_out_then_floor])
+def test_in_place_updates_are_effects_a_call_never_runs_twice(fn):
+    a = np.zeros(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(OverflowError):
+            tp.jit(fn)(a, 1e300)
+    assert a.tolist() == [1.0, 1.0, 1.0]
+
+
+def add_into(a, b):
+    a += b
+    return a
+
+
+def test_an_in_place_array_update_keeps_the_array_type():
+    assert_compiles_same(add_into, np.ones(3, np.float32), np.ones(3))
+
+
+def float64_total(a):
+    return a.sum() * 2.0
+
+
+def test_float64_results_are_boxed_as_the_plain_call_boxes_them():
+    compiled = assert_compiles_same(float64_total, np.ones(4))
+    assert type(compiled(np.ones(4))) is np.float64
+
+
+# Found by the fuzzer (N=2000, seed 1) at 6c774f2.
+
+def compared_at_a_computed_index(x0, a):
+    a[0] = x0
+    return a[max(5, 0) % 1] >= x0
+
+
+def test_a_python_float_compared_with_an_element_it_cannot_name_twice_is_weak():
+    """np.float32(-0.67) >= -0.67 is True (NEP 50 compares in float32); the index is a call,
+    so the element cannot be named twice: a comparison helper applies the rule."""
+    assert_compiles_same(compared_at_a_computed_index, -0.67, np.array([2.0], np.float32))
+
+
+def int_to_negative_power_in_a_loop(i1, a):
+    v0 = 10
+    w0 = 0
+    while 0 <= i1 and w0 < 5:
+        w0 += 1
+        v0 += 0 ** (-1)
+    return a[v0 % 1]
+
+
+def test_int_to_a_negative_constant_power_is_a_float_path():
+    """v0 is an int when the loop does not run and a float after `0 ** -1` (which raises
+    here): the loop is not compiled with v0 unified to a float (an index must stay an int)."""
+    for i1 in (-1, 1):
+        import copy
+        a = np.array([0.0], np.float32)
+        plain = compiled = None
+        try:
+            plain = int_to_negative_power_in_a_loop(i1, copy.deepcopy(a))
+        except ZeroDivisionError as exc:
+            plain = type(exc)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                compiled = tp.jit(int_to_negative_power_in_a_loop)(i1, copy.deepcopy(a))
+            except ZeroDivisionError as exc:
+                compiled = type(exc)
+        assert type(plain) is type(compiled) and plain == compiled
+
+
+def constant_comparison_raising(x):
+    if x > 0 and float(-1.5) ** 0.5 >= 0:
+        return 1
+    return 0
+
+
+def test_a_comparison_of_constants_that_raises_in_python_falls_back():
+    for x in (1.0, -1.0):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            jitted = tp.jit(constant_comparison_raising)
+            if x > 0:
+                with pytest.raises(TypeError):
+                    jitted(x)
+            else:
+                assert jitted(x) == constant_comparison_raising(x)

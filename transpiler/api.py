@@ -53,6 +53,7 @@ class Specialization:
         self.raise_sites = {}       # exception class name -> [Origin] of its raise statements
         self.backend_name = None    # the backend asked for when it was made
         self.effect_free = None     # whether the code may run again (analysis.effects); lazy
+        self.result_types = None    # the result's NumPy scalar box by path (scalar_types)
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None."""
@@ -211,7 +212,11 @@ class JitFunction:
                 spec.split = self._split(obj, str(error))
             self._fall_back(spec, error)
             return self._run_fallback(spec, obj, args, kwargs)
-        return spec.backend.box_result(spec.function, result, dynamic, inputs)
+        result = spec.backend.box_result(spec.function, result, dynamic, inputs)
+        if spec.result_types is not None:
+            from .analysis.scalar_types import rebox   # numpy: imported lazily (test_cache)
+            result = rebox(result, spec.result_types)
+        return result
 
     def _rerun_allowed(self, spec, exc):
         """Whether the call may run again as Python after compiled code raised ``exc``: its
@@ -385,6 +390,7 @@ class JitFunction:
         spec.guards = tuple(program.guards.values())
         spec.program = program
         spec.raise_sites = _raise_sites(program)
+        spec.result_types = getattr(entry, "result_types", None)
         spec.source = GeneratedSource(generated.source)
         spec.path = path
         spec.line_map = generated.line_map

@@ -309,7 +309,62 @@ def weak_mul_right(x, y):
     return x * weak(y, x)
 
 
+def weak_lt_left(x, y):
+    return weak(x, y) < y
+
+
+def weak_lt_right(x, y):
+    return x < weak(y, x)
+
+
+def weak_le_left(x, y):
+    return weak(x, y) <= y
+
+
+def weak_le_right(x, y):
+    return x <= weak(y, x)
+
+
+def weak_gt_left(x, y):
+    return weak(x, y) > y
+
+
+def weak_gt_right(x, y):
+    return x > weak(y, x)
+
+
+def weak_ge_left(x, y):
+    return weak(x, y) >= y
+
+
+def weak_ge_right(x, y):
+    return x >= weak(y, x)
+
+
+def weak_eq_left(x, y):
+    return weak(x, y) == y
+
+
+def weak_eq_right(x, y):
+    return x == weak(y, x)
+
+
+def weak_ne_left(x, y):
+    return weak(x, y) != y
+
+
+def weak_ne_right(x, y):
+    return x != weak(y, x)
+
+
 WEAK_BINOPS = {("Add", "left"): weak_add_left, ("Add", "right"): weak_add_right,
                ("Sub", "left"): weak_sub_left, ("Sub", "right"): weak_sub_right,
-               ("Mult", "left"): weak_mul_left, ("Mult", "right"): weak_mul_right}
+               ("Mult", "left"): weak_mul_left, ("Mult", "right"): weak_mul_right,
+               # comparisons: NumPy 2 compares np.float32(-0.67) >= -0.67 in float32 (True)
+               ("Lt", "left"): weak_lt_left, ("Lt", "right"): weak_lt_right,
+               ("LtE", "left"): weak_le_left, ("LtE", "right"): weak_le_right,
+               ("Gt", "left"): weak_gt_left, ("Gt", "right"): weak_gt_right,
+               ("GtE", "left"): weak_ge_left, ("GtE", "right"): weak_ge_right,
+               ("Eq", "left"): weak_eq_left, ("Eq", "right"): weak_eq_right,
+               ("NotEq", "left"): weak_ne_left, ("NotEq", "right"): weak_ne_right}
 """(gast operator name, side of the Python number) -> its NEP 50 helper."""

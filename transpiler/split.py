@@ -110,13 +110,20 @@ def split(function, obj, jit_options, reason):
     annotate_defined(fdef, all_locals)
     regions, python_parts = [], []
     counter = [0]
+    nested_reads = {n.id for scope in gast.walk(fdef) if scope is not fdef and isinstance(
+        scope, (gast.FunctionDef, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp,
+                gast.GeneratorExp)) for n in gast.walk(scope) if isinstance(n, gast.Name)
+        and isinstance(n.ctx, gast.Load)}
 
     def region_for(loop):
         """A Region for ``loop``, or the reason it stays Python."""
         if any(isinstance(n, _NOT_IN_REGION) for n in gast.walk(loop)):
             return None, "it contains return, yield, global, a nested def or a lambda"
         defined = getattr(loop, "defined_in", None)
-        outputs = _ordered(writes(loop) & set(loop.live_out) & all_locals, loop)
+        # A nested function or lambda reads its enclosing variables when it is called, which
+        # liveness does not see: every such name a loop writes is an output too.
+        outputs = _ordered(writes(loop) & (set(loop.live_out) | nested_reads) & all_locals,
+                           loop)
         # Inputs: what the loop reads before writing it, given that it returns its outputs
         # (variables merely live across the loop are not its inputs).
         inputs = [v for v in _ordered(liveness.live_in([loop], set(outputs)) & all_locals, loop)

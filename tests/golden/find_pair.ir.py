@@ -40,7 +40,7 @@ def find_pair(a, target):  # golden_source.py:4
                 break_ = cond(a[j] < weak(0, a[j]), if_true_1, if_false_1, (break_,))  # golden_source.py:10
 
                 def if_true_2(count):  # golden_source.py:12
-                    count += 1  # golden_source.py:12
+                    count = count + 1  # golden_source.py:12
                     return count  # golden_source.py:12
 
                 def if_false_2(count):  # golden_source.py:12

@@ -195,23 +195,22 @@ def _stored_arrays(body, var):
 
 
 def _only_updated(body, name):
-    """``name`` is used only as the target of augmented assignments ``name op= e``."""
+    """``name`` is used only in updates ``name op= e`` or ``name = name op e`` (the form the
+    converter gives ``op=`` on numbers), ``e`` not reading ``name``."""
+    allowed = set()
     for node in gast.walk(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) \
                 and node.target.id == name:
             if name in reads(node.value):
                 return False
-            continue
-        if isinstance(node, gast.Name) and node.id == name and not _is_aug_target(body, node):
-            return False
-    return True
-
-
-def _is_aug_target(body, name_node):
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
-        if isinstance(node, gast.AugAssign) and node.target is name_node:
-            return True
-    return False
+            allowed.add(id(node.target))
+        elif isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and node.targets[0].id == name and isinstance(
+                node.value, gast.BinOp) and isinstance(node.value.left, gast.Name) and \
+                node.value.left.id == name and name not in reads(node.value.right):
+            allowed |= {id(node.targets[0]), id(node.value.left)}
+    return all(id(node) in allowed for node in gast.walk(gast.Module(body=body, type_ignores=[]))
+               if isinstance(node, gast.Name) and node.id == name)
 
 
 def _raised(body):

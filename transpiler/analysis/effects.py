@@ -27,10 +27,13 @@ _NUMPY_MUTATING = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal
                              "put_along_axis", "seterr"})
 _FRESH = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like", "ones_like",
                     "full_like", "arange", "array", "copy", "linspace", "eye", "identity"})
-_PURE_METHODS = frozenset({"sum", "mean", "min", "max", "copy", "reshape", "astype",
-                           "transpose", "dot", "item", "ravel", "flatten", "prod", "std", "var",
-                           "all", "any", "argmax", "argmin", "cumsum", "cumprod", "round",
-                           "conjugate", "nonzero", "clip", "squeeze"})
+# Array methods that return new values, with how many positional arguments they take before
+# `out` (NumPy docs): `a.clip(lo, hi, out)` writes into out.
+_PURE_METHODS = {"sum": 2, "mean": 2, "min": 1, "max": 1, "copy": 1, "reshape": 99,
+                 "astype": 99, "transpose": 99, "dot": 1, "item": 99, "ravel": 1, "flatten": 1,
+                 "prod": 2, "std": 2, "var": 2, "all": 1, "any": 1, "argmax": 1, "argmin": 1,
+                 "cumsum": 2, "cumprod": 2, "round": 1, "conjugate": 0, "nonzero": 0,
+                 "clip": 2, "squeeze": 1}
 
 
 def effect_free(source):
@@ -59,6 +62,11 @@ def effect_free(source):
 def _function_free(fn, modules, defined):
     fresh = _fresh_arrays(fn, modules)
     for node in ast.walk(fn):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
+                node.target.id not in fresh:
+            # The converter spells `x op= v` on numbers as `x = x op v`: what is left updates
+            # an array in place (maybe an argument, or a view of one).
+            return False
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
@@ -85,10 +93,30 @@ def _pure_call(node, modules, defined):
             return True
         if root == "numpy":
             chain = _chain(func)
-            return not node.keywords and not (set(chain) & _NUMPY_MUTATING)
+            if node.keywords or set(chain) & _NUMPY_MUTATING:
+                return False
+            return len(node.args) <= _numpy_inputs(chain)
         if root is None and func.attr in _PURE_METHODS and not node.keywords:
-            return True
+            return len(node.args) <= _PURE_METHODS[func.attr]
     return False
+
+
+def _numpy_inputs(chain):
+    """How many positional arguments a NumPy function takes before any output argument:
+    a ufunc's ``nin``; else the parameters before ``out`` in its signature; 2 when it has no
+    readable signature (``np.dot(a, b, out)``)."""
+    import inspect
+    import numpy as np
+    fn = np
+    for name in reversed(chain):
+        fn = getattr(fn, name, None)
+    if isinstance(fn, np.ufunc):
+        return fn.nin
+    try:
+        params = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return 2
+    return params.index("out") if "out" in params else len(params)
 
 
 def _fresh_arrays(fn, modules):

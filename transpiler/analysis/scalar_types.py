@@ -31,6 +31,7 @@ import gast
 import numpy as np
 
 UNKNOWN = "?"
+CALL = "?call"    # the result of a call to a user function or method: not typed by path here
 _PY = {bool: "bool", int: "int", float: "float", complex: "complex"}
 _SAME = {"float": "np:float64", "int": "np:int64", "bool": "np:bool", "complex": "np:complex128"}
 _BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
@@ -39,6 +40,45 @@ _BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.m
            gast.BitXor: operator.xor, gast.LShift: operator.lshift, gast.RShift: operator.rshift}
 _UNARY = {gast.USub: operator.neg, gast.UAdd: operator.pos, gast.Invert: operator.invert}
 _PY_CALLS = {float: "float", int: "int", bool: "bool", complex: "complex", len: "int"}
+
+
+def _pow_negative(base, exponent):
+    return base ** -exponent
+
+
+def _constant(node):
+    """The value of a literal number, negated literals included; None otherwise."""
+    if isinstance(node, gast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        inner = _constant(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+_methods = {}
+
+
+def _method(name):
+    """``obj.name(*args)`` as a function (one per name: it keys the result-type cache)."""
+    if name not in _methods:
+        _methods[name] = lambda obj, *args: getattr(obj, name)(*args)
+    return _methods[name]
+
+
+def _bind(defs, node, target, value):
+    """Definitions made by ``target = value``: names get ``value`` (None: unknown); a tuple
+    target and a tuple value of the same length pair up element by element."""
+    if isinstance(target, gast.Name):
+        defs.setdefault(target.id, []).append((node, value))
+    elif isinstance(target, (gast.Tuple, gast.List)) and isinstance(
+            value, (gast.Tuple, gast.List)) and len(target.elts) == len(value.elts) and not any(
+            isinstance(e, gast.Starred) for e in target.elts + value.elts):
+        for t, v in zip(target.elts, value.elts):
+            _bind(defs, node, t, v)
+    else:
+        for name in _stores(target):
+            defs.setdefault(name.id, []).append((node, None))
 
 
 def type_of_value(value):
@@ -103,23 +143,13 @@ class ScalarTypes:
         for node in _own_walk(fdef):
             if isinstance(node, gast.Assign):
                 for target in node.targets:
-                    if isinstance(target, gast.Name):
-                        defs.setdefault(target.id, []).append((node, node.value))
-                    else:
-                        for name in _stores(target):
-                            defs.setdefault(name.id, []).append((node, None))
+                    _bind(defs, node, target, node.value)
             elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
-                defs.setdefault(node.target.id, []).append(
-                    (node, gast.BinOp(left=gast.Name(id=node.target.id, ctx=gast.Load(),
-                                                     annotation=None, type_comment=None),
-                                      op=node.op, right=node.value)))
+                defs.setdefault(node.target.id, []).append((node, ("update", node)))
             elif isinstance(node, gast.AnnAssign) and isinstance(node.target, gast.Name):
                 defs.setdefault(node.target.id, []).append((node, node.value))
             elif isinstance(node, gast.For):
-                for name in _stores(node.target):
-                    simple = isinstance(node.target, gast.Name)
-                    defs.setdefault(name.id, []).append((node, ("for", node.iter) if simple
-                                                         else None))
+                self._bind_for(defs, node, node.target, node.iter)
         for name in self.params:
             defs.setdefault(name, []).insert(0, (None, ("param", name)))
         self.definitions = defs
@@ -136,9 +166,41 @@ class ScalarTypes:
                     self.types[name] = found
                     changed = True
 
+    def _bind_for(self, defs, node, target, it):
+        """Definitions of a ``for`` target: elements of ``it``; ``enumerate``/``zip``
+        unpacked element by element."""
+        if isinstance(target, gast.Name):
+            defs.setdefault(target.id, []).append((node, ("for", it)))
+            return
+        fn = self.resolve(it.func) if isinstance(it, gast.Call) and isinstance(
+            it.func, gast.Name) and not it.keywords else None
+        elts = target.elts if isinstance(target, gast.Tuple) else None
+        if elts and fn is enumerate and len(it.args) == 1 and len(elts) == 2:
+            if isinstance(elts[0], gast.Name):
+                defs.setdefault(elts[0].id, []).append((node, ("kind", "int")))
+            else:
+                _bind(defs, node, elts[0], None)
+            self._bind_for(defs, node, elts[1], it.args[0])
+        elif elts and fn is zip and len(it.args) == len(elts):
+            for elt, arg in zip(elts, it.args):
+                self._bind_for(defs, node, elt, arg)
+        else:
+            _bind(defs, node, target, None)
+
     def _of_definition(self, value):
         if value is None:
             return {UNKNOWN}
+        if isinstance(value, tuple) and value[0] == "kind":
+            return {value[1]}
+        if isinstance(value, tuple) and value[0] == "update":   # x op= v
+            node = value[1]
+            target = self.types.get(node.target.id, frozenset())
+            arrays = {k for k in target if k.startswith("arr:")}   # updated in place
+            scalars = set(target) - arrays
+            out = set(arrays)
+            if scalars:
+                out |= self._combine(_BINOPS.get(type(node.op)), [scalars, self.of(node.value)])
+            return out
         if isinstance(value, tuple) and value[0] == "param":
             return {self.params.get(value[1], UNKNOWN)}
         if isinstance(value, tuple) and value[0] == "for":
@@ -166,11 +228,24 @@ class ScalarTypes:
             value = self.resolve(node)
             return {UNKNOWN if value is self.unknown else type_of_value(value)}
         if isinstance(node, gast.Attribute):
+            base = self.of(node.value) if not self._static(node.value) else {UNKNOWN}
+            if base and all(k.startswith("arr:") for k in base):
+                if node.attr in ("size", "ndim"):
+                    return {"int"}
+                if node.attr == "shape":
+                    return {"shape"}
+                if node.attr == "T":
+                    return set(base)
             value = self.resolve(node)
             return {UNKNOWN if value is self.unknown else type_of_value(value)}
         if isinstance(node, gast.BinOp):
             fn = _BINOPS.get(type(node.op))
-            return self._combine(fn, [self.of(node.left), self.of(node.right)])
+            left, right = self.of(node.left), self.of(node.right)
+            exponent = _constant(node.right)
+            if isinstance(node.op, gast.Pow) and isinstance(exponent, int) and exponent < 0:
+                # int ** negative int is a float in Python (the samples' exponents are > 0)
+                fn = _pow_negative
+            return self._combine(fn, [left, right])
         if isinstance(node, gast.UnaryOp):
             if isinstance(node.op, gast.Not):
                 return {"bool"}
@@ -190,14 +265,18 @@ class ScalarTypes:
             base = self.of(node.value)
             index = node.slice
             parts = index.elts if isinstance(index, gast.Tuple) else [index]
-            if any(isinstance(p, (gast.Slice, gast.Starred)) for p in parts) or not all(
-                    self.of(p) <= {"int", "np:int64", "np:int32"} for p in parts):
+            ints = [p for p in parts if not isinstance(p, gast.Slice)]
+            if any(isinstance(p, gast.Starred) for p in parts) or not all(
+                    self.of(p) <= {"int", "np:int64", "np:int32", "bool"} and self.of(p)
+                    for p in ints):
                 return {UNKNOWN}
             out = set()
             for kind in base:
-                if kind.startswith("arr:"):
+                if kind == "shape" and len(parts) == 1 and ints:
+                    out.add("int")
+                elif kind.startswith("arr:"):
                     _, dtype, ndim = kind.split(":")
-                    rest = int(ndim) - len(parts)
+                    rest = int(ndim) - len(ints)
                     out.add(f"np:{dtype}" if rest == 0 else
                             f"arr:{dtype}:{rest}" if rest > 0 else UNKNOWN)
                 else:
@@ -212,7 +291,13 @@ class ScalarTypes:
             return {UNKNOWN}
         func = node.func
         if isinstance(func, gast.Name) and func.id in self.types:
-            return {UNKNOWN}
+            return {CALL}
+        if isinstance(func, gast.Attribute) and not self._static(func.value):
+            base = self.of(func.value)      # an array method: NumPy's result type
+            if base and all(k.startswith("arr:") for k in base):
+                return self._combine(_method(func.attr), [base] + [self.of(a)
+                                                                   for a in node.args])
+            return {CALL}                   # a method of an object
         fn = self.resolve(func) if isinstance(func, (gast.Name, gast.Attribute)) else \
             self.unknown
         if fn is self.unknown:
@@ -234,7 +319,15 @@ class ScalarTypes:
                 isinstance(fn, type) and issubclass(fn, np.generic)) or isinstance(
                 fn, np.ufunc) or (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy":
             return self._combine(fn, args)
-        return {UNKNOWN}
+        return {CALL}       # a user function: its result is typed where it is converted
+
+    def _static(self, node):
+        """Whether ``node`` is a static name or attribute chain (a module, a global)."""
+        if isinstance(node, gast.Name):
+            return node.id not in self.types and self.resolve(node) is not self.unknown
+        if isinstance(node, gast.Attribute):
+            return self._static(node.value)
+        return False
 
     def _combine(self, fn, arg_types):
         if fn is None:
@@ -245,6 +338,8 @@ class ScalarTypes:
         for kinds in _product(arg_types):
             if UNKNOWN in kinds:
                 out.add(UNKNOWN)
+            elif CALL in kinds:
+                out.add(CALL)
             else:
                 out.add(_apply(fn, kinds))
         return out or {UNKNOWN}
@@ -267,8 +362,11 @@ class ScalarTypes:
                     name not in self.params:
                 dtype = next(iter(numpy))[3:]
                 if np.dtype(dtype).kind == "f" and dtype != "float64" and all(
-                        isinstance(value, gast.AST) for _, value in self.definitions[name]):
+                        self._convertible(node, value, numpy)
+                        for node, value in self.definitions[name]):
                     candidates[name] = dtype
+        for name in _nested_reads(fdef):      # a closure reads it as Python would hold it
+            candidates.pop(name, None)
         if not candidates:
             return {}
         parents = {}
@@ -286,6 +384,17 @@ class ScalarTypes:
                 del candidates[node.target.id]
         return candidates
 
+    def _convertible(self, node, value, numpy):
+        """A definition ``stmt_Assign`` converts (``x = <Python number>``), or one giving the
+        NumPy type already (``x = a[i]``, ``x op= a[i]``)."""
+        if isinstance(value, tuple) and value[0] == "update":
+            return True     # its value is checked by weak_merges
+        if not isinstance(node, gast.Assign) or len(node.targets) != 1 or not isinstance(
+                node.targets[0], gast.Name) or not isinstance(value, gast.AST):
+            return False
+        kinds = self.of(value)
+        return kinds == numpy or kinds <= {"int", "float", "bool"}
+
     def _meets(self, name, parent, kind):
         """Whether the read ``name`` (child of ``parent``) is converted to ``kind`` by NEP 50."""
         if isinstance(parent, gast.BinOp) and not isinstance(parent.op, gast.MatMult):
@@ -296,6 +405,22 @@ class ScalarTypes:
             target = parent.targets[0]     # a store of one element: converted to the dtype
             return self.of(target.value) == {f"arr:{kind[3:]}:{_ndim(target)}"}
         return False
+
+    def result_types(self, fdef):
+        """The types of the function's result: a frozenset for ``return x``, a tuple of them
+        for ``return x, y`` (every return the same arity), None when unknown or mixed."""
+        returns = [n for n in _own_walk(fdef) if isinstance(n, gast.Return)]
+        if not returns or any(r.value is None for r in returns):
+            return None
+        shapes = {len(r.value.elts) if isinstance(r.value, gast.Tuple) else None
+                  for r in returns}
+        if len(shapes) != 1:
+            return None
+        arity = shapes.pop()
+        if arity is None:
+            return frozenset().union(*[self.of(r.value) for r in returns])
+        return tuple(frozenset().union(*[self.of(r.value.elts[i]) for r in returns])
+                     for i in range(arity))
 
     def problems(self, fdef, weak=(), renamed=None):
         """``[(node, message)]``: the merges of types that change a result (module docstring),
@@ -314,11 +439,29 @@ class ScalarTypes:
                 found.append((node, f"'{renamed.get(name, name)}' holds {lines} depending on the path taken: "
                                     f"{reason}; compiled code gives a variable one type. Give "
                                     f"it one type (for example {_hint(kinds)})"))
+        nested = _nested_reads(fdef)
+        for name, kinds in sorted(self.types.items()):
+            if name in nested and name not in weak and _differ(kinds):
+                node = next((n for n, _ in self.definitions[name] if n is not None), fdef)
+                found.append((node, f"'{renamed.get(name, name)}' is {_names(kinds)} depending "
+                                    "on the path taken, and a nested function or comprehension "
+                                    "reads it; compiled code gives a variable one type"))
         returns = [n for n in _own_walk(fdef) if isinstance(n, gast.Return)]
+        returned = {id(r.value) for r in returns}
+        for node in _own_walk(fdef):
+            if isinstance(node, (gast.Tuple, gast.List)) and isinstance(node.ctx, gast.Load) \
+                    and id(node) not in returned:
+                for elt in node.elts:
+                    kinds = self.of(elt)
+                    if _differ(kinds):
+                        found.append((node, f"an item of this {type(node).__name__.lower()} "
+                                            f"is {_names(kinds)} depending on the path taken; "
+                                            "compiled code gives it one type"))
+                        break
         slots = {}
         for ret in returns:
             value = ret.value
-            parts = value.elts if isinstance(value, gast.Tuple) else [value]
+            parts = value.elts if isinstance(value, (gast.Tuple, gast.List)) else [value]
             for i, part in enumerate(parts):
                 if part is not None:
                     slots.setdefault((len(parts), i), []).append((ret, self.of(part)))
@@ -334,6 +477,17 @@ class ScalarTypes:
         return found
 
 
+def _nested_reads(fdef):
+    """Names read inside nested functions, lambdas and comprehensions of ``fdef``."""
+    names = set()
+    for node in _own_walk(fdef):
+        if isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ListComp, gast.SetComp,
+                             gast.DictComp, gast.GeneratorExp)):
+            names |= {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+                      and isinstance(n.ctx, gast.Load)}
+    return names
+
+
 def _ndim(subscript):
     """The ndim an array indexed by ``subscript`` (all indices ints) must have: as many."""
     index = subscript.slice
@@ -341,7 +495,12 @@ def _ndim(subscript):
 
 
 def _differ(kinds):
-    if UNKNOWN in kinds or len(kinds) < 2:
+    if CALL in kinds:
+        return False    # README, "Known gaps": results of user calls are not typed by path
+    if UNKNOWN in kinds:
+        # Something not typed here merging with a NumPy scalar may be another NumPy type.
+        return any(k.startswith("np:") for k in kinds)
+    if len(kinds) < 2:
         return False
     classes = {_SAME.get(k, k) for k in kinds}
     return len(classes) > 1
@@ -355,10 +514,10 @@ def _numpy_merge(kinds):
         return None    # an array and a scalar: Numba refuses to unify them (a fallback anyway)
     numpy = {k for k in kinds if k.startswith("np:")}
     python = kinds - numpy
-    if UNKNOWN not in kinds and (numpy == {"np:float64"} and python <= {"int", "float", "bool"}
-                                 or numpy == {"np:int64"} and python <= {"int", "bool"}):
-        # Numba's unified type (float64, int64) holds each path's values and computes them as
-        # NumPy does (ints below 2**53); only a returned value shows the type (checked apart).
+    if numpy == {"np:float64"} and python <= {"int", "float", "bool"}:
+        # Numba's unified float64 holds each path's values and computes them as NumPy does
+        # (ints below 2**53); only a returned value shows the type (checked apart). An int
+        # and an np.int64 do not: `s ** -1` and `s // 0` differ.
         return None
     return "NumPy computes each in its own dtype"
 
@@ -367,7 +526,9 @@ def _names(kinds):
     shown = []
     for k in sorted(kinds):
         shown.append("a Python " + k if k in _PY.values() else
-                     "an np." + k[3:] if k.startswith("np:") else "an array")
+                     "an np." + k[3:] if k.startswith("np:") else
+                     "an array" if k.startswith("arr:") else
+                     "a value of a type not known here")
     return " or ".join(shown)
 
 
@@ -413,3 +574,24 @@ def _own_walk(fdef):
                              gast.DictComp, gast.GeneratorExp, gast.ClassDef)):
             continue
         stack.extend(gast.iter_child_nodes(node))
+
+
+_BOXES = {"np:float64": (float, np.float64), "np:int64": (int, np.int64),
+          "np:bool": (bool, np.bool_), "np:complex128": (complex, np.complex128)}
+
+
+def rebox(value, kinds):
+    """``value`` (a compiled result) boxed as the NumPy scalar the plain call gives, where
+    ``kinds`` (``ScalarTypes.result_types``) says it is one on every path: Numba boxes
+    float64/int64/bool/complex128 as Python numbers (Numba docs, "Supported Python
+    features")."""
+    if isinstance(kinds, tuple):
+        if type(value) is tuple and len(value) == len(kinds):
+            return tuple(rebox(v, k) for v, k in zip(value, kinds))
+        return value
+    if kinds is None or len(kinds) != 1:
+        return value
+    box = _BOXES.get(next(iter(kinds)))
+    if box is not None and type(value) is box[0]:
+        return box[1](value)
+    return value

@@ -161,6 +161,7 @@ class Specializer:
         # Which types each name holds by path, where Numba's one type per name would differ.
         self.param_types = dict(param_types or {})
         self.weak_merges = {}       # name -> dtype: Python numbers assigned to it are converted
+        self.result_types = None    # ScalarTypes.result_types: the result's NumPy box
         self.scalar_types = None
         self.python_numbers = set(self.numbers.kinds)
         self.fidelity = self.fn.__module__ != REPLACEMENTS_MODULE
@@ -183,6 +184,7 @@ class Specializer:
                                        if p not in self.env}, self._resolve_static, UNKNOWN)
             self.weak_merges = types.weak_merges(node)
             self.scalar_types = types
+            self.result_types = types.result_types(node)
             for where, reason in types.problems(node, self.weak_merges, self.renamed):
                 self.fail(where, reason)
         body = self.block(node.body, top=True)
@@ -207,8 +209,10 @@ class Specializer:
         taken |= to_functional_form(fdef, local_vars,
                                     lambda form: self.program.ir_symbol(form).ref())
         symbol.nodes.append(fdef)
-        return GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
-                                 self.fn.__qualname__, taken)
+        generated = GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
+                                      self.fn.__qualname__, taken)
+        generated.result_types = self.result_types
+        return generated
 
     # -- errors -----------------------------------------------------------------------------
 
@@ -313,7 +317,18 @@ class Specializer:
             call = self._checked_binop(node, node.op, like, value, source, node.value)
             if call is not None:
                 return hoisted + [gast.Assign(targets=[target], value=call, type_comment=None)]
+        if isinstance(target, gast.Name) and (scalar_target or self._holds_numbers(target.id)):
+            # Spelled as a rebinding, so that an `x op= v` left in the generated code is an
+            # in-place update of an array (analysis.effects relies on it).
+            return hoisted + [gast.Assign(targets=[target], value=gast.BinOp(
+                left=like, op=node.op, right=value), type_comment=None)]
         return hoisted + [gast.AugAssign(target=target, op=node.op, value=value)]
+
+    def _holds_numbers(self, name):
+        """Whether every type ``name`` may hold is a number (analysis.scalar_types)."""
+        kinds = self.scalar_types.types.get(name) if self.scalar_types else None
+        return bool(kinds) and all(k in ("int", "float", "bool", "complex") or
+                                   k.startswith("np:") for k in kinds)
 
     def stmt_Return(self, node):
         return [gast.Return(value=None if node.value is None else self.value(node.value))]
@@ -898,11 +913,16 @@ class Specializer:
                         break
                 if is_scalar(result):
                     return Static(result)
-            except Exception:  # noqa: BLE001 - not foldable: compiled code decides
-                pass
+            except Exception as exc:  # noqa: BLE001 - Python raises here, every time
+                # (`(-1.5) ** 0.5 >= 0` compares a complex): Numba would compare something.
+                self.fail(node, f"this comparison of constants raises {type(exc).__name__} "
+                                f"in Python ({exc})")
         sources = [node.left] + node.comparators
         if len(operands) == 2 and isinstance(node.ops[0], _ORDERING):
             operands = list(self._weak_pair(operands[0], operands[1], *sources))
+            helper = self._weak_helper(node.ops[0], operands[0], operands[1], *sources)
+            if helper is not None:   # the NumPy side cannot be evaluated twice
+                return self._call_helper(node, helper, operands)
         nodes = [self._m(o, n) for o, n in zip(operands, sources)]
         return gast.Compare(left=nodes[0], ops=node.ops, comparators=nodes[1:])
 
