@@ -400,3 +400,18 @@ def test_a_comparison_of_constants_that_raises_in_python_falls_back():
                     jitted(x)
             else:
                 assert jitted(x) == constant_comparison_raising(x)
+
+
+def below_300(a):
+    return a[0] < 300
+
+
+def equals_big_int(a):
+    return a[0] == 16777217
+
+
+def test_comparisons_with_python_ints_follow_numpy_2():
+    """NumPy 2 compares a Python int with an integer scalar exactly (no OverflowError for 300
+    against a uint8) and converts it to a float scalar's dtype (16777217 -> float32)."""
+    assert_compiles_same(below_300, np.array([5], np.uint8))
+    assert_compiles_same(equals_big_int, np.array([16777217], np.float32))

@@ -324,6 +324,15 @@ class Specializer:
                 left=like, op=node.op, right=value), type_comment=None)]
         return hoisted + [gast.AugAssign(target=target, op=node.op, value=value)]
 
+    def _integer_typed(self, node):
+        """Whether ``node`` is an integer NumPy scalar or array on every path."""
+        if self.scalar_types is None:
+            return False
+        kinds = self.scalar_types.of(node)
+        return bool(kinds) and all(
+            (k.startswith("np:") or k.startswith("arr:")) and
+            np.dtype(k.split(":")[1]).kind in "iu" for k in kinds)
+
     def _holds_numbers(self, name):
         """Whether every type ``name`` may hold is a number (analysis.scalar_types)."""
         kinds = self.scalar_types.types.get(name) if self.scalar_types else None
@@ -918,7 +927,13 @@ class Specializer:
                 self.fail(node, f"this comparison of constants raises {type(exc).__name__} "
                                 f"in Python ({exc})")
         sources = [node.left] + node.comparators
-        if len(operands) == 2 and isinstance(node.ops[0], _ORDERING):
+        python_int = len(operands) == 2 and any(
+            self._python_number(o, n) and self._number_kind(o, n) == "int" and
+            self._integer_typed(other) for (o, n), other in zip(
+                zip(operands, sources), reversed(sources)))
+        if len(operands) == 2 and isinstance(node.ops[0], _ORDERING) and not python_int:
+            # NumPy 2 compares a Python int with an integer scalar exactly (np.uint8(5) < 300
+            # is True, no OverflowError): only a Python float takes the other side's dtype.
             operands = list(self._weak_pair(operands[0], operands[1], *sources))
             helper = self._weak_helper(node.ops[0], operands[0], operands[1], *sources)
             if helper is not None:   # the NumPy side cannot be evaluated twice
