@@ -415,3 +415,15 @@ def test_comparisons_with_python_ints_follow_numpy_2():
     against a uint8) and converts it to a float scalar's dtype (16777217 -> float32)."""
     assert_compiles_same(below_300, np.array([5], np.uint8))
     assert_compiles_same(equals_big_int, np.array([16777217], np.float32))
+
+
+def min_compared(x0, a):
+    return min(0.0, a[1]) >= x0
+
+
+def test_min_of_a_python_float_and_a_float32_used_in_a_comparison_falls_back():
+    """Found by the fuzzer (N=10000, seed 1, index 1486): Python picks np.float32(x0) and
+    compares it with x0 in float32 (True); Numba compared in float64 (False)."""
+    a = np.array([0.0, -0.67], np.float32)
+    plain, compiled, texts = run_both(min_compared, -0.67, a)
+    assert plain == compiled and type(plain) is type(compiled) and texts

@@ -446,6 +446,17 @@ class ScalarTypes:
                 found.append((node, f"'{renamed.get(name, name)}' is {_names(kinds)} depending "
                                     "on the path taken, and a nested function or comprehension "
                                     "reads it; compiled code gives a variable one type"))
+        for node in _own_walk(fdef):
+            # Python picks one operand by value: `min(0.0, a[i])` is a float or an np.float32,
+            # and Numba computes with their unified type wherever the expression is used.
+            picks = isinstance(node, (gast.IfExp, gast.BoolOp)) or (
+                isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and
+                self.resolve(node.func) in (min, max) and node.func.id not in self.types)
+            if picks and _differ(frozenset(self.of(node))):
+                found.append((node, f"this expression is {_names(self.of(node))} depending on "
+                                    "the values (Python gives one of its operands); compiled "
+                                    "code gives it one type"))
+                break
         returns = [n for n in _own_walk(fdef) if isinstance(n, gast.Return)]
         returned = {id(r.value) for r in returns}
         for node in _own_walk(fdef):
