@@ -427,3 +427,28 @@ def test_min_of_a_python_float_and_a_float32_used_in_a_comparison_falls_back():
     a = np.array([0.0, -0.67], np.float32)
     plain, compiled, texts = run_both(min_compared, -0.67, a)
     assert plain == compiled and type(plain) is type(compiled) and texts
+
+
+def counted_by_a_power(i1):
+    v0 = 1
+    v0 += (-v0) ** i1
+    total = 0
+    for i in range(v0 % 6):
+        total += i
+    return v0, total
+
+
+def test_a_power_by_a_negative_int_argument_is_a_float_and_range_of_it_raises():
+    """Found by the fuzzer (N=10000, seed 1, index 2177): (-1) ** -1 is -1.0, so v0 is a
+    float and range() of it raises TypeError; Numba's range() counted."""
+    for i1 in (2, -1):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            jitted = tp.jit(counted_by_a_power)
+            if i1 < 0:
+                with pytest.raises(TypeError):
+                    counted_by_a_power(i1)
+                with pytest.raises(TypeError):
+                    jitted(i1)
+            else:
+                assert jitted(i1) == counted_by_a_power(i1)

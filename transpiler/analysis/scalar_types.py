@@ -129,14 +129,17 @@ class ScalarTypes:
         resolve (callable): ``resolve(node)`` -> the static value of a Name/Attribute that is
             not a local variable, or ``unknown``.
         unknown: what ``resolve`` returns for a non-static name.
+        negative (Iterable[str]): int parameters the code is specialized on being negative
+            (``k ** n`` is a float then: the sign is guarded, see ``Program.guard_sign``).
 
     Attributes:
         types (dict[str, frozenset[str]]): local name -> the types it may hold.
         definitions (dict[str, list]): local name -> its definitions (gast nodes).
     """
 
-    def __init__(self, fdef, params, resolve, unknown):
+    def __init__(self, fdef, params, resolve, unknown, negative=()):
         self.resolve = resolve
+        self.negative = set(negative)
         self.unknown = unknown
         self.params = dict(params)
         defs = {}
@@ -242,6 +245,9 @@ class ScalarTypes:
             fn = _BINOPS.get(type(node.op))
             left, right = self.of(node.left), self.of(node.right)
             exponent = _constant(node.right)
+            if isinstance(node.right, gast.Name) and node.right.id in self.negative and len(
+                    self.definitions.get(node.right.id, ())) == 1:
+                exponent = -1
             if isinstance(node.op, gast.Pow) and isinstance(exponent, int) and exponent < 0:
                 # int ** negative int is a float in Python (the samples' exponents are > 0)
                 fn = _pow_negative
@@ -446,6 +452,15 @@ class ScalarTypes:
                 found.append((node, f"'{renamed.get(name, name)}' is {_names(kinds)} depending "
                                     "on the path taken, and a nested function or comprehension "
                                     "reads it; compiled code gives a variable one type"))
+        for node in _own_walk(fdef):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                    node.func.id not in self.types and self.resolve(node.func) is range and any(
+                        self.of(a) & {"float", "complex"} or any(
+                            k.startswith("np:float") for k in self.of(a)) for a in node.args):
+                # Numba's range() takes a float; Python raises TypeError.
+                found.append((node, "range() of a value that may be a float (Python raises "
+                                    "TypeError; compiled code would count)"))
+                break
         for node in _own_walk(fdef):
             # Python picks one operand by value: `min(0.0, a[i])` is a float or an np.float32,
             # and Numba computes with their unified type wherever the expression is used.

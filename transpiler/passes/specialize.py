@@ -181,7 +181,9 @@ class Specializer:
                                                              if p not in self.env]
         if self.fidelity:
             types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
-                                       if p not in self.env}, self._resolve_static, UNKNOWN)
+                                       if p not in self.env}, self._resolve_static, UNKNOWN,
+                                negative={p for p, (_, v) in self.python_values.items()
+                                          if type(v) is int and v < 0})
             self.weak_merges = types.weak_merges(node)
             self.scalar_types = types
             self.result_types = types.result_types(node)
