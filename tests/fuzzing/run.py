@@ -64,7 +64,8 @@ class Tally:
         elif status in ("ok", "mismatch"):
             self.compiled += 1
         if status == "mismatch":
-            gap = known_gap(result.get("kind", status), operators(program.source, program.name))
+            gap = known_gap(result.get("kind", status), operators(program.source, program.name),
+                            result.get("detail", ""))
             if gap is not None:
                 self.known[gap] += 1
                 return
