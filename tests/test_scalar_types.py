@@ -452,3 +452,19 @@ def test_a_power_by_a_negative_int_argument_is_a_float_and_range_of_it_raises():
                     jitted(i1)
             else:
                 assert jitted(i1) == counted_by_a_power(i1)
+
+
+def power_of_a_loop_carried_int():
+    v0 = 3
+    w0 = 0
+    while w0 < 5:
+        w0 += 1
+        v0 += 0 ** v0
+    return v0
+
+
+def test_an_int_power_converted_as_a_float_power_is_typed_as_one():
+    """Found by the fuzzer (N=10000, seed 1): v0's kind is unsettled where `0 ** v0` is
+    converted, so it is a float power compiled; Python keeps v0 an int. Falls back."""
+    plain, compiled, _ = run_both(power_of_a_loop_carried_int)
+    assert type(compiled) is type(plain) and compiled == plain

@@ -131,14 +131,17 @@ class ScalarTypes:
         unknown: what ``resolve`` returns for a non-static name.
         negative (Iterable[str]): int parameters the code is specialized on being negative
             (``k ** n`` is a float then: the sign is guarded, see ``Program.guard_sign``).
+        int_power (callable | None): ``int_power(binop)`` -> whether the converter computes
+            that ``**`` of two Python ints as an int (else a float: ``checked_pow``).
 
     Attributes:
         types (dict[str, frozenset[str]]): local name -> the types it may hold.
         definitions (dict[str, list]): local name -> its definitions (gast nodes).
     """
 
-    def __init__(self, fdef, params, resolve, unknown, negative=()):
+    def __init__(self, fdef, params, resolve, unknown, negative=(), int_power=None):
         self.resolve = resolve
+        self.int_power = int_power
         self.negative = set(negative)
         self.unknown = unknown
         self.params = dict(params)
@@ -248,6 +251,9 @@ class ScalarTypes:
             if isinstance(node.right, gast.Name) and node.right.id in self.negative and len(
                     self.definitions.get(node.right.id, ())) == 1:
                 exponent = -1
+            if isinstance(node.op, gast.Pow) and exponent is None and self.int_power and \
+                    left == {"int"} and right == {"int"} and not self.int_power(node):
+                return {"float"}     # converted as a float power (checked_pow)
             if isinstance(node.op, gast.Pow) and isinstance(exponent, int) and exponent < 0:
                 # int ** negative int is a float in Python (the samples' exponents are > 0)
                 fn = _pow_negative

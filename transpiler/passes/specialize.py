@@ -183,7 +183,8 @@ class Specializer:
             types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
                                        if p not in self.env}, self._resolve_static, UNKNOWN,
                                 negative={p for p, (_, v) in self.python_values.items()
-                                          if type(v) is int and v < 0})
+                                          if type(v) is int and v < 0},
+                                int_power=self._int_power)
             self.weak_merges = types.weak_merges(node)
             self.scalar_types = types
             self.result_types = types.result_types(node)
@@ -325,6 +326,17 @@ class Specializer:
             return hoisted + [gast.Assign(targets=[target], value=gast.BinOp(
                 left=like, op=node.op, right=value), type_comment=None)]
         return hoisted + [gast.AugAssign(target=target, op=node.op, value=value)]
+
+    def _int_power(self, node):
+        """Whether ``_checked_binop`` converts ``node`` (a ``**`` of Python numbers) as an int
+        power: both kinds int (python_numbers) and an exponent known >= 0 (or an argument,
+        specialized on its sign). Else it is ``checked_pow``, a float."""
+        numbers = self.numbers
+        if (numbers.kind(node.left), numbers.kind(node.right)) != ("int", "int"):
+            return False
+        exponent = numbers.constant(node.right)
+        return (exponent is not None and exponent >= 0) or numbers.is_nonneg(node.right) or (
+            isinstance(node.right, gast.Name) and node.right.id in self.python_values)
 
     def _integer_typed(self, node):
         """Whether ``node`` is an integer NumPy scalar or array on every path."""
