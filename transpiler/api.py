@@ -53,7 +53,7 @@ class Specialization:
         self.raise_sites = {}       # exception class name -> [Origin] of its raise statements
         self.backend_name = None    # the backend asked for when it was made
         self.effect_free = None     # whether the code may run again (analysis.effects); lazy
-        self.result_types = None    # the result's NumPy scalar box by path (scalar_types)
+        self.rebox = None           # result -> result boxed as the plain call boxes it
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None."""
@@ -213,9 +213,8 @@ class JitFunction:
             self._fall_back(spec, error)
             return self._run_fallback(spec, obj, args, kwargs)
         result = spec.backend.box_result(spec.function, result, dynamic, inputs)
-        if spec.result_types is not None:
-            from .analysis.scalar_types import rebox   # numpy: imported lazily (test_cache)
-            result = rebox(result, spec.result_types)
+        if spec.rebox is not None:
+            result = spec.rebox(result)
         return result
 
     def _rerun_allowed(self, spec, exc):
@@ -331,6 +330,7 @@ class JitFunction:
 
     def _specialize_for(self, obj, values):
         from backends import get_backend
+        from .analysis.scalar_types import reboxer
         from .passes.specialize import specialize
 
         fn = self.python_function
@@ -390,7 +390,7 @@ class JitFunction:
         spec.guards = tuple(program.guards.values())
         spec.program = program
         spec.raise_sites = _raise_sites(program)
-        spec.result_types = getattr(entry, "result_types", None)
+        spec.rebox = reboxer(getattr(entry, "result_types", None))
         spec.source = GeneratedSource(generated.source)
         spec.path = path
         spec.line_map = generated.line_map

@@ -22,7 +22,7 @@ import gast
 from .analysis import liveness
 from .analysis.activity import writes
 from .analysis.definite_assignment import annotate_defined
-from .analysis.scopes import local_names, parameter_names
+from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
 from .passes.regions import function_def
 from .source import FunctionSource, capture
@@ -110,10 +110,7 @@ def split(function, obj, jit_options, reason):
     annotate_defined(fdef, all_locals)
     regions, python_parts = [], []
     counter = [0]
-    nested_reads = {n.id for scope in gast.walk(fdef) if scope is not fdef and isinstance(
-        scope, (gast.FunctionDef, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp,
-                gast.GeneratorExp)) for n in gast.walk(scope) if isinstance(n, gast.Name)
-        and isinstance(n.ctx, gast.Load)}
+    closure_reads = nested_reads(fdef)
 
     def region_for(loop):
         """A Region for ``loop``, or the reason it stays Python."""
@@ -122,7 +119,7 @@ def split(function, obj, jit_options, reason):
         defined = getattr(loop, "defined_in", None)
         # A nested function or lambda reads its enclosing variables when it is called, which
         # liveness does not see: every such name a loop writes is an output too.
-        outputs = _ordered(writes(loop) & (set(loop.live_out) | nested_reads) & all_locals,
+        outputs = _ordered(writes(loop) & (set(loop.live_out) | closure_reads) & all_locals,
                            loop)
         # Inputs: what the loop reads before writing it, given that it returns its outputs
         # (variables merely live across the loop are not its inputs).

@@ -391,8 +391,11 @@ class Numbers:
             node.id not in self._definitions
 
 
-class _Chains(beniget.DefUseChains):
-    def warn(self, msg, node):   # globals and builtins are not bound in the function: fine
+class QuietDefUseChains(beniget.DefUseChains):
+    """beniget's def-use chains without its warnings: globals and builtins are not bound in
+    the function, which is fine here."""
+
+    def warn(self, msg, node):
         pass
 
 
@@ -400,7 +403,7 @@ def _reaching_definitions(fdef, params):
     """``({id(use): [definition nodes]}, {id(definition): value})`` for the local variables
     of ``fdef``. A definition's value is the assigned expression (``x op= v``: ``x op v``),
     ``("param", name)`` for a parameter, None when unknown (tuple targets, loop variables)."""
-    chains = _Chains()
+    chains = QuietDefUseChains()
     try:
         chains.visit(gast.Module(body=[fdef], type_ignores=[]))
     except Exception:  # noqa: BLE001 - no chains: every use falls back to the per-variable

@@ -30,6 +30,8 @@ import warnings
 import gast
 import numpy as np
 
+from .scopes import nested_reads, own_nodes
+
 UNKNOWN = "?"
 CALL = "?call"    # the result of a call to a user function or method: not typed by path here
 _PY = {bool: "bool", int: "int", float: "float", complex: "complex"}
@@ -129,24 +131,26 @@ class ScalarTypes:
         resolve (callable): ``resolve(node)`` -> the static value of a Name/Attribute that is
             not a local variable, or ``unknown``.
         unknown: what ``resolve`` returns for a non-static name.
-        negative (Iterable[str]): int parameters the code is specialized on being negative
-            (``k ** n`` is a float then: the sign is guarded, see ``Program.guard_sign``).
         int_power (callable | None): ``int_power(binop)`` -> whether the converter computes
-            that ``**`` of two Python ints as an int (else a float: ``checked_pow``).
+            that ``**`` of two Python ints as an int (else a float: ``checked_pow``; so is an
+            int argument specialized on being negative, see ``Program.guard_sign``).
 
     Attributes:
         types (dict[str, frozenset[str]]): local name -> the types it may hold.
         definitions (dict[str, list]): local name -> its definitions (gast nodes).
     """
 
-    def __init__(self, fdef, params, resolve, unknown, negative=(), int_power=None):
+    def __init__(self, fdef, params, resolve, unknown, int_power=None):
         self.resolve = resolve
         self.int_power = int_power
-        self.negative = set(negative)
         self.unknown = unknown
         self.params = dict(params)
         defs = {}
-        for node in _own_walk(fdef):
+        self.fdef = fdef
+        self.nodes = list(own_nodes(fdef))   # read by every check below: walked once
+        self.returns = [n for n in self.nodes if isinstance(n, gast.Return)]
+        self.closure_reads = nested_reads(fdef)
+        for node in self.nodes:
             if isinstance(node, gast.Assign):
                 for target in node.targets:
                     _bind(defs, node, target, node.value)
@@ -248,9 +252,6 @@ class ScalarTypes:
             fn = _BINOPS.get(type(node.op))
             left, right = self.of(node.left), self.of(node.right)
             exponent = _constant(node.right)
-            if isinstance(node.right, gast.Name) and node.right.id in self.negative and len(
-                    self.definitions.get(node.right.id, ())) == 1:
-                exponent = -1
             if isinstance(node.op, gast.Pow) and exponent is None and self.int_power and \
                     left == {"int"} and right == {"int"} and not self.int_power(node):
                 return {"float"}     # converted as a float power (checked_pow)
@@ -356,7 +357,7 @@ class ScalarTypes:
                 out.add(_apply(fn, kinds))
         return out or {UNKNOWN}
 
-    def weak_merges(self, fdef):
+    def weak_merges(self):
         """Names merging Python numbers with one NumPy float type ``np:D`` whose every read
         meets a ``D`` value under NEP 50 (``s + a[i]``, ``s += a[i]``, ``out[i] = s`` into a
         ``D`` array): Python converts the number to ``D`` at each such read, so converting it
@@ -377,15 +378,15 @@ class ScalarTypes:
                         self._convertible(node, value, numpy)
                         for node, value in self.definitions[name]):
                     candidates[name] = dtype
-        for name in _nested_reads(fdef):      # a closure reads it as Python would hold it
+        for name in self.closure_reads:      # a closure reads it as Python would hold it
             candidates.pop(name, None)
         if not candidates:
             return {}
         parents = {}
-        for node in _own_walk(fdef):
+        for node in self.nodes:
             for child in gast.iter_child_nodes(node):
                 parents[id(child)] = node
-        for node in _own_walk(fdef):
+        for node in self.nodes:
             if isinstance(node, gast.Name) and node.id in candidates and \
                     not isinstance(node.ctx, gast.Store):
                 if not self._meets(node, parents.get(id(node)), "np:" + candidates[node.id]):
@@ -418,10 +419,10 @@ class ScalarTypes:
             return self.of(target.value) == {f"arr:{kind[3:]}:{_ndim(target)}"}
         return False
 
-    def result_types(self, fdef):
+    def result_types(self):
         """The types of the function's result: a frozenset for ``return x``, a tuple of them
         for ``return x, y`` (every return the same arity), None when unknown or mixed."""
-        returns = [n for n in _own_walk(fdef) if isinstance(n, gast.Return)]
+        returns = self.returns
         if not returns or any(r.value is None for r in returns):
             return None
         shapes = {len(r.value.elts) if isinstance(r.value, gast.Tuple) else None
@@ -434,7 +435,7 @@ class ScalarTypes:
         return tuple(frozenset().union(*[self.of(r.value.elts[i]) for r in returns])
                      for i in range(arity))
 
-    def problems(self, fdef, weak=(), renamed=None):
+    def problems(self, weak=(), renamed=None):
         """``[(node, message)]``: the merges of types that change a result (module docstring),
         in source order, at most one per name and one for the returns; names in ``weak``
         (``weak_merges``: converted where assigned) are not merges any more; ``renamed``
@@ -446,19 +447,19 @@ class ScalarTypes:
                 continue
             reason = _numpy_merge(kinds)
             if reason:
-                node = next((n for n, _ in self.definitions[name] if n is not None), fdef)
+                node = next((n for n, _ in self.definitions[name] if n is not None), self.fdef)
                 lines = _lines_by_type(self, name)
-                found.append((node, f"'{renamed.get(name, name)}' holds {lines} depending on the path taken: "
-                                    f"{reason}; compiled code gives a variable one type. Give "
-                                    f"it one type (for example {_hint(kinds)})"))
-        nested = _nested_reads(fdef)
+                found.append((node, f"'{renamed.get(name, name)}' holds {lines} depending on "
+                                    f"the path taken: {reason}; compiled code gives a variable "
+                                    f"one type. Give it one type (for example {_hint(kinds)})"))
+        nested = self.closure_reads
         for name, kinds in sorted(self.types.items()):
             if name in nested and name not in weak and _differ(kinds):
-                node = next((n for n, _ in self.definitions[name] if n is not None), fdef)
+                node = next((n for n, _ in self.definitions[name] if n is not None), self.fdef)
                 found.append((node, f"'{renamed.get(name, name)}' is {_names(kinds)} depending "
                                     "on the path taken, and a nested function or comprehension "
                                     "reads it; compiled code gives a variable one type"))
-        for node in _own_walk(fdef):
+        for node in self.nodes:
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
                     node.func.id not in self.types and self.resolve(node.func) is range and any(
                         self.of(a) & {"float", "complex"} or any(
@@ -467,7 +468,7 @@ class ScalarTypes:
                 found.append((node, "range() of a value that may be a float (Python raises "
                                     "TypeError; compiled code would count)"))
                 break
-        for node in _own_walk(fdef):
+        for node in self.nodes:
             # Python picks one operand by value: `min(0.0, a[i])` is a float or an np.float32,
             # and Numba computes with their unified type wherever the expression is used.
             picks = isinstance(node, (gast.IfExp, gast.BoolOp)) or (
@@ -478,9 +479,9 @@ class ScalarTypes:
                                     "the values (Python gives one of its operands); compiled "
                                     "code gives it one type"))
                 break
-        returns = [n for n in _own_walk(fdef) if isinstance(n, gast.Return)]
+        returns = self.returns
         returned = {id(r.value) for r in returns}
-        for node in _own_walk(fdef):
+        for node in self.nodes:
             if isinstance(node, (gast.Tuple, gast.List)) and isinstance(node.ctx, gast.Load) \
                     and id(node) not in returned:
                 for elt in node.elts:
@@ -507,17 +508,6 @@ class ScalarTypes:
                               "result one type"))
                 break
         return found
-
-
-def _nested_reads(fdef):
-    """Names read inside nested functions, lambdas and comprehensions of ``fdef``."""
-    names = set()
-    for node in _own_walk(fdef):
-        if isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ListComp, gast.SetComp,
-                             gast.DictComp, gast.GeneratorExp)):
-            names |= {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
-                      and isinstance(n.ctx, gast.Load)}
-    return names
 
 
 def _ndim(subscript):
@@ -596,34 +586,33 @@ def _stores(target):
             and isinstance(n.ctx, gast.Store)]
 
 
-def _own_walk(fdef):
-    """The nodes of ``fdef`` outside nested functions, lambdas and comprehensions."""
-    stack = list(gast.iter_child_nodes(fdef))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ListComp, gast.SetComp,
-                             gast.DictComp, gast.GeneratorExp, gast.ClassDef)):
-            continue
-        stack.extend(gast.iter_child_nodes(node))
-
-
 _BOXES = {"np:float64": (float, np.float64), "np:int64": (int, np.int64),
           "np:bool": (bool, np.bool_), "np:complex128": (complex, np.complex128)}
 
 
-def rebox(value, kinds):
-    """``value`` (a compiled result) boxed as the NumPy scalar the plain call gives, where
-    ``kinds`` (``ScalarTypes.result_types``) says it is one on every path: Numba boxes
-    float64/int64/bool/complex128 as Python numbers (Numba docs, "Supported Python
-    features")."""
+def reboxer(kinds):
+    """A function boxing a compiled result as the plain call boxes it, or None when nothing
+    needs it: where ``kinds`` (``ScalarTypes.result_types``) says a result is an
+    np.float64/np.int64/np.bool_/np.complex128 on every path, Numba still returns a Python
+    number (Numba docs, "Supported Python features")."""
     if isinstance(kinds, tuple):
-        if type(value) is tuple and len(value) == len(kinds):
-            return tuple(rebox(v, k) for v, k in zip(value, kinds))
-        return value
+        slots = [reboxer(k) for k in kinds]
+        if not any(slots):
+            return None
+        size = len(slots)
+
+        def rebox_items(value):
+            if type(value) is tuple and len(value) == size:
+                return tuple(v if box is None else box(v) for v, box in zip(value, slots))
+            return value
+        return rebox_items
     if kinds is None or len(kinds) != 1:
-        return value
+        return None
     box = _BOXES.get(next(iter(kinds)))
-    if box is not None and type(value) is box[0]:
-        return box[1](value)
-    return value
+    if box is None:
+        return None
+    python, numpy = box
+
+    def rebox_one(value):
+        return numpy(value) if type(value) is python else value
+    return rebox_one

@@ -37,3 +37,28 @@ def local_names(fdef):
             if isinstance(node.name, gast.Name):
                 names.add(node.name.id)
     return names
+
+
+NESTED_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+                 gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+"""Nodes that open a scope of their own inside a function (Python reference, "Naming and
+binding"; comprehensions since Python 3)."""
+
+
+def own_nodes(fdef):
+    """The nodes of ``fdef`` outside its nested scopes. A nested scope's node itself is
+    included (it is a statement or an expression of ``fdef``), its contents are not."""
+    stack = list(gast.iter_child_nodes(fdef))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, NESTED_SCOPES):
+            stack.extend(gast.iter_child_nodes(node))
+
+
+def nested_reads(fdef):
+    """Names read inside the nested functions, lambdas and comprehensions of ``fdef``: a
+    closure reads them when it is called, which def-use chains and liveness of ``fdef``
+    do not see."""
+    return {n.id for scope in own_nodes(fdef) if isinstance(scope, NESTED_SCOPES)
+            for n in gast.walk(scope) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}

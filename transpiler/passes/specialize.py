@@ -182,13 +182,11 @@ class Specializer:
         if self.fidelity:
             types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
                                        if p not in self.env}, self._resolve_static, UNKNOWN,
-                                negative={p for p, (_, v) in self.python_values.items()
-                                          if type(v) is int and v < 0},
                                 int_power=self._int_power)
-            self.weak_merges = types.weak_merges(node)
+            self.weak_merges = types.weak_merges()
             self.scalar_types = types
-            self.result_types = types.result_types(node)
-            for where, reason in types.problems(node, self.weak_merges, self.renamed):
+            self.result_types = types.result_types()
+            for where, reason in types.problems(self.weak_merges, self.renamed):
                 self.fail(where, reason)
         body = self.block(node.body, top=True)
         if not body:
@@ -329,14 +327,18 @@ class Specializer:
 
     def _int_power(self, node):
         """Whether ``_checked_binop`` converts ``node`` (a ``**`` of Python numbers) as an int
-        power: both kinds int (python_numbers) and an exponent known >= 0 (or an argument,
-        specialized on its sign). Else it is ``checked_pow``, a float."""
+        power: both kinds int (python_numbers) and an exponent known >= 0, or an int argument
+        never reassigned that the code is specialized on being >= 0. Else it is
+        ``checked_pow``, a float. (``_checked_binop``'s decision, taken before the body is
+        converted.)"""
         numbers = self.numbers
         if (numbers.kind(node.left), numbers.kind(node.right)) != ("int", "int"):
             return False
         exponent = numbers.constant(node.right)
-        return (exponent is not None and exponent >= 0) or numbers.is_nonneg(node.right) or (
-            isinstance(node.right, gast.Name) and node.right.id in self.python_values)
+        if exponent is None and isinstance(node.right, gast.Name) and \
+                node.right.id in self.python_values and node.right.id not in numbers.assigned:
+            exponent = self.python_values[node.right.id][1]
+        return (exponent is not None and exponent >= 0) or numbers.is_nonneg(node.right)
 
     def _integer_typed(self, node):
         """Whether ``node`` is an integer NumPy scalar or array on every path."""

@@ -19,31 +19,21 @@ Def-use chains come from beniget.
 """
 import copy
 
-import beniget
 import gast
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
-           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
-
-
-class _Chains(beniget.DefUseChains):
-    def warn(self, msg, node):   # globals and builtins are not bound in the function: fine
-        pass
-
+from ..analysis.python_numbers import QuietDefUseChains
+from ..analysis.scopes import NESTED_SCOPES, own_nodes
 
 def _own_nodes(fdef):
-    """Nodes of ``fdef`` outside nested scopes, and the names read inside nested scopes."""
+    """Nodes of ``fdef`` outside nested scopes, and every name used inside them."""
     own, nested = [], set()
-    stack = list(gast.iter_child_nodes(fdef))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _SCOPES):
+    for node in own_nodes(fdef):
+        if isinstance(node, NESTED_SCOPES):
             nested |= {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
             if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
                 nested.add(node.name)
-            continue
-        own.append(node)
-        stack.extend(gast.iter_child_nodes(node))
+        else:
+            own.append(node)
     return own, nested
 
 
@@ -62,7 +52,7 @@ def split_webs(fdef, scalar_update=lambda node: False):
     scalar = {id(new) for old, new in zip(gast.walk(original), gast.walk(fdef))
               if isinstance(old, gast.AugAssign) and isinstance(old.target, gast.Name)
               and scalar_update(old)}
-    chains = _Chains()
+    chains = QuietDefUseChains()
     try:
         chains.visit(gast.Module(body=[fdef], type_ignores=[]))
     except Exception:  # noqa: BLE001 - no chains: no renaming (it is only an optimization)
@@ -119,18 +109,20 @@ def split_webs(fdef, scalar_update=lambda node: False):
         n.name for n in gast.walk(fdef) if isinstance(n, gast.FunctionDef)}
     new_name = {}   # root -> name
     renamed = {}
+    param_ids = {id(p) for p in params}
+
+    def first(item):
+        """The web that keeps the name: a parameter's, else the earliest in the source."""
+        _, group = item
+        is_param = any(id(d) in param_ids for d in group)
+        return (not is_param, min((getattr(d, "lineno", 0) or 0,
+                                   getattr(d, "col_offset", 0) or 0) for d in group))
+
     for name, groups in webs.items():
         if len(groups) < 2 or name in keep:
             for root in groups:
                 new_name[root] = name
             continue
-        param_ids = {id(p) for p in params}
-
-        def first(item):
-            root, group = item
-            is_param = any(id(d) in param_ids for d in group)
-            return (not is_param, min((getattr(d, "lineno", 0) or 0,
-                                       getattr(d, "col_offset", 0) or 0) for d in group))
         ordered = sorted(groups.items(), key=first)
         new_name[ordered[0][0]] = name
         for k, (root, _) in enumerate(ordered[1:], 2):
