@@ -48,7 +48,8 @@ def test_saved_regression_case(pool, path):
     (result,) = pool.run([{"source": source, "name": "f", "inputs": None, "plain_limit": 1.0}])
     if result["status"] == "mismatch":
         # A documented gap (README "Known gaps") may remain; any other mismatch fails.
-        gap = known_gap(result["kind"], operators(source, "f"), result.get("detail", ""))
+        gap = known_gap(result["kind"], operators(source, "f"), result.get("detail", ""),
+                        result.get("plain", ""), result.get("compiled", ""))
         assert gap is not None, f"{os.path.relpath(path)}\n{_explain(result)}"
         return
     assert result["status"] == "ok", f"{os.path.relpath(path)}\n{_explain(result)}"

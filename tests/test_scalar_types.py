@@ -464,7 +464,44 @@ def power_of_a_loop_carried_int():
 
 
 def test_an_int_power_converted_as_a_float_power_is_typed_as_one():
-    """Found by the fuzzer (N=10000, seed 1): v0's kind is unsettled where `0 ** v0` is
-    converted, so it is a float power compiled; Python keeps v0 an int. Falls back."""
+    """Found by the fuzzer (N=10000, seed 1): v0's kind was unsettled where `0 ** v0` is
+    converted, so it was a float power compiled while Python keeps v0 an int. It fell back
+    then; since the optimistic kind fixpoint it compiles as an int power."""
     plain, compiled, _ = run_both(power_of_a_loop_carried_int)
     assert type(compiled) is type(plain) and compiled == plain
+
+
+def modular_power_chain(n, base):
+    v0 = 10
+    for i in range(n):
+        v0 = base ** v0 % 1009
+    return v0
+
+
+def test_a_loop_carried_non_negative_int_power_is_an_int_power():
+    """Found by the fuzzer (N=10000, seed 1): `v0 = 3 ** v0 % 1009` in a loop. The kinds and
+    the non-negative ints are settled together, optimistically, so v0 is an int and `**` an
+    int power: no fallback while it fits int64. Beyond int64 the effect-free call re-runs as
+    Python (before: a float power raised OverflowError "Numerical result out of range")."""
+    plain, compiled, texts = run_both(modular_power_chain, 3, 1)
+    assert type(compiled) is int and compiled == plain and not texts
+    plain, compiled, texts = run_both(modular_power_chain, 6, 3)
+    assert type(compiled) is type(plain) and compiled == plain
+    assert texts and "ran as plain Python: int beyond int64" in texts[0]
+    plain, compiled, texts = run_both(power_of_a_loop_carried_int)
+    assert type(compiled) is int and compiled == plain and not texts
+
+
+def negative_power_chain(n):
+    v0 = 2
+    for i in range(n):
+        v0 = 2 ** (v0 - 3)
+    return v0
+
+
+def test_a_loop_carried_power_that_may_turn_negative_is_not_an_int_power():
+    """The optimistic start must not keep a name non-negative that is not: `2 ** (v0 - 3)`
+    is 0.5 once v0 < 3, so v0 is int or float by path and the call falls back."""
+    for n in (0, 1, 3):
+        plain, compiled, texts = run_both(negative_power_chain, n)
+        assert type(compiled) is type(plain) and compiled == plain

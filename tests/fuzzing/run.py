@@ -65,7 +65,8 @@ class Tally:
             self.compiled += 1
         if status == "mismatch":
             gap = known_gap(result.get("kind", status), operators(program.source, program.name),
-                            result.get("detail", ""))
+                            result.get("detail", ""), result.get("plain", ""),
+                            result.get("compiled", ""))
             if gap is not None:
                 self.known[gap] += 1
                 return

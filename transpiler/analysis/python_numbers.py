@@ -107,7 +107,9 @@ class Numbers:
                     changed = True
         # Kinds (a least fixpoint from "unset" up to int/float, then "num") and non-negative
         # ints (a greatest fixpoint), until neither changes: `k ** j` is an int when j >= 0.
-        self.nonneg = set()
+        # Both start optimistic (every name a non-negative int), so that a loop-carried
+        # `v = 3 ** v % 1009` settles as an int: each round can only drop names from `nonneg`.
+        self.nonneg = set(py) - set(seeds)
         while True:
             self._kind_fixpoint(py, seeds)
             before = self.nonneg
@@ -166,6 +168,7 @@ class Numbers:
     def _nonneg_fixpoint(self, seeds):
         definitions = self._definitions
         nonneg = {n for n, k in self.kinds.items() if k == "int" and n not in seeds}
+        nonneg &= self.nonneg
         self.nonneg = nonneg
         changed = True
         while changed:
