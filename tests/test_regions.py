@@ -231,3 +231,28 @@ def test_source_before_the_first_call_keeps_the_split(capsys):
         assert compiled(5) == 10
     assert capsys.readouterr().out == "total 10\n"
     assert [r.status for r in compiled.explain().rows].count("compiled") == 1
+
+
+def float32_total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+def test_the_fallback_warning_counts_only_loops_that_compiled():
+    """The function does not compile (s is a Python float or an np.float32 by path); its loop
+    region fails for the same reason on its first call. The function's warning comes after
+    the call, so it does not promise a compiled loop that then runs as Python."""
+    a = np.ones(5, np.float32)
+    expected = float32_total(a)
+    compiled = tp.jit(float32_total)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        actual = compiled(a)
+    assert type(actual) is type(expected) and actual == expected
+    texts = [str(w.message) for w in caught if issubclass(w.category, tp.FallbackWarning)]
+    assert not any("compiled loop" in t for t in texts), texts
+    assert any("float32_total runs as plain Python, its loops too" in t for t in texts), texts
+    rows = compiled.explain().rows
+    assert [r.status for r in rows if r.region.startswith("loop")] == ["python"]

@@ -176,14 +176,13 @@ class JitFunction:
                 spec.fallback_reason = self._unstable_guard(spec, obj, values)
                 inputs = ()
         if spec.fallback_reason is not None:
-            self._fall_back(spec, None)
-            return self._run_fallback(spec, obj, args, kwargs)
+            return self._run_fallback(spec, obj, args, kwargs, warn=True)
         dynamic = [values[i] for i in spec.dynamic_indices]
         problem = _argument_problem(dynamic, spec.dynamic_names)
         if problem is not None:
             if self._fullgraph():
                 raise UnsupportedConstruct(problem, _origin_of(self.python_function))
-            self._fall_back(spec, None, problem)
+            self._fall_back(None, None, problem)
             return self._python(obj, args, kwargs)
         if spec.failed_types and _numba_types(dynamic, inputs) in spec.failed_types:
             return self._run_fallback(spec, obj, args, kwargs)
@@ -210,8 +209,7 @@ class JitFunction:
             spec.failed_types[_numba_types(dynamic, inputs)] = error
             if spec.split is None:
                 spec.split = self._split(obj, str(error))
-            self._fall_back(spec, error)
-            return self._run_fallback(spec, obj, args, kwargs)
+            return self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
         result = spec.backend.box_result(spec.function, result, dynamic, inputs)
         if spec.rebox is not None:
             result = spec.rebox(result)
@@ -239,11 +237,21 @@ class JitFunction:
                           stacklevel=user_stacklevel())
         return True
 
-    def _run_fallback(self, spec, obj, args, kwargs):
-        """Run the plain function, or its split form (compiled loops, Python between)."""
-        if spec.split is not None:
+    def _run_fallback(self, spec, obj, args, kwargs, warn=False, error=None):
+        """Run the plain function, or its split form (compiled loops, Python between).
+
+        With ``warn``, warn once why (``error``, else the spec's reason). A split call warns
+        after it ran, when its loops have met their argument types: it counts only the loops
+        that compiled (a region may fall back too, transpiler.split)."""
+        if spec.split is None:
+            if warn:
+                self._fall_back(spec, error)
+            return self._python(obj, args, kwargs)
+        try:
             return spec.split(obj, args, kwargs)
-        return self._python(obj, args, kwargs)
+        finally:
+            if warn:
+                self._fall_back(spec, error)
 
     def _split(self, obj, reason):
         """Try region-level fallback (transpiler.split); None when nothing compiles."""
@@ -291,10 +299,13 @@ class JitFunction:
             return
         self._warned.add(reason)
         how = "runs as plain Python"
-        if spec.split is not None:
-            loops = ", ".join(f"line {r.origin.lineno}" for r in spec.split.regions)
-            how = (f"runs as Python with {len(spec.split.regions)} compiled loop(s) ({loops}; "
-                   "see explain())")
+        compiled = [] if spec is None or spec.split is None else [
+            r for r in spec.split.regions if not _region_fell_back(r)]
+        if compiled:
+            loops = ", ".join(f"line {r.origin.lineno}" for r in compiled)
+            how = f"runs as Python with {len(compiled)} compiled loop(s) ({loops}; see explain())"
+        elif spec is not None and spec.split is not None:
+            how = "runs as plain Python, its loops too (see explain())"
         warnings.warn(f"graphjit: {self.python_function.__qualname__} {how}: {reason}",
                       FallbackWarning, stacklevel=user_stacklevel())
 
@@ -498,19 +509,27 @@ def _raise_sites(program):
     return sites
 
 
+def _region_fell_back(region):
+    """Why a loop region ran as Python (its last specialization that did), or None."""
+    why = None
+    for spec in region.jit._specs_for(None) + [s for _r, specs in list(
+            region.jit._by_instance.values()) for s in specs]:
+        if spec.fallback_reason is not None:
+            why = spec.fallback_reason
+        elif spec.failed_types:
+            why = str(next(iter(spec.failed_types.values())))
+    return why
+
+
 def _split_rows(split):
     rows = []
     for region in split.regions:
         first, last = region.lines
         status, detail = "compiled", (f"inputs ({', '.join(region.inputs)}) -> outputs "
                                       f"({', '.join(region.outputs)})")
-        for spec in region.jit._specs_for(None) + [s for _r, specs in list(
-                region.jit._by_instance.values()) for s in specs]:
-            if spec.fallback_reason is not None:
-                status, detail = "python", spec.fallback_reason
-            elif spec.failed_types:
-                status = "python"
-                detail = str(next(iter(spec.failed_types.values())))
+        why = _region_fell_back(region)
+        if why is not None:
+            status, detail = "python", why
         rows.append(ExplainRow(f"loop, lines {first}-{last}", region.origin, status, detail))
     for origin, why in split.python_parts:
         rows.append(ExplainRow("loop", origin, "python", why))
