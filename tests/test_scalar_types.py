@@ -505,3 +505,120 @@ def test_a_loop_carried_power_that_may_turn_negative_is_not_an_int_power():
     for n in (0, 1, 3):
         plain, compiled, texts = run_both(negative_power_chain, n)
         assert type(compiled) is type(plain) and compiled == plain
+
+
+# -- float64 storage of a Python float / np.float32 merge (ScalarTypes.float_storage) --------
+
+EDGES = np.array([np.nan, -0.0, 0.0, 0.1, 0.3, -0.1, 0.7, np.inf, -np.inf, 1e-45, 0.30000001]
+                 + [0.1 + k * 1e-8 for k in range(-3, 4)], np.float32)
+
+
+def relu_into(a, out, t):
+    for i in range(a.shape[0]):
+        out[i] = max(t, a[i])
+
+
+def smaller_into(a, out, t):
+    for i in range(a.shape[0]):
+        out[i] = min(a[i], t)
+
+
+def picked_into(a, out, t):
+    for i in range(a.shape[0]):
+        out[i] = t if a[i] > 0.3 else a[i]
+
+
+def clipped_into(a, out, lo, hi):
+    for i in range(a.shape[0]):
+        v = a[i]
+        if v < lo:
+            v = lo
+        elif v > hi:
+            v = hi
+        out[i] = v
+
+
+def run_into(fn, out_dtype, *extra):
+    """Plain and compiled stores, compared bit for bit (NaN and the sign of zero)."""
+    plain, compiled = np.zeros(len(EDGES), out_dtype), np.zeros(len(EDGES), out_dtype)
+    fn(EDGES.copy(), plain, *extra)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        tp.jit(fn)(EDGES.copy(), compiled, *extra)
+    np.testing.assert_array_equal(plain, compiled)
+    assert np.array_equal(np.signbit(plain), np.signbit(compiled))
+
+
+@pytest.mark.parametrize("t", [0.1, 0.0, -0.0, float("nan"), 0.30000001192092896])
+def test_min_max_of_a_float_and_a_float32_stored_into_a_float32_array_compiles(t):
+    """`out[i] = max(t, a[i])` picks a Python float or an np.float32 by value, and NEP 50
+    compares them in float32 while compiled code compares in float64; both picks store the
+    same float32 (rounding is monotone), so it compiles, with no fallback warning."""
+    run_into(relu_into, np.float32, t)
+    run_into(smaller_into, np.float32, t)
+
+
+def test_a_pick_by_condition_stored_into_any_float_array_compiles():
+    run_into(picked_into, np.float32, 0.1)
+    run_into(picked_into, np.float64, 0.1)
+
+
+@pytest.mark.parametrize("out_dtype", [np.float32, np.float64])
+def test_a_clipped_float32_kept_in_float64_compares_in_float32(out_dtype):
+    """`v` is an np.float32 at the comparisons (narrowed back, NEP 50 in float32) and a Python
+    float or an np.float32 at the store, which converts either exactly."""
+    run_into(clipped_into, out_dtype, 0.1, 0.3)
+    source = tp.jit(clipped_into)
+    source(EDGES.copy(), np.zeros(len(EDGES), out_dtype), 0.1, 0.3)
+    assert "np.float32(v)" in source.source()
+
+
+def max_into_a_name(a, out, t):
+    for i in range(a.shape[0]):
+        m = max(t, a[i])
+        out[i] = m
+
+
+def clipped_then_computed(a, out, lo):
+    for i in range(a.shape[0]):
+        v = a[i]
+        if v < lo:
+            v = lo
+        out[i] = v * 3.0
+
+
+def test_picks_and_mixed_reads_that_compute_still_fall_back():
+    """A max kept in a name may be stored into a float64 array (Python stores 0.1, compiled
+    code would store float32(0.1)); `v * 3.0` computes in float32 or float64 by path."""
+    for fn, extra in ((max_into_a_name, (0.1,)), (clipped_then_computed, (0.1,))):
+        for out_dtype in (np.float32, np.float64):
+            plain, compiled = np.zeros(len(EDGES), out_dtype), np.zeros(len(EDGES), out_dtype)
+            fn(EDGES.copy(), plain, *extra)
+            with pytest.warns(tp.FallbackWarning):
+                tp.jit(fn)(EDGES.copy(), compiled, *extra)
+            np.testing.assert_array_equal(plain, compiled)
+
+
+def norm_from_zero(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * a[i]
+    return math.sqrt(s)
+
+
+def norm_from_a_tenth(a):
+    s = 0.1
+    for i in range(a.shape[0]):
+        s += a[i] * a[i]
+    return math.sqrt(s)
+
+
+def test_a_float32_sum_read_by_math_compiles_when_its_start_is_exact():
+    """`s = 0.0` converted to np.float32(0.0) gives math.sqrt the same value on the zero-trip
+    path; 0.1 is not a float32, so that one falls back."""
+    a = np.random.default_rng(0).standard_normal(1001).astype(np.float32)
+    for data in (a, a[:0]):
+        plain, compiled, texts = run_both(norm_from_zero, data)
+        assert type(compiled) is type(plain) and compiled == plain and not texts
+        plain, compiled, texts = run_both(norm_from_a_tenth, data)
+        assert type(compiled) is type(plain) and compiled == plain and texts

@@ -140,8 +140,12 @@ class ScalarTypes:
         definitions (dict[str, list]): local name -> its definitions (gast nodes).
     """
 
-    def __init__(self, fdef, params, resolve, unknown, int_power=None):
+    def __init__(self, fdef, params, resolve, unknown, int_power=None, reaching=None):
         self.resolve = resolve
+        self._reaching = reaching
+        self._refined = {}        # id(read) -> its types, for names kept in float64 storage
+        self.float_names = {}     # name -> dtype (float_storage)
+        self._parent_map = None
         self.int_power = int_power
         self.unknown = unknown
         self.params = dict(params)
@@ -233,6 +237,8 @@ class ScalarTypes:
         if isinstance(node, gast.Constant):
             return {type_of_value(node.value)}
         if isinstance(node, gast.Name):
+            if id(node) in self._refined:
+                return set(self._refined[id(node)])
             if node.id in self.types:   # empty: not known yet in the fixpoint (bottom)
                 return set(self.types[node.id])
             value = self.resolve(node)
@@ -357,12 +363,145 @@ class ScalarTypes:
                 out.add(_apply(fn, kinds))
         return out or {UNKNOWN}
 
+    def _parents(self):
+        """id(node) -> its parent, over the function's own nodes (built once)."""
+        if self._parent_map is None:
+            self._parent_map = {}
+            for node in self.nodes:
+                for child in gast.iter_child_nodes(node):
+                    self._parent_map[id(child)] = node
+        return self._parent_map
+
+    def _read_types(self):
+        """id(read) -> the union of the types of the definitions reaching it (beniget
+        def-use chains), for every read of a local name the chains know."""
+        if self._reaching is None:
+            from .python_numbers import _reaching_definitions
+            self._reaching = _reaching_definitions(self.fdef, list(self.params))[0]
+        by_store = {}
+        args = {a.id: a for a in self.fdef.args.args if isinstance(a, gast.Name)}
+        for name, items in self.definitions.items():
+            for stmt, value in items:
+                kinds = frozenset(self._of_definition(value))
+                if stmt is None:
+                    stores = [args[name]] if name in args else []
+                else:
+                    targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
+                    stores = [n for t in targets for n in _stores(t) if n.id == name]
+                for store in stores:
+                    by_store[id(store)] = by_store.get(id(store), frozenset()) | kinds
+        out = {}
+        for node in self.nodes:
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and \
+                    node.id in self.types:
+                reaching = self._reaching.get(id(node))
+                if reaching and all(id(d) in by_store for d in reaching):
+                    out[id(node)] = frozenset().union(*[by_store[id(d)] for d in reaching])
+        return out
+
+    def float_storage(self, weak=()):
+        """Names merging Python floats with one NumPy float type ``np:D`` (float32, float16)
+        that compiled code may keep in float64, which holds every value of both exactly.
+        Each read must then see one type, or not depend on it:
+
+        - a read reached only by ``D`` definitions is narrowed back, ``np.float32(v)``, so it
+          computes as NumPy does (``v < lo`` after ``v = a[i]``: NEP 50, in float32);
+        - a read reached only by Python floats is a float64, as Python computes;
+        - a read reached by both must only pass the value on: stored into a float array
+          element (NumPy converts either exactly as Numba does), or given to ``float()`` or a
+          ``math`` function (both convert to a double first: Python docs, "math").
+
+        ``v = a[i]; if v < lo: v = lo; out[i] = v`` (clipping) is such a name. Arithmetic on
+        a mixed read is not (float32 or float64 by path): those names stay merges (problems).
+        ``weak`` names (weak_merges) are not considered.
+
+        Returns:
+            dict[int, str]: id(read Name) -> dtype name, for the reads to narrow.
+        """
+        candidates = {}
+        for name, kinds in self.types.items():
+            numpy = {k for k in kinds if k.startswith("np:")}
+            if "float" in kinds and len(numpy) == 1 and kinds == numpy | {"float"} and \
+                    next(iter(numpy)) in ("np:float32", "np:float16") and name not in weak \
+                    and name not in self.params and name not in self.closure_reads:
+                candidates[name] = next(iter(numpy))
+        if not candidates:
+            return {}
+        reads = self._read_types()
+        parents = self._parents()
+        narrow, refined = {}, {}
+        for node in self.nodes:
+            if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+                candidates.pop(node.target.id, None)    # `v op= x` computes with v
+            if not (isinstance(node, gast.Name) and node.id in candidates and
+                    isinstance(node.ctx, gast.Load)):
+                continue
+            kind = candidates[node.id]
+            seen = reads.get(id(node))
+            if seen == {kind}:
+                narrow[id(node)] = kind[3:]
+                refined[id(node)] = seen
+            elif seen == {"float"}:
+                refined[id(node)] = seen
+            elif not (seen and seen <= {kind, "float"} and
+                      self._passes_value_on(node, parents.get(id(node)))):
+                candidates.pop(node.id, None)
+        self.float_names = dict((name, kind[3:]) for name, kind in candidates.items())
+        keep = {id(n) for n in self.nodes if isinstance(n, gast.Name) and n.id in candidates}
+        self._refined = {key: kinds for key, kinds in refined.items() if key in keep}
+        return {key: dtype for key, dtype in narrow.items() if key in keep}
+
+    def _passes_value_on(self, node, parent, dtype=None):
+        """Whether expression ``node`` (child of ``parent``) is only passed on by value: the
+        value of a store into one element of a float array (of ``dtype`` when given), or an
+        argument of ``float()`` or of a ``math`` function."""
+        if isinstance(parent, gast.Assign) and parent.value is node and \
+                len(parent.targets) == 1 and isinstance(parent.targets[0], gast.Subscript):
+            target = parent.targets[0]
+            base = self.of(target.value)
+            index = self.of(target.slice) if not isinstance(target.slice, gast.Tuple) else \
+                set().union(*[self.of(e) for e in target.slice.elts])
+            return len(base) == 1 and index <= {"int", "np:int64"} and bool(index) and all(
+                k.startswith("arr:") and np.dtype(k.split(":")[1]).kind == "f" and
+                k.split(":")[2] == _ndim(target) and (dtype is None or k.split(":")[1] == dtype)
+                for k in base)
+        if dtype is None and isinstance(parent, gast.Call) and node in parent.args and \
+                not parent.keywords and isinstance(parent.func, (gast.Name, gast.Attribute)):
+            if isinstance(parent.func, gast.Name) and parent.func.id in self.types:
+                return False
+            fn = self.resolve(parent.func)
+            return fn is float or (fn is not self.unknown and
+                                   getattr(fn, "__module__", None) == "math")
+        return False
+
+    def _pick_passed_on(self, node):
+        """Whether a pick of a Python float or an np.float32/16 operand (``min``, ``max``,
+        ``x if c else y``) only passes its value on (``_passes_value_on``), so compiled code
+        may pick in float64. ``min``/``max`` compare: NEP 50 compares a Python float ``p``
+        with an np.float32 ``x`` in float32, Numba in float64, so they may pick differently
+        where ``float32(p) == x``; both picks then store the same float32, so only a store
+        into an array of that dtype is allowed. Rounding is monotone, so ``p < x`` and
+        ``float32(p) < x`` never disagree the other way."""
+        kinds = self.of(node)
+        numpy = {k for k in kinds if k.startswith("np:")}
+        if len(numpy) != 1 or kinds != numpy | {"float"} or \
+                next(iter(numpy)) not in ("np:float32", "np:float16"):
+            return False
+        parent = self._parents().get(id(node))
+        if isinstance(node, gast.IfExp):
+            return self._passes_value_on(node, parent)
+        if isinstance(node, gast.Call):
+            return self._passes_value_on(node, parent, dtype=next(iter(numpy))[3:])
+        return False
+
     def weak_merges(self):
         """Names merging Python numbers with one NumPy float type ``np:D`` whose every read
         meets a ``D`` value under NEP 50 (``s + a[i]``, ``s += a[i]``, ``out[i] = s`` into a
         ``D`` array): Python converts the number to ``D`` at each such read, so converting it
         where it is assigned instead gives the same values, and Numba one type, ``D``
-        (``s = 0.0; for ...: s += a[i]; out[i] = s`` over float32 arrays).
+        (``s = 0.0; for ...: s += a[i]; out[i] = s`` over float32 arrays). A read that only
+        passes the value on (``math.sqrt(s)``, ``float(s)``: ``_passes_value_on``) is allowed
+        too when every number assigned is a literal ``D`` holds exactly (``_exact_numbers``).
 
         Returns:
             dict[str, str]: name -> dtype name (``"float32"``).
@@ -382,20 +521,31 @@ class ScalarTypes:
             candidates.pop(name, None)
         if not candidates:
             return {}
-        parents = {}
-        for node in self.nodes:
-            for child in gast.iter_child_nodes(node):
-                parents[id(child)] = node
+        parents = self._parents()
         for node in self.nodes:
             if isinstance(node, gast.Name) and node.id in candidates and \
                     not isinstance(node.ctx, gast.Store):
-                if not self._meets(node, parents.get(id(node)), "np:" + candidates[node.id]):
+                parent = parents.get(id(node))
+                if not self._meets(node, parent, "np:" + candidates[node.id]) and not (
+                        self._passes_value_on(node, parent) and
+                        self._exact_numbers(node.id, candidates[node.id])):
                     del candidates[node.id]
             elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) and \
                     node.target.id in candidates and \
                     self.of(node.value) != {"np:" + candidates[node.target.id]}:
                 del candidates[node.target.id]
         return candidates
+
+    def _exact_numbers(self, name, dtype):
+        """Whether every Python number assigned to ``name`` is a literal that ``dtype`` holds
+        exactly: converted where assigned, it then passes on the value Python would (a read
+        by ``float()``, ``math.sqrt`` or a store sees 0.0 either way)."""
+        for _, value in self.definitions[name]:
+            if isinstance(value, gast.AST) and self.of(value) <= {"int", "float", "bool"}:
+                number = _constant(value)
+                if number is None or float(np.dtype(dtype).type(number)) != number:
+                    return False
+        return True
 
     def _convertible(self, node, value, numpy):
         """A definition ``stmt_Assign`` converts (``x = <Python number>``), or one giving the
@@ -443,7 +593,8 @@ class ScalarTypes:
         renamed = renamed or {}
         found = []
         for name, kinds in sorted(self.types.items()):
-            if name in self.params and len(self.definitions[name]) == 1 or name in weak:
+            if name in self.params and len(self.definitions[name]) == 1 or name in weak or \
+                    name in self.float_names:
                 continue
             reason = _numpy_merge(kinds)
             if reason:
@@ -474,7 +625,7 @@ class ScalarTypes:
             picks = isinstance(node, (gast.IfExp, gast.BoolOp)) or (
                 isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and
                 self.resolve(node.func) in (min, max) and node.func.id not in self.types)
-            if picks and _differ(frozenset(self.of(node))):
+            if picks and _differ(frozenset(self.of(node))) and not self._pick_passed_on(node):
                 found.append((node, f"this expression is {_names(self.of(node))} depending on "
                                     "the values (Python gives one of its operands); compiled "
                                     "code gives it one type"))

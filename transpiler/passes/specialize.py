@@ -163,6 +163,7 @@ class Specializer:
         self.weak_merges = {}       # name -> dtype: Python numbers assigned to it are converted
         self.result_types = None    # ScalarTypes.result_types: the result's NumPy box
         self.scalar_types = None
+        self.narrow = {}            # id(read) -> dtype: a float64-stored read narrowed back
         self.python_numbers = set(self.numbers.kinds)
         self.fidelity = self.fn.__module__ != REPLACEMENTS_MODULE
         self.python_values = {}     # entry parameters called with Python numbers: (path, value)
@@ -182,8 +183,9 @@ class Specializer:
         if self.fidelity:
             types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
                                        if p not in self.env}, self._resolve_static, UNKNOWN,
-                                int_power=self._int_power)
+                                int_power=self._int_power, reaching=self.numbers._reaching)
             self.weak_merges = types.weak_merges()
+            self.narrow = types.float_storage(self.weak_merges)
             self.scalar_types = types
             self.result_types = types.result_types()
             for where, reason in types.problems(self.weak_merges, self.renamed):
@@ -659,7 +661,14 @@ class Specializer:
         if name in self.env:
             return self.env[name]
         if name in self.locals:
-            return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+            read = gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+            if id(node) in self.narrow:
+                # Kept in float64 (ScalarTypes.float_storage); this read sees only np.float32
+                # definitions: narrow it back (exact) so it computes as NumPy does.
+                cast = getattr(np, self.narrow[id(node)])
+                read = gast.Call(func=self.materialize(Static(cast), node), args=[read],
+                                 keywords=[])
+            return read
         if name in self.freevars:
             cell = self.freevars[name]
             try:
