@@ -451,3 +451,64 @@ def test_in_place_division_of_a_numpy_scalar_by_itself():
     ZeroDivisionError. Found by the fuzzer (N=2000, seed 11)."""
     assert_compiles_same(_divide_by_itself, np.array([-5.0, -7.0], np.float32))
     assert_compiles_same(_divide_by_itself, np.array([-5.0, 0.0], np.float32))
+
+
+def growth(x):
+    return math.exp(x) + math.expm1(x) + math.sinh(x) + math.cosh(x)
+
+
+def periodic(x):
+    return math.sin(x) + math.cos(x) + math.tan(x)
+
+
+def float_power(x, y):
+    return math.pow(x, y)
+
+
+def scaled(a, i):
+    return math.ldexp(a[0], i)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (growth, (1.0,)), (growth, (800.0,)), (growth, (-800.0,)), (growth, (float("inf"),)),
+    (growth, (float("nan"),)),
+    (periodic, (1.0,)), (periodic, (float("inf"),)), (periodic, (float("-inf"),)),
+    (periodic, (float("nan"),)),
+    (float_power, (2.0, 3.0)), (float_power, (0.0, -1.0)), (float_power, (-0.0, -3.0)),
+    (float_power, (-2.0, 0.5)), (float_power, (10.0, 400.0)), (float_power, (float("nan"), 0.0)),
+    (float_power, (1.0, float("nan"))), (float_power, (float("inf"), -1.0)),
+    (float_power, (0.0, float("-inf"))),
+    (scaled, (np.array([3.0], np.float32), 2)), (scaled, (np.array([3e38], np.float32), 200)),
+    (scaled, (np.array([1.0]), 2000)), (scaled, (np.array([1e-300]), -2000)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_math_range_and_domain_errors_as_cpython_raises_them(fn, args):
+    """CPython's math_1: an infinity from a finite argument is OverflowError for functions
+    that can overflow, a nan from a non-nan one ValueError (sin(inf)); math.pow follows
+    math_pow; ldexp converts a float32 first (Numba computed it in float32: inf)."""
+    assert_compiles_same(fn, *args)
+
+
+def gamma_of(x):
+    return math.gamma(x) + math.lgamma(x) + math.hypot(x, 2.0)
+
+
+def gcd_of(a):
+    return math.gcd(a[0], 6)
+
+
+def test_math_functions_cpython_computes_its_own_way_fall_back():
+    import warnings
+
+    import transpiler as tp
+    for fn, args in ((gamma_of, (0.5,)), (gcd_of, (np.array([1.5, 2.0]),))):
+        try:
+            expected = ("returned", fn(*args))
+        except TypeError as exc:
+            expected = ("raised", type(exc))
+        with pytest.warns(tp.FallbackWarning):
+            try:
+                actual = ("returned", tp.jit(fn)(*args))
+            except TypeError as exc:
+                actual = ("raised", type(exc))
+        assert actual == expected
+    assert_compiles_same(gcd_of, np.array([9, 2]))

@@ -42,6 +42,7 @@ _BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.m
            gast.BitXor: operator.xor, gast.LShift: operator.lshift, gast.RShift: operator.rshift}
 _UNARY = {gast.USub: operator.neg, gast.UAdd: operator.pos, gast.Invert: operator.invert}
 _PY_CALLS = {float: "float", int: "int", bool: "bool", complex: "complex", len: "int"}
+_FLOATS = ("float16", "float32", "float64")
 
 
 def _pow_negative(base, exponent):
@@ -406,8 +407,8 @@ class ScalarTypes:
 
         - a read reached only by ``D`` definitions is narrowed back, ``np.float32(v)``, so it
           computes as NumPy does (``v < lo`` after ``v = a[i]``: NEP 50, in float32);
-        - a read reached only by Python floats is a float64, as Python computes;
-        - a read reached by both must only pass the value on: stored into a float array
+        - any other read (reached by Python floats only, or by both) must only pass the
+          value on: stored into a float array
           element (NumPy converts either exactly as Numba does), or given to ``float()`` or a
           ``math`` function (both convert to a double first: Python docs, "math").
 
@@ -441,10 +442,10 @@ class ScalarTypes:
             if seen == {kind}:
                 narrow[id(node)] = kind[3:]
                 refined[id(node)] = seen
-            elif seen == {"float"}:
-                refined[id(node)] = seen
             elif not (seen and seen <= {kind, "float"} and
                       self._passes_value_on(node, parents.get(id(node)))):
+                # A read only Python floats reach is not narrowed either: the NEP 50 rewrites
+                # (python_numbers) judge the variable as a whole, not the read.
                 candidates.pop(node.id, None)
         self.float_names = dict((name, kind[3:]) for name, kind in candidates.items())
         keep = {id(n) for n in self.nodes if isinstance(n, gast.Name) and n.id in candidates}
@@ -462,7 +463,7 @@ class ScalarTypes:
             index = self.of(target.slice) if not isinstance(target.slice, gast.Tuple) else \
                 set().union(*[self.of(e) for e in target.slice.elts])
             return len(base) == 1 and index <= {"int", "np:int64"} and bool(index) and all(
-                k.startswith("arr:") and np.dtype(k.split(":")[1]).kind == "f" and
+                k.startswith("arr:") and k.split(":")[1] in _FLOATS and
                 k.split(":")[2] == _ndim(target) and (dtype is None or k.split(":")[1] == dtype)
                 for k in base)
         if dtype is None and isinstance(parent, gast.Call) and node in parent.args and \
@@ -513,7 +514,7 @@ class ScalarTypes:
             if len(numpy) == 1 and python and python <= {"int", "float", "bool"} and \
                     name not in self.params:
                 dtype = next(iter(numpy))[3:]
-                if np.dtype(dtype).kind == "f" and dtype != "float64" and all(
+                if dtype in ("float16", "float32") and all(
                         self._convertible(node, value, numpy)
                         for node, value in self.definitions[name]):
                     candidates[name] = dtype

@@ -19,6 +19,7 @@ as callbacks (DESIGN.md, "Lower").
 """
 import copy
 import inspect
+import math
 import re
 import types
 
@@ -33,9 +34,9 @@ from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
-from ..fidelity import (FLOAT_MATH, NUMPY_BINOPS, REPLACEMENTS, checked_pow,
-                        int64_pow_bounds, int_pow, int_pow_bounded, weak_left, weak_right,
-                        WEAK_BINOPS)
+from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUMPY_BINOPS, REPLACEMENT_ARITY,
+                        REPLACEMENTS, checked_pow, int64_pow_bounds, int_pow, int_pow_bounded,
+                        weak_left, weak_right, WEAK_BINOPS)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
@@ -1030,7 +1031,15 @@ class Specializer:
         if _hashable(fn) and fn in _DIFFERENT_BUILTINS:
             self.fail(node, f"{_DIFFERENT_BUILTINS[fn]} in compiled code does not give "
                             "Python's result")
-        if (_hashable(fn) and fn in REPLACEMENTS and len(node.args) == 1 and not node.keywords
+        if _hashable(fn) and fn in DIFFERENT_MATH:
+            self.fail(node, f"{DIFFERENT_MATH[fn]} is CPython's own implementation; the "
+                            "compiled one (libm) differs in the last digits")
+        if _hashable(fn) and fn is math.gcd and not all(
+                self._integer_typed(a) or self.numbers.kind(a) == "int" for a in node.args):
+            self.fail(node, "math.gcd() of a value that may be a float (Python raises "
+                            "TypeError; compiled code would compute)")
+        if (_hashable(fn) and fn in REPLACEMENTS and
+                len(node.args) == REPLACEMENT_ARITY.get(fn, 1) and not node.keywords
                 and self.fn.__module__ != REPLACEMENTS_MODULE):
             return self._call_user(node, REPLACEMENTS[fn], None)
         if getattr(fn, "__graphjit_do_not_convert__", False):
