@@ -480,6 +480,8 @@ def scaled(a, i):
     (float_power, (0.0, float("-inf"))),
     (scaled, (np.array([3.0], np.float32), 2)), (scaled, (np.array([3e38], np.float32), 200)),
     (scaled, (np.array([1.0]), 2000)), (scaled, (np.array([1e-300]), -2000)),
+    (scaled, (np.array([1.5]), 2 ** 33)), (scaled, (np.array([-1.5]), -2 ** 33)),
+    (scaled, (np.array([1.5]), 2 ** 31)), (scaled, (np.array([0.0]), 2 ** 40)),
 ], ids=lambda v: getattr(v, "__name__", None))
 def test_math_range_and_domain_errors_as_cpython_raises_them(fn, args):
     """CPython's math_1: an infinity from a finite argument is OverflowError for functions

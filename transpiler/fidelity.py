@@ -135,7 +135,14 @@ def checked_math_pow(x, y):
 
 
 def checked_ldexp(x, i):
+    # CPython's math_ldexp: the exponent is not truncated to a C int (Numba's is).
     x = np.float64(x)
+    if x == 0.0 or x - x != 0.0:
+        return x
+    if i > 2147483647:
+        raise OverflowError(_RANGE)
+    if i < -2147483648:
+        return math.copysign(0.0, x)
     return _range_checked(x, math.ldexp(x, i))
 
 

@@ -10,7 +10,8 @@ shape (a value or a tuple of int/float slots), so the plain and compiled results
 
 Things with known semantic gaps are generated on purpose, at low rates: raw divisors that can be
 zero, ``math.sqrt`` of a possibly negative value, ``int ** negative``, raw ``a[k]`` indexes,
-``int()``/``math.floor`` of floats, raw float32 array reads mixed with Python floats.
+``int()``/``math.floor`` of floats, raw float32 array reads mixed with Python floats,
+``math.exp``/``sin``/``pow``/``ldexp``... (range and domain errors).
 
 Usage::
 
@@ -167,6 +168,16 @@ class _Gen:
                 return f"(abs({self.float_expr(d)}) ** {self.pick(['0.5', '1.5', '2.0'])})"
             return f"({self.float_expr(d)} ** {self.pick(['2', '3'])})"
         if r < 0.65:
+            if self.chance(0.4):
+                # CPython's range/domain errors and float64 results (transpiler.fidelity)
+                fn = self.pick(["math.exp", "math.sin", "math.cos", "math.tan", "math.atan",
+                                "math.tanh", "math.expm1", "math.cosh", "math.pow",
+                                "math.ldexp"])
+                if fn == "math.pow":
+                    return f"math.pow({self.float_expr(d)}, {self.float_expr(d)})"
+                if fn == "math.ldexp":
+                    return f"math.ldexp({self.float_expr(d)}, {self.int_expr(d)})"
+                return f"{fn}({self.float_expr(d)})"
             if self.chance(0.15):
                 return f"math.sqrt({self.float_expr(d)})"
             return f"math.sqrt(abs({self.float_expr(d)}))"
