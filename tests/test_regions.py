@@ -237,12 +237,14 @@ def float32_total(a):
     s = 0.0
     for i in range(a.shape[0]):
         s += a[i]
+        if s > 3:
+            s = s * 0.5
     return s
 
 
 def test_the_fallback_warning_counts_only_loops_that_compiled():
-    """The function does not compile (s is a Python float or an np.float32 by path); its loop
-    region fails for the same reason on its first call. The function's warning comes after
+    """The function does not compile (s is a Python float or an np.float32 by path, compared
+    with 3); its loop region fails for the same reason on its first call. The function's warning comes after
     the call, so it does not promise a compiled loop that then runs as Python."""
     a = np.ones(5, np.float32)
     expected = float32_total(a)

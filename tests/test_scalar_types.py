@@ -52,15 +52,79 @@ def float_sum(a, n):
     return s
 
 
-def test_a_python_float_accumulating_float32_falls_back_with_a_hint():
+def test_a_returned_python_float_accumulating_float32_compiles_with_a_type_flag():
     """NumPy adds in float32 once s is an np.float32, and returns a float when the loop does
-    not run: two types by path, one of them float32 arithmetic."""
+    not run: two types by path. Compiled code adds in float32 (s = np.float32(0.0), exact)
+    and returns a flag beside s, by which the caller boxes a float or an np.float32."""
     a = np.random.default_rng(0).standard_normal(500).astype(np.float32)
-    for n in (0, 500):
+    for n in (0, 1, 500):
         plain, compiled, texts = run_both(float_sum, a, n)
+        assert_same_value(plain, compiled)
+        assert type(compiled) is type(plain) and not texts
+    source = tp.jit(float_sum)
+    source(a, 3)
+    assert "return (s, s_is_python)" in source.source()
+    wide = np.float32(np.sum(a.astype(np.float64)))
+    assert wide != float_sum(a, 500)    # float64 summing would be seen above
+
+
+def sum_from_int(a):
+    s = 0
+    for x in a:
+        s += x
+    return s
+
+
+def sum_with_resets(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        if a[i] < 0:
+            s = 0.0
+        else:
+            s += a[i]
+    return s
+
+
+def sum_from_a_tenth(a, n):
+    s = 0.1
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+def sum_until(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+        if s > 3:
+            return s
+    return s
+
+
+def test_the_type_flag_follows_the_last_assignment():
+    """`s = 0` gives an int on the zero-trip path; a reset to 0.0 inside the loop gives a
+    Python float again (the flag is set at every assignment of s)."""
+    a = np.array([1.5, -1.0, 2.25], np.float32)
+    for data in (a, a[:1], a[:2], a[:0]):
+        for fn in (sum_from_int, sum_with_resets):
+            plain, compiled, texts = run_both(fn, data)
+            assert_same_value(plain, compiled)
+            assert type(compiled) is type(plain) and not texts
+
+
+def test_a_returned_accumulator_still_falls_back_where_the_flag_cannot_tell():
+    """0.1 is not a float32 (converting it where assigned would change the zero-trip
+    result); `s > 3` compares a float or a float32 by path."""
+    a = np.random.default_rng(0).standard_normal(50).astype(np.float32)
+    for n in (0, 50):
+        plain, compiled, texts = run_both(sum_from_a_tenth, a, n)
         assert_same_value(plain, compiled)
         assert type(compiled) is type(plain)
         assert texts and "np.float32(...)" in texts[0]
+    for data in (a, a[:0], np.full(9, 0.5, np.float32)):
+        plain, compiled, texts = run_both(sum_until, data)
+        assert_same_value(plain, compiled)
+        assert type(compiled) is type(plain) and texts
 
 
 def float32_sum(a):

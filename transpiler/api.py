@@ -341,7 +341,7 @@ class JitFunction:
 
     def _specialize_for(self, obj, values):
         from backends import get_backend
-        from .analysis.scalar_types import reboxer
+        from .analysis.scalar_types import reboxer, tag_reboxer
         from .passes.specialize import specialize
 
         fn = self.python_function
@@ -401,7 +401,9 @@ class JitFunction:
         spec.guards = tuple(program.guards.values())
         spec.program = program
         spec.raise_sites = _raise_sites(program)
-        spec.rebox = reboxer(getattr(entry, "result_types", None))
+        tagged = getattr(entry, "tagged", None)
+        spec.rebox = tag_reboxer(*tagged[1:]) if tagged else reboxer(
+            getattr(entry, "result_types", None))
         spec.source = GeneratedSource(generated.source)
         spec.path = path
         spec.line_map = generated.line_map

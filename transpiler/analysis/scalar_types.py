@@ -495,7 +495,7 @@ class ScalarTypes:
             return self._passes_value_on(node, parent, dtype=next(iter(numpy))[3:])
         return False
 
-    def weak_merges(self):
+    def weak_merges(self, tag_result=False):
         """Names merging Python numbers with one NumPy float type ``np:D`` whose every read
         meets a ``D`` value under NEP 50 (``s + a[i]``, ``s += a[i]``, ``out[i] = s`` into a
         ``D`` array): Python converts the number to ``D`` at each such read, so converting it
@@ -504,9 +504,17 @@ class ScalarTypes:
         passes the value on (``math.sqrt(s)``, ``float(s)``: ``_passes_value_on``) is allowed
         too when every number assigned is a literal ``D`` holds exactly (``_exact_numbers``).
 
+        With ``tag_result``, the one name every ``return`` gives (``return s``, the last
+        statement a return) may also be returned: it is a Python number on the paths that
+        assigned one last (the loop did not run), so compiled code carries a flag beside it
+        and the caller boxes the result by it (``tagged``: ``(name, dtype, "float" or
+        "int")``); the numbers assigned must be literals exact in ``D``, all floats or all
+        ints.
+
         Returns:
             dict[str, str]: name -> dtype name (``"float32"``).
         """
+        self.tagged = None
         candidates = {}
         for name, kinds in self.types.items():
             numpy = {k for k in kinds if k.startswith("np:")}
@@ -523,10 +531,14 @@ class ScalarTypes:
         if not candidates:
             return {}
         parents = self._parents()
+        returned = set()
         for node in self.nodes:
             if isinstance(node, gast.Name) and node.id in candidates and \
                     not isinstance(node.ctx, gast.Store):
                 parent = parents.get(id(node))
+                if tag_result and isinstance(parent, gast.Return) and parent.value is node:
+                    returned.add(node.id)
+                    continue
                 if not self._meets(node, parent, "np:" + candidates[node.id]) and not (
                         self._passes_value_on(node, parent) and
                         self._exact_numbers(node.id, candidates[node.id])):
@@ -535,6 +547,16 @@ class ScalarTypes:
                     node.target.id in candidates and \
                     self.of(node.value) != {"np:" + candidates[node.target.id]}:
                 del candidates[node.target.id]
+        for name in sorted(returned & set(candidates)):
+            body = self.fdef.body
+            python = self.types[name] - {"np:" + candidates[name]}
+            if len(returned) == 1 and body and isinstance(body[-1], gast.Return) and all(
+                    isinstance(r.value, gast.Name) and r.value.id == name
+                    for r in self.returns) and self._exact_numbers(name, candidates[name]) \
+                    and python in ({"float"}, {"int"}):
+                self.tagged = (name, candidates[name], next(iter(python)))
+            else:
+                del candidates[name]
         return candidates
 
     def _exact_numbers(self, name, dtype):
@@ -652,7 +674,7 @@ class ScalarTypes:
                     slots.setdefault((len(parts), i), []).append((ret, self.of(part)))
         for (_, i), items in sorted(slots.items()):
             kinds = frozenset().union(*[k for _, k in items])
-            if _differ(kinds):
+            if _differ(kinds) and not getattr(self, "tagged", None):
                 what = "the result" if len(slots) == 1 else f"item {i} of the result"
                 found.append((items[-1][0],
                               f"{what} is {_names(kinds)} depending on the path taken (Python "
@@ -740,6 +762,19 @@ def _stores(target):
 
 _BOXES = {"np:float64": (float, np.float64), "np:int64": (int, np.int64),
           "np:bool": (bool, np.bool_), "np:complex128": (complex, np.complex128)}
+
+
+def tag_reboxer(dtype, python):
+    """The boxing of a tagged result (``ScalarTypes.weak_merges(tag_result=True)``): compiled
+    code returns ``(value, is_python)``; the plain call gives a Python ``python`` ("float" or
+    "int") where a Python number was assigned last, else an np.<dtype>."""
+    box = getattr(np, dtype)
+    number = float if python == "float" else int
+
+    def rebox_tagged(result):
+        value, is_python = result
+        return number(value) if is_python else box(value)
+    return rebox_tagged
 
 
 def reboxer(kinds):

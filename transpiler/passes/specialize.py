@@ -128,8 +128,11 @@ class Specializer:
     """
 
     def __init__(self, program, source, bindings, extra_params=(), python_params=(),
-                 numpy_params=(), array_params=None, param_types=None):
+                 numpy_params=(), array_params=None, param_types=None, entry=False):
         self.program = program
+        self.entry = entry          # the program's entry: its result reaches the caller
+        self.tagged = None          # ScalarTypes.tagged: (name, dtype, python kind)
+        self.tag = None             # the flag variable beside it
         self.extra_params = list(extra_params)
         self.recursive_calls = []   # (call node, calling Specializer, source node)
         self.symbol = None
@@ -185,13 +188,22 @@ class Specializer:
             types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
                                        if p not in self.env}, self._resolve_static, UNKNOWN,
                                 int_power=self._int_power, reaching=self.numbers._reaching)
-            self.weak_merges = types.weak_merges()
+            # Only the entry's result is boxed by the caller (a converted callee's result
+            # stays in compiled code), and a recursive call would read the flag too.
+            self.weak_merges = types.weak_merges(
+                tag_result=self.entry and not _calls_itself(node, self.fn.__name__))
+            self.tagged = types.tagged
+            if self.tagged:
+                self.tag = self.new_local(f"{self.tagged[0]}_is_python")
             self.narrow = types.float_storage(self.weak_merges)
             self.scalar_types = types
             self.result_types = types.result_types()
             for where, reason in types.problems(self.weak_merges, self.renamed):
                 self.fail(where, reason)
         body = self.block(node.body, top=True)
+        if self.tagged and self.recursive_calls:
+            self.fail(node, "a recursive function whose result is a Python number or a NumPy "
+                            "scalar by path")
         if not body:
             body = [gast.Return(value=None)]
         taken = set(self.locals)
@@ -216,6 +228,7 @@ class Specializer:
         generated = GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
                                       self.fn.__qualname__, taken)
         generated.result_types = self.result_types
+        generated.tagged = self.tagged
         return generated
 
     # -- errors -----------------------------------------------------------------------------
@@ -247,7 +260,26 @@ class Specializer:
         method = getattr(self, "stmt_" + kind.__name__, None)
         if method is None:
             self.fail(node, f"the statement {kind.__name__} is not converted")
-        return method(node)
+        out = method(node)
+        if self.tagged:
+            out = out + self._tag_update(node)
+        return out
+
+    def _tag_update(self, node):
+        """``<name>_is_python = True/False`` after an assignment of the tagged name: whether
+        it now holds the Python number (a literal, converted to the dtype where assigned)."""
+        name, dtype, _ = self.tagged
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and node.targets[0].id == name:
+            python = not (self.scalar_types.of(node.value) & {"np:" + dtype})
+        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) and \
+                node.target.id == name:
+            python = False
+        else:
+            return []
+        return [gast.copy_location(gast.Assign(targets=[_store(self.tag)],
+                                               value=gast.Constant(value=python, kind=None),
+                                               type_comment=None), node)]
 
     def stmt_Expr(self, node):
         return [gast.Expr(value=self.value(node.value))]
@@ -359,6 +391,9 @@ class Specializer:
                                    k.startswith("np:") for k in kinds)
 
     def stmt_Return(self, node):
+        if self.tagged:     # `return s` -> `return (s, s_is_python)`: see _tag_update
+            return [gast.Return(value=gast.Tuple(elts=[self.value(node.value), _load(self.tag)],
+                                                 ctx=gast.Load()))]
         return [gast.Return(value=None if node.value is None else self.value(node.value))]
 
     def stmt_Raise(self, node):
@@ -1368,7 +1403,7 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                 param_types[name] = f"arr:{dtype[0]}:{ndim}"
     specializer = Specializer(program, source, bindings, python_params=python_params,
                               numpy_params=numpy_params, array_params=array_params,
-                              param_types=param_types)
+                              param_types=param_types, entry=True)
     specializer.python_values = python_values
     key = (function,) + tuple(sorted((name, _static_key(s.value))
                                      for name, s in bindings.items()))
@@ -1378,3 +1413,14 @@ def specialize(program, function, self_value=None, static_args=None, source=None
     program.functions.append(entry)
     program.entry = entry
     return entry
+
+
+def _calls_itself(fdef, name):
+    """Whether ``fdef`` calls a function or method named ``name`` (maybe itself)."""
+    for node in gast.walk(fdef):
+        if isinstance(node, gast.Call):
+            func = node.func
+            if (isinstance(func, gast.Name) and func.id == name) or (
+                    isinstance(func, gast.Attribute) and func.attr == name):
+                return True
+    return False
