@@ -686,3 +686,22 @@ def test_a_float32_sum_read_by_math_compiles_when_its_start_is_exact():
         assert type(compiled) is type(plain) and compiled == plain and not texts
         plain, compiled, texts = run_both(norm_from_a_tenth, data)
         assert type(compiled) is type(plain) and compiled == plain and texts
+
+
+def power_chain_by_argument(i0):
+    v0 = 10
+    for i in range(2, 8):
+        v0 = 3 ** v0 % 1009
+        v0 += i0
+
+
+def test_a_power_of_values_that_are_ints_or_floats_by_path_never_overflows_as_a_float():
+    """Found by the fuzzer (N=10000, seed 1, at 8d9408c): i0 may be negative, so v0 is an
+    int or a float by path and `3 ** v0` was a float power: OverflowError where Python's int
+    power is exact. Integral operands beyond 2 ** 53 now say so and the effect-free call
+    re-runs as Python; a negative exponent stays a float power."""
+    for i0 in (0, 5, -3, -1000):
+        plain, compiled, texts = run_both(power_chain_by_argument, i0)
+        assert compiled is plain is None
+        assert bool(texts) == (i0 != -1000)
+        assert not texts or "ran as plain Python: int beyond int64" in texts[0]

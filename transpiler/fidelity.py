@@ -258,6 +258,23 @@ def checked_pow(x, y):
     return result
 
 
+def checked_pow_num(x, y):
+    """``x ** y`` where each operand is a Python int on some paths and a float on others (kept
+    in float64). When both are integral and the exponent is not negative, Python may be
+    computing an int power, exact at any size; float64 holds it exactly only below 2 ** 53.
+    Beyond, say so (an effect-free function re-runs as Python, transpiler.api) rather than
+    give an inexact value or a float OverflowError. Otherwise as ``checked_pow``."""
+    xf = float(x)
+    yf = float(y)
+    if yf >= 0.0 and xf - xf == 0.0 and yf - yf == 0.0 and xf == math.floor(xf) and \
+            yf == math.floor(yf):
+        result = xf ** yf
+        if result - result != 0.0 or abs(result) >= 9007199254740992.0:
+            raise OverflowError("int beyond int64 in compiled code (graphjit)")
+        return result
+    return checked_pow(x, y)
+
+
 def int_pow(x, y):
     """Python's int ** int for an exponent known to be >= 0; a result beyond int64 raises
     OverflowError (Python gives a bigger int; Numba would wrap silently). Small bases pass

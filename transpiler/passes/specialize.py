@@ -35,7 +35,7 @@ from ..analysis.static_values import (
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
 from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUMPY_BINOPS, REPLACEMENT_ARITY,
-                        REPLACEMENTS, checked_pow, int64_pow_bounds, int_pow, int_pow_bounded,
+                        REPLACEMENTS, checked_pow, checked_pow_num, int64_pow_bounds, int_pow, int_pow_bounded,
                         weak_left, weak_right, WEAK_BINOPS)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
@@ -875,6 +875,9 @@ class Specializer:
                     self.fail(node, "int ** int with an exponent that may be negative: Python "
                                     "gives an int or a float depending on its sign, compiled "
                                     "code cannot")
+            if "float" not in kinds and "num" in kinds:
+                # An int on some paths (a big int in Python), a float on others.
+                return self._call_helper(node, checked_pow_num, values)
             return self._call_helper(node, checked_pow, values)
         left_np = not isinstance(left, Static) and numbers.is_numpy_scalar(left_node)
         right_np = not isinstance(right, Static) and numbers.is_numpy_scalar(right_node)
