@@ -140,6 +140,51 @@ def _inputs():
 KERNELS = _inputs()
 
 
+# float32 kernels whose variables hold a Python float on one path and an np.float32 on
+# another (README, "Types by path"): NumPy 2 computes them in float32, numba.njit in float64.
+
+def relu_into(values, out):
+    for i in range(values.shape[0]):
+        out[i] = max(0.0, values[i])
+    return out
+
+
+def clip_into(values, out, lo, hi):
+    for i in range(values.shape[0]):
+        v = values[i]
+        if v < lo:
+            v = lo
+        elif v > hi:
+            v = hi
+        out[i] = v
+    return out
+
+
+def float32_total(values):
+    s = 0.0
+    for i in range(values.shape[0]):
+        s += values[i]
+    return s
+
+
+def float32_norm(values):
+    s = 0.0
+    for i in range(values.shape[0]):
+        s += values[i] * values[i]
+    return math.sqrt(s)
+
+
+def _float32_inputs():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(4_000_000).astype(np.float32)
+    out = np.empty_like(x)
+    return [(relu_into, (x, out)), (clip_into, (x, out, -0.5, 0.5)),
+            (float32_total, (x,)), (float32_norm, (x,))]
+
+
+FLOAT32_KERNELS = _float32_inputs()
+
+
 def mixed_with_report(values, steps):
     """Region-level fallback: a hot loop, then a report graphjit cannot compile (a dict, a
     format spec, json). graphjit compiles the loop and runs the report as Python."""

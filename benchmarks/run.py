@@ -460,6 +460,63 @@ def show_mixed(data):
     print("   " + data["explain"].replace("\n", "\n   "))
 
 
+# -- 7. float32 kernels: types by path ------------------------------------------------------
+
+def bench_float32():
+    """float32 kernels whose variables are a Python float or an np.float32 by path: graphjit
+    computes them as NumPy 2 does (float32, narrowed reads, a type flag on the result);
+    numba.njit computes in float64. The ratio is what that fidelity costs."""
+    rows = []
+    for fn, args in kernels.FLOAT32_KERNELS:
+        caught = []
+        with recorded_warnings(caught):
+            jitted = tp.jit(fn)
+            unchecked = tp.jit(fn, boundscheck=False)
+            njitted = numba.njit(fn)
+
+            def fresh(way):
+                copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+                return way(*copies)
+            outs = {"plain": fresh(fn), "graphjit": fresh(jitted), "njit": fresh(njitted),
+                    "unchecked": fresh(unchecked)}
+            medians = interleaved_medians({
+                "graphjit": (None, lambda: jitted(*args)),
+                "unchecked": (None, lambda: unchecked(*args)),
+                "njit": (None, lambda: njitted(*args))}, KERNEL_ROUNDS)
+            explain = jitted.explain()
+        fell_back = (any(r.status == "python" for r in explain.rows)
+                     or any(t.startswith("FallbackWarning") for t in caught))
+        rows.append({
+            "kernel": fn.__name__, "graphjit_ms": medians["graphjit"],
+            "njit_ms": medians["njit"],
+            "graphjit_over_njit": medians["graphjit"] / medians["njit"],
+            "unchecked_ms": medians["unchecked"],
+            "unchecked_over_njit": medians["unchecked"] / medians["njit"],
+            "graphjit_equal": all(same(outs["plain"], outs[w]) and type(outs["plain"]) is
+                                  type(outs[w]) for w in ("graphjit", "unchecked")),
+            "njit_equal": same(outs["plain"], outs["njit"]) and
+            type(outs["plain"]) is type(outs["njit"]),
+            "status": "FALLBACK" if fell_back else "compiled", "warnings": caught})
+    return rows
+
+
+def show_float32(rows):
+    print_table(
+        "7. float32 kernels (benchmarks/kernels.py FLOAT32_KERNELS, 4,000,000 float32 values): a "
+        "variable that is a Python float or an np.float32 by path",
+        f"   ms per call, median of {KERNEL_ROUNDS} interleaved rounds; equal = the same value "
+        "and type as plain Python (NumPy 2 computes in float32,\n   numba.njit in float64); "
+        "unchk = tp.jit(fn, boundscheck=False), like njit;\n   unchk/njit = the cost of "
+        "computing as NumPy does (float32, narrowed reads, the result's type flag)",
+        ["kernel", "graphjit ms", "unchk ms", "njit ms", "gj/njit", "unchk/njit",
+         "graphjit equal", "njit equal", "graphjit"],
+        [[r["kernel"], r["graphjit_ms"], r["unchecked_ms"], r["njit_ms"],
+          f"{r['graphjit_over_njit']:.2f}", f"{r['unchecked_over_njit']:.2f}",
+          r["graphjit_equal"], r["njit_equal"], r["status"]] for r in rows], "lrrrrrlll")
+    for r in rows:
+        print_warnings(r["warnings"], f" in {r['kernel']}")
+
+
 # -- 5. import time -------------------------------------------------------------------------
 
 def bench_import():
@@ -518,6 +575,8 @@ def main():
         show_import(data["import"])
         data["mixed"] = bench_mixed()
         show_mixed(data["mixed"])
+        data["float32"] = bench_float32()
+        show_float32(data["float32"])
     finally:
         shutil.rmtree(work, ignore_errors=True)
     meta["total_s"] = time.perf_counter() - started
