@@ -704,4 +704,82 @@ def test_a_power_of_values_that_are_ints_or_floats_by_path_never_overflows_as_a_
         plain, compiled, texts = run_both(power_chain_by_argument, i0)
         assert compiled is plain is None
         assert bool(texts) == (i0 != -1000)
-        assert not texts or "ran as plain Python: int beyond int64" in texts[0]
+        assert not texts or "ran as plain Python: an int from 2**53" in texts[0]
+
+
+def modular_chain(n, f):
+    v = 10
+    if f:
+        v = 2.5
+    for i in range(n):
+        v = v * 10000019 % 1000000007
+    return int(v)
+
+
+def past_two_to_the_53(n, f):
+    v = 2 ** 53
+    if f:
+        v = 0.5
+    for i in range(n):
+        v = v + 1
+    return int(v)
+
+
+def test_ints_or_floats_by_path_never_compute_inexact_ints():
+    """Found by a fresh-eyed review: a value that is an int on one path and a float on
+    another is held in float64, exact for ints only below 2 ** 53. `v * 10000019` gave
+    775158254 instead of 255368895, silently. Integral results from 2 ** 53 now say so and
+    the effect-free call re-runs as Python."""
+    for fn, args in ((modular_chain, (10, False)), (modular_chain, (10, True)),
+                     (past_two_to_the_53, (1, False)), (past_two_to_the_53, (1, True))):
+        plain, compiled, texts = run_both(fn, *args)
+        assert type(compiled) is type(plain) and compiled == plain
+    plain, compiled, texts = run_both(past_two_to_the_53, 1, True)
+    assert not texts     # 0.5 + 1: no int there, no re-run
+
+
+def scaled_by(x, e):
+    return math.ldexp(x, e)
+
+
+def test_ldexp_with_an_exponent_that_is_not_a_python_int_falls_back():
+    with pytest.raises(TypeError):
+        scaled_by(1.0, 2.5)
+    with pytest.warns(tp.FallbackWarning, match="math.ldexp"):
+        with pytest.raises(TypeError):
+            tp.jit(scaled_by)(1.0, 2.5)
+    plain, compiled, texts = run_both(scaled_by, 1.0, 3)
+    assert compiled == plain and not texts
+
+
+def scale_by(x, k):
+    return x * k
+
+
+def scaled_model(x, k):
+    return scale_by(x, k)
+
+
+def summed_by_a_helper(a, n):
+    return float32_running_total(a, n)
+
+
+def float32_running_total(a, n):
+    s = 0.0
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+def test_converted_callees_know_their_argument_types():
+    """Found by a fresh-eyed review: a callee was specialized without the types of its
+    arguments, so `x * k` with a Python float k gave a float64 array (NumPy 2: float32) and
+    a float32 sum inside a helper was summed in float64. The call site now passes what it
+    knows (Python number, NumPy scalar, array dtype and ndim)."""
+    x = np.ones(3, np.float32)
+    plain, compiled, texts = run_both(scaled_model, x, 0.5)
+    assert compiled.dtype == plain.dtype == np.float32 and not texts
+    a = np.array([0.1, 0.2, 0.3], np.float32)
+    for n in (0, 3):
+        plain, compiled, texts = run_both(summed_by_a_helper, a, n)
+        assert type(compiled) is type(plain) and compiled == plain

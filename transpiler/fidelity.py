@@ -152,6 +152,8 @@ def checked_ldexp(x, i):
 # because converted code reads string constants only as literals.
 NOT_REPRESENTABLE = (
     "int beyond int64 in compiled code (graphjit)",
+    "an int from 2**53 in a value that is an int or a float by path: compiled code holds it in "
+    "float64 (graphjit)",
     "a negative number to a fractional power is complex in Python; compiled code cannot "
     "return it (graphjit)",
 )
@@ -258,6 +260,34 @@ def checked_pow(x, y):
     return result
 
 
+_EXACT = 9007199254740992.0    # 2 ** 53: float64 holds every int below it exactly
+
+
+def _num_checked(x, y, result):
+    if (result >= _EXACT or result <= -_EXACT) and x == math.floor(x) and y == math.floor(y):
+        raise OverflowError("an int from 2**53 in a value that is an int or a float by path: "
+                            "compiled code holds it in float64 (graphjit)")
+    return result
+
+
+def checked_num_add(x, y):
+    """``x + y`` where each operand is a Python int on some paths and a float on others (kept
+    in float64): integral operands whose result float64 cannot hold exactly (2 ** 53 and
+    beyond) may be Python ints, exact at any size; say so (an effect-free function re-runs
+    as Python, transpiler.api) rather than give an inexact value."""
+    return _num_checked(x, y, x + y)
+
+
+def checked_num_sub(x, y):
+    """``x - y``, as ``checked_num_add``."""
+    return _num_checked(x, y, x - y)
+
+
+def checked_num_mul(x, y):
+    """``x * y``, as ``checked_num_add``."""
+    return _num_checked(x, y, x * y)
+
+
 def checked_pow_num(x, y):
     """``x ** y`` where each operand is a Python int on some paths and a float on others (kept
     in float64). When both are integral and the exponent is not negative, Python may be
@@ -269,10 +299,15 @@ def checked_pow_num(x, y):
     if yf >= 0.0 and xf - xf == 0.0 and yf - yf == 0.0 and xf == math.floor(xf) and \
             yf == math.floor(yf):
         result = xf ** yf
-        if result - result != 0.0 or abs(result) >= 9007199254740992.0:
-            raise OverflowError("int beyond int64 in compiled code (graphjit)")
+        if result - result != 0.0 or abs(result) >= _EXACT:
+            raise OverflowError("an int from 2**53 in a value that is an int or a float by "
+                                "path: compiled code holds it in float64 (graphjit)")
         return result
     return checked_pow(x, y)
+
+
+NUM_CHECKED = {"Add": checked_num_add, "Sub": checked_num_sub, "Mult": checked_num_mul}
+"""Operator name -> the checked function for operands that are ints or floats by path."""
 
 
 def int_pow(x, y):

@@ -284,10 +284,12 @@ def known_gap(kind, ops, detail="", plain="", compiled=""):
         plain, compiled (str): what each run did (``describe``), when the kind is a mutation.
     """
     ops = set(ops)
-    if kind.startswith("mutation") and "a[]=" in ops and plain.startswith("raised ") and \
-            compiled.startswith("raised OverflowError: int beyond int64"):
-        # Both raised; compiled code raised where an int left int64, which Python reached
-        # later, after a store it made (`a[0] = math.floor(1e300)` stores inf, then raises).
+    from transpiler.fidelity import NOT_REPRESENTABLE
+    if "a[]=" in ops and any(compiled == f"raised OverflowError: {m}" for m in NOT_REPRESENTABLE):
+        # Compiled code said it cannot hold Python's int (beyond int64, or from 2**53 in a
+        # value that is an int or a float by path) in a function that stored into an array,
+        # so it cannot run again as Python. Python may reach a big int later, after a store
+        # (`a[0] = math.floor(1e300)` stores inf, then raises), or never (a float path).
         return "an int beyond int64 in a function that stores into an array: OverflowError"
     if kind == "value float" and "**" in ops and _one_ulp_apart(detail):
         # README, "Known gaps": `x ** 2` is x * x compiled (LLVM folds pow(x, 2.0)) and libm's

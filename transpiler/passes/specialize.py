@@ -34,7 +34,8 @@ from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
-from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUMPY_BINOPS, REPLACEMENT_ARITY,
+from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
+                        REPLACEMENT_ARITY,
                         REPLACEMENTS, checked_pow, checked_pow_num, int64_pow_bounds, int_pow, int_pow_bounded,
                         weak_left, weak_right, WEAK_BINOPS)
 from ..ir import weak as ir_weak
@@ -842,6 +843,14 @@ class Specializer:
         numbers and NumPy's where one is a NumPy scalar (transpiler.fidelity): a call of the
         checked function, or None where Numba's operator already gives that result."""
         name = type(op).__name__
+        if self.fidelity and name in NUM_CHECKED and self._python_number(left, left_node) and \
+                self._python_number(right, right_node):
+            kinds = (self._number_kind(left, left_node), self._number_kind(right, right_node))
+            if "float" not in kinds and "num" in kinds:
+                # An int on some paths (exact at any size in Python), a float on others:
+                # float64 holds the int exactly only below 2 ** 53 (fidelity.checked_num_add).
+                return self._call_helper(node, NUM_CHECKED[name], [
+                    self._m(left, left_node), self._m(right, right_node)])
         if not self.fidelity or name not in NUMPY_BINOPS:
             return None
         numbers = self.numbers
@@ -1072,6 +1081,10 @@ class Specializer:
         if _hashable(fn) and fn in DIFFERENT_MATH:
             self.fail(node, f"{DIFFERENT_MATH[fn]} is CPython's own implementation; the "
                             "compiled one (libm) differs in the last digits")
+        if _hashable(fn) and fn is math.ldexp and len(node.args) == 2 and \
+                self.numbers.kind(node.args[1]) != "int":
+            self.fail(node, "math.ldexp() with an exponent that may not be a Python int "
+                            "(Python raises TypeError; compiled code would compute)")
         if _hashable(fn) and fn is math.gcd and not all(
                 self._integer_typed(a) or self.numbers.kind(a) == "int" for a in node.args):
             self.fail(node, "math.gcd() of a value that may be a float (Python raises "
@@ -1196,13 +1209,18 @@ class Specializer:
                 bound[name] = result
             else:
                 dynamic_nodes[name] = self._m(result, args.get(name, node))
+        typed = self._argument_types(args, dynamic_nodes)
         key = (key_fn, ) + tuple(sorted(
-            (name, _static_key(s.value)) for name, s in bound.items()))
+            (name, _static_key(s.value)) for name, s in bound.items())) + (
+            ("types",) + tuple(sorted(typed[3].items())),)
         if key in self.program.in_progress:
             return self._recursive_call(node, self.program.in_progress[key], dynamic_nodes)
         if key not in self.program.memo:
             symbol = self.program.function_symbol(qualname)
-            specializer = Specializer(self.program, source, bound, extra)
+            python_params, numpy_params, array_params, param_types = typed
+            specializer = Specializer(self.program, source, bound, extra,
+                                      python_params=python_params, numpy_params=numpy_params,
+                                      array_params=array_params, param_types=param_types)
             self.program.in_progress[key] = specializer
             try:
                 generated = specializer.run(symbol)
@@ -1216,6 +1234,33 @@ class Specializer:
         call_args = [dynamic_nodes[p] for p in generated.dynamic_params]
         call_args += [self.runtime_input(path) for _, path in inputs]
         return gast.Call(func=generated.symbol.ref(), args=call_args, keywords=[])
+
+    def _argument_types(self, args, dynamic_nodes):
+        """What this call site knows of the runtime arguments of a converted callee, so that
+        the callee computes as Python and NumPy would (NEP 50 for a Python float argument,
+        float32 elements of an array argument, merges by path): ``(python_params,
+        numpy_params, array_params, param_types)`` as ``specialize`` builds them for an entry
+        from the argument values. An argument of several types by path stays unknown."""
+        python_params, numpy_params, array_params, param_types = {}, set(), {}, {}
+        if self.scalar_types is None:
+            return python_params, numpy_params, array_params, param_types
+        for name, node in args.items():
+            if name not in dynamic_nodes or isinstance(node, _Converted):
+                continue
+            kinds = self.scalar_types.of(node)
+            if len(kinds) != 1:
+                continue
+            kind = next(iter(kinds))
+            if kind in ("int", "float") and self.numbers.is_python(node):
+                python_params[name] = kind
+            elif kind.startswith("np:") and self.numbers.is_numpy_scalar(node):
+                numpy_params.add(name)
+            elif kind.startswith("arr:"):
+                array_params[name] = int(kind.split(":")[2])
+            else:
+                continue
+            param_types[name] = kind
+        return python_params, numpy_params, array_params, param_types
 
     def _recursive_call(self, node, target, dynamic_nodes):
         """A call to a function still being specialized (recursion): its runtime inputs are
