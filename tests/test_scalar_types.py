@@ -783,3 +783,54 @@ def test_converted_callees_know_their_argument_types():
     for n in (0, 3):
         plain, compiled, texts = run_both(summed_by_a_helper, a, n)
         assert type(compiled) is type(plain) and compiled == plain
+
+
+def running_total(a, n):
+    s = 0.0
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+def int_running_total(a, n):
+    s = 0
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+def last_flag(a, n):
+    s = False
+    for i in range(n):
+        s = a[i] > 0
+    return s
+
+
+def started_from_false(a, n):
+    s = False
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+@pytest.mark.parametrize("fn,dtype", [
+    (running_total, np.float64), (running_total, np.int32), (running_total, np.int64),
+    (int_running_total, np.int64), (last_flag, np.float64)])
+def test_a_returned_python_number_or_alike_numpy_scalar_is_boxed_by_path(fn, dtype):
+    """`s = 0.0; s += a[i]` over float64 is 0.0 when the loop does not run and an np.float64
+    otherwise. Compiled values are the same; the result's flag gives the box (Numba alone
+    returns a Python float: the README's boxing gap, closed for this shape)."""
+    a = np.array([1, 2, -3], dtype)
+    for n in (0, 2, 3):
+        plain, compiled, texts = run_both(fn, a, n)
+        assert type(compiled) is type(plain) and compiled == plain and not texts
+
+
+def test_a_python_bool_merging_with_float32_in_a_loop_region_falls_back():
+    """Found by a fresh-eyed review: `s = False; s += a[i]` fell back to a split whose loop
+    region took s as an argument of unknown type (bools were not typed), so it compiled and
+    returned np.float32(0.0) where plain returns False."""
+    a = np.array([1.5, 2.0], np.float32)
+    for n in (0, 2):
+        plain, compiled, texts = run_both(started_from_false, a, n)
+        assert type(compiled) is type(plain) and compiled == plain and texts

@@ -355,7 +355,7 @@ class JitFunction:
         if values is not None:
             python_args = {name: (i, type(v), v)
                            for i, (name, v) in enumerate(zip(params, values))
-                           if type(v) in (int, float) and name not in static_args}
+                           if type(v) in (int, float, bool) and name not in static_args}
             np = _numpy()
             numpy_args = {name: (i, type(v), v.ndim if isinstance(v, np.ndarray) else None,
                                  v.dtype.name)

@@ -146,6 +146,7 @@ class ScalarTypes:
         self._reaching = reaching
         self._refined = {}        # id(read) -> its types, for names kept in float64 storage
         self.float_names = {}     # name -> dtype (float_storage)
+        self.tag_param = None     # alike_tag of a parameter: whether the argument is Python
         self._parent_map = None
         self.int_power = int_power
         self.unknown = unknown
@@ -559,6 +560,67 @@ class ScalarTypes:
                 del candidates[name]
         return candidates
 
+    def alike_tag(self):
+        """The result tag for a name that merges a Python number with the NumPy scalar that
+        computes alike (a float and an np.float64, an int and an np.int64, a bool and an
+        np.bool_): compiled values are the same, only the plain call's box differs by path
+        (``s = 0.0; for ...: s += a[i]; return s`` over float64 is 0.0 or an np.float64).
+        Every return must give the name (the last statement one of them), and every
+        assignment of it must tell which of the two it holds (``tag_after``).
+
+        Returns:
+            tuple | None: ``(name, dtype, python kind)``, as ``tagged``.
+        """
+        body = self.fdef.body
+        if not self.returns or not body or not isinstance(body[-1], gast.Return) or not all(
+                isinstance(r.value, gast.Name) for r in self.returns):
+            return None
+        names = {r.value.id for r in self.returns}
+        name = names.pop() if len(names) == 1 else None
+        if name is None or name in self.closure_reads:
+            return None
+        kinds = self.types.get(name, frozenset())
+        numpy = {k for k in kinds if k.startswith("np:")}
+        python = kinds - numpy
+        if len(numpy) != 1 or len(python) != 1 or \
+                _SAME.get(next(iter(python))) != next(iter(numpy)):
+            return None
+        tag = (name, next(iter(numpy))[3:], next(iter(python)))
+        self.tag_param = None
+        for stmt, value in self.definitions[name]:
+            if isinstance(value, tuple) and value[0] == "param":
+                # A loop region's input (transpiler.split): its type is the argument's.
+                self.tag_param = self.params.get(name) in python
+                if self.params.get(name) not in kinds:
+                    return None
+            elif isinstance(value, tuple) and value[0] != "update" or \
+                    self.tag_after(stmt, tag) == "?":
+                return None
+        return tag
+
+    def tag_after(self, stmt, tag):
+        """What an assignment ``stmt`` of a tagged name leaves it holding: True (the Python
+        number), False (the NumPy scalar), None (what it held: ``s += 1``), or "?"."""
+        name, dtype, _ = tag
+        numpy = {"np:" + dtype}
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], gast.Name) and stmt.targets[0].id == name:
+            kinds = self.of(stmt.value)
+            if kinds and not kinds & numpy and kinds <= {"int", "float", "bool"}:
+                return True
+            return False if kinds == numpy else "?"
+        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name) and \
+                stmt.target.id == name:
+            # The result's type from each of the two the name may hold (NumPy's own rules).
+            fn, kinds = _BINOPS.get(type(stmt.op)), self.of(stmt.value)
+            python = {tag[2]}
+            from_python = self._combine(fn, [python, kinds])
+            from_numpy = self._combine(fn, [numpy, kinds])
+            if from_python == from_numpy == numpy:
+                return False
+            return None if (from_python, from_numpy) == (python, numpy) else "?"
+        return "?"
+
     def _exact_numbers(self, name, dtype):
         """Whether every Python number assigned to ``name`` is a literal that ``dtype`` holds
         exactly: converted where assigned, it then passes on the value Python would (a read
@@ -765,11 +827,12 @@ _BOXES = {"np:float64": (float, np.float64), "np:int64": (int, np.int64),
 
 
 def tag_reboxer(dtype, python):
-    """The boxing of a tagged result (``ScalarTypes.weak_merges(tag_result=True)``): compiled
-    code returns ``(value, is_python)``; the plain call gives a Python ``python`` ("float" or
-    "int") where a Python number was assigned last, else an np.<dtype>."""
-    box = getattr(np, dtype)
-    number = float if python == "float" else int
+    """The boxing of a tagged result (``ScalarTypes.weak_merges(tag_result=True)``,
+    ``ScalarTypes.alike_tag``): compiled code returns ``(value, is_python)``; the plain call
+    gives a Python ``python`` ("float", "int" or "bool") where a Python number was assigned
+    last, else an np.<dtype>."""
+    box = np.dtype(dtype).type
+    number = {"float": float, "int": int, "bool": bool}[python]
 
     def rebox_tagged(result):
         value, is_python = result

@@ -194,6 +194,8 @@ class Specializer:
             self.weak_merges = types.weak_merges(
                 tag_result=self.entry and not _calls_itself(node, self.fn.__name__))
             self.tagged = types.tagged
+            if self.tagged is None and self.entry and not _calls_itself(node, self.fn.__name__):
+                self.tagged = types.alike_tag()
             if self.tagged:
                 self.tag = self.new_local(f"{self.tagged[0]}_is_python")
             self.narrow = types.float_storage(self.weak_merges)
@@ -202,6 +204,11 @@ class Specializer:
             for where, reason in types.problems(self.weak_merges, self.renamed):
                 self.fail(where, reason)
         body = self.block(node.body, top=True)
+        if self.tagged and self.scalar_types.tag_param is not None:
+            body.insert(0, gast.copy_location(gast.Assign(
+                targets=[_store(self.tag)],
+                value=gast.Constant(value=self.scalar_types.tag_param, kind=None),
+                type_comment=None), node))
         if self.tagged and self.recursive_calls:
             self.fail(node, "a recursive function whose result is a Python number or a NumPy "
                             "scalar by path")
@@ -269,15 +276,17 @@ class Specializer:
     def _tag_update(self, node):
         """``<name>_is_python = True/False`` after an assignment of the tagged name: whether
         it now holds the Python number (a literal, converted to the dtype where assigned)."""
-        name, dtype, _ = self.tagged
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name) and node.targets[0].id == name:
-            python = not (self.scalar_types.of(node.value) & {"np:" + dtype})
-        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) and \
-                node.target.id == name:
-            python = False
-        else:
+        name = self.tagged[0]
+        if not (isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and node.targets[0].id == name) and not (
+                isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) and
+                node.target.id == name):
             return []
+        python = self.scalar_types.tag_after(node, self.tagged)
+        if python is None:
+            return []       # `s += 1`: s keeps what it held
+        if python == "?":
+            self.fail(node, "cannot tell which type this assignment leaves in the result")
         return [gast.copy_location(gast.Assign(targets=[_store(self.tag)],
                                                value=gast.Constant(value=python, kind=None),
                                                type_comment=None), node)]
@@ -1395,7 +1404,7 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         python_args (dict[str, tuple[int, type, object]] | None): parameters called with a
             Python int (index among the bound arguments, type, value; the value only decides
             the sign of an int exponent, then guarded too)
-            or float (index among the bound arguments, type): NEP 50 treats them as weak; the
+            or float or bool (index among the bound arguments, type): NEP 50 treats them as weak; the
             specialization is guarded on their type.
         numpy_args (dict[str, tuple[int, type, int | None, str]] | None): parameters called
             with a NumPy scalar or an array (index, type, ndim of an array, dtype name): NumPy's rules apply to
@@ -1434,7 +1443,7 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         if value:
             python_values[name] = (Path(((("arg", index)),)), value[0])
     numpy_params, array_params = set(), {}
-    param_types = {name: {int: "int", float: "float"}.get(kind, UNKNOWN_TYPE)
+    param_types = {name: {int: "int", float: "float", bool: "bool"}.get(kind, UNKNOWN_TYPE)
                    for name, (_, kind, *_) in (python_args or {}).items()}
     for name, (index, kind, ndim, *dtype) in (numpy_args or {}).items():
         if name in bindings:
