@@ -834,3 +834,41 @@ def test_a_python_bool_merging_with_float32_in_a_loop_region_falls_back():
     for n in (0, 2):
         plain, compiled, texts = run_both(started_from_false, a, n)
         assert type(compiled) is type(plain) and compiled == plain and texts
+
+
+def sum_of_a_slice(a, n):
+    s = 0.0
+    if n > 0:
+        s = a[:n].sum()
+    return s
+
+
+class Scaled:
+    def __init__(self):
+        self.k = 1
+
+
+def scaled_total(obj, a, n):
+    s = 0.0
+    for i in range(n):
+        s += a[i] * obj.k
+    return s
+
+
+def test_types_through_methods_static_objects_and_static_arrays():
+    """Found by a fresh-eyed review: `a[:n].sum()` was typed before `a` was known (a result
+    of a user call, stuck in the fixpoint); `obj.k` of a static object was not resolved;
+    an array in static_argnames (a runtime input) had no dtype. Each returned a float where
+    plain gives an np.float32."""
+    a = np.array([0.1, 0.2, 0.3], np.float32)
+    for n in (0, 3):
+        for fn, args, kwargs in ((sum_of_a_slice, (a, n), {}),
+                                 (scaled_total, (Scaled(), a, n),
+                                  {"static_argnames": ("obj",)}),
+                                 (running_total, (a, n), {"static_argnames": ("a",)})):
+            plain = fn(*args)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                compiled = tp.jit(fn, **kwargs)(*args)
+            assert type(compiled) is type(plain) and compiled == plain, fn.__name__
+            assert not [w for w in caught if issubclass(w.category, tp.FallbackWarning)]

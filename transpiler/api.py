@@ -360,7 +360,8 @@ class JitFunction:
             numpy_args = {name: (i, type(v), v.ndim if isinstance(v, np.ndarray) else None,
                                  v.dtype.name)
                           for i, (name, v) in enumerate(zip(params, values))
-                          if isinstance(v, (np.ndarray, np.generic)) and name not in static_args}
+                          if isinstance(v, np.ndarray) or (isinstance(v, np.generic) and
+                                                           name not in static_args)}
         try:
             program = Program()
             entry = specialize(program, fn, obj, static_args, source=self._source,

@@ -247,7 +247,9 @@ class ScalarTypes:
             return {UNKNOWN if value is self.unknown else type_of_value(value)}
         if isinstance(node, gast.Attribute):
             base = self.of(node.value) if not self._static(node.value) else {UNKNOWN}
-            if base and all(k.startswith("arr:") for k in base):
+            if not base:
+                return set()        # not known yet in the fixpoint (bottom)
+            if all(k.startswith("arr:") for k in base):
                 if node.attr in ("size", "ndim"):
                     return {"int"}
                 if node.attr == "shape":
@@ -315,7 +317,9 @@ class ScalarTypes:
             return {CALL}
         if isinstance(func, gast.Attribute) and not self._static(func.value):
             base = self.of(func.value)      # an array method: NumPy's result type
-            if base and all(k.startswith("arr:") for k in base):
+            if not base:
+                return set()                # not known yet in the fixpoint (bottom)
+            if all(k.startswith("arr:") for k in base):
                 return self._combine(_method(func.attr), [base] + [self.of(a)
                                                                    for a in node.args])
             return {CALL}                   # a method of an object

@@ -36,7 +36,8 @@ from ..analysis.static_values import (
 from ..errors import UnsupportedConstruct
 from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         REPLACEMENT_ARITY,
-                        REPLACEMENTS, checked_pow, checked_pow_num, int64_pow_bounds, int_pow, int_pow_bounded,
+                        REPLACEMENTS, checked_pow, checked_pow_num, int64_pow_bounds, int_pow,
+                        int_pow_bounded,
                         weak_left, weak_right, WEAK_BINOPS)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
@@ -935,6 +936,14 @@ class Specializer:
             base = self._resolve_static(node.value)
             if isinstance(base, types.ModuleType):
                 return getattr(base, node.attr, UNKNOWN)
+            if base is not UNKNOWN and not isinstance(base, type):
+                # An attribute of a static object (`self.k`, a layer's weight), read without
+                # running a property or other descriptor: the analyses only need its type.
+                try:
+                    value = inspect.getattr_static(base, node.attr)
+                except AttributeError:
+                    return UNKNOWN
+                return UNKNOWN if hasattr(type(value), "__get__") else value
         return UNKNOWN
 
     def _call_helper(self, node, fn, values):
@@ -1404,8 +1413,8 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         python_args (dict[str, tuple[int, type, object]] | None): parameters called with a
             Python int (index among the bound arguments, type, value; the value only decides
             the sign of an int exponent, then guarded too)
-            or float or bool (index among the bound arguments, type): NEP 50 treats them as weak; the
-            specialization is guarded on their type.
+            or float or bool (index among the bound arguments, type): NEP 50 treats them as
+            weak; the specialization is guarded on their type.
         numpy_args (dict[str, tuple[int, type, int | None, str]] | None): parameters called
             with a NumPy scalar or an array (index, type, ndim of an array, dtype name): NumPy's rules apply to
             their arithmetic (transpiler.fidelity). A NumPy scalar's type is guarded (called
