@@ -35,10 +35,9 @@ from ..analysis.static_values import (
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
 from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
-                        REPLACEMENT_ARITY,
-                        REPLACEMENTS, checked_pow, checked_pow_num, int64_pow_bounds, int_pow,
-                        int_pow_bounded,
-                        weak_left, weak_right, WEAK_BINOPS)
+                        REPLACEMENT_ARITY, REPLACEMENTS, WEAK_BINOPS, checked_pow,
+                        checked_pow_num, int64_pow_bounds, int_pow, int_pow_bounded, weak_left,
+                        weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
