@@ -341,7 +341,7 @@ class JitFunction:
 
     def _specialize_for(self, obj, values):
         from backends import get_backend
-        from .analysis.scalar_types import reboxer, tag_reboxer
+        from .analysis.result_boxing import reboxer, tag_reboxer
         from .passes.specialize import specialize
 
         fn = self.python_function

@@ -1,0 +1,53 @@
+"""How the caller boxes a compiled result as the plain call would (transpiler.api).
+
+Numba returns a Python float/int/bool/complex for a float64/int64/bool/complex128 scalar (Numba
+docs, "Supported Python features"); the plain call may give the NumPy scalar. The types come
+from :mod:`transpiler.analysis.scalar_types` (``result_types``; ``tagged``/``alike_tag`` when
+the box depends on the path, carried by a flag beside the result).
+"""
+import numpy as np
+
+_BOXES = {"np:float64": (float, np.float64), "np:int64": (int, np.int64),
+          "np:bool": (bool, np.bool_), "np:complex128": (complex, np.complex128)}
+
+
+def tag_reboxer(dtype, python):
+    """The boxing of a tagged result (``ScalarTypes.weak_merges(tag_result=True)``,
+    ``ScalarTypes.alike_tag``): compiled code returns ``(value, is_python)``; the plain call
+    gives a Python ``python`` ("float", "int" or "bool") where a Python number was assigned
+    last, else an np.<dtype>."""
+    box = np.dtype(dtype).type
+    number = {"float": float, "int": int, "bool": bool}[python]
+
+    def rebox_tagged(result):
+        value, is_python = result
+        return number(value) if is_python else box(value)
+    return rebox_tagged
+
+
+def reboxer(kinds):
+    """A function boxing a compiled result as the plain call boxes it, or None when nothing
+    needs it: where ``kinds`` (``ScalarTypes.result_types``) says a result is an
+    np.float64/np.int64/np.bool_/np.complex128 on every path, Numba still returns a Python
+    number (Numba docs, "Supported Python features")."""
+    if isinstance(kinds, tuple):
+        slots = [reboxer(k) for k in kinds]
+        if not any(slots):
+            return None
+        size = len(slots)
+
+        def rebox_items(value):
+            if type(value) is tuple and len(value) == size:
+                return tuple(v if box is None else box(v) for v, box in zip(value, slots))
+            return value
+        return rebox_items
+    if kinds is None or len(kinds) != 1:
+        return None
+    box = _BOXES.get(next(iter(kinds)))
+    if box is None:
+        return None
+    python, numpy = box
+
+    def rebox_one(value):
+        return numpy(value) if type(value) is python else value
+    return rebox_one
