@@ -22,6 +22,12 @@ operand types (``np.float32(1) * 1.5`` is an np.float32 under NEP 50).
   np.bool): the arithmetic differs (float32 vs float64; NumPy's int32 wraps);
 - a returned value whose type differs by path (``return 1`` / ``return 1.5``, or ``s`` above),
   beyond those same pairs (Numba returns a float for an np.float64: README, "Known gaps").
+
+Where the merge can be kept compiled with the plain call's values instead, the Specializer
+(transpiler.passes.specialize) is told how: ``weak_merges`` (convert the Python number where
+assigned), ``float_storage`` (keep a float / np.float32 merge in float64, narrowing reads back),
+``tagged`` / ``alike_tag`` (return a flag beside the result, which the caller boxes by:
+transpiler.analysis.result_boxing).
 """
 import math
 import operator
