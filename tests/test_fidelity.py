@@ -514,3 +514,13 @@ def test_math_functions_cpython_computes_its_own_way_fall_back():
                 actual = ("raised", type(exc))
         assert actual == expected
     assert_compiles_same(gcd_of, np.array([9, 2]))
+
+
+def add_scaled(i1, x1, a):
+    a[0] += math.ldexp(x1, i1)
+
+
+def test_an_ldexp_result_is_a_python_float_meeting_float32():
+    """Found by the fuzzer (N=10000, seed 1): math.ldexp gives a Python float, so NEP 50 adds
+    it into a float32 element in float32; it was added in float64, then rounded."""
+    assert_compiles_same(add_scaled, 9, -5.122, np.array([-0.5400000214576721], np.float32))

@@ -226,6 +226,9 @@ FLOAT_MATH = frozenset({
     "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
     "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "hypot", "pow",
     "fabs", "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "copysign", "fmod"})
+# math functions whose result is a Python float (a weak operand under NEP 50): the above, and
+# ldexp (its exponent is an int, so its arguments are not all converted; checked_ldexp).
+PYTHON_FLOAT_MATH = FLOAT_MATH | {"ldexp"}
 
 
 # -- `**`, `/`, `//`, `%`: Python's rules for Python numbers, NumPy's for NumPy values ----------

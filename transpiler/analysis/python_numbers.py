@@ -28,7 +28,7 @@ import beniget
 import gast
 import numpy as np
 
-from ..fidelity import FLOAT_MATH
+from ..fidelity import PYTHON_FLOAT_MATH
 
 _PY_CALLS = {"len": "any", "int": "any", "float": "any", "round": "py", "abs": "py",
              "min": "py", "max": "py"}
@@ -252,7 +252,7 @@ class Numbers:
                 # Python's math functions give Python numbers whatever their arguments.
                 if name in _INT_MATH:
                     return "int"
-                return "float" if name in FLOAT_MATH else None
+                return "float" if name in PYTHON_FLOAT_MATH else None
         return None
 
     def constant(self, node):
