@@ -761,14 +761,7 @@ def scaled_model(x, k):
 
 
 def summed_by_a_helper(a, n):
-    return float32_running_total(a, n)
-
-
-def float32_running_total(a, n):
-    s = 0.0
-    for i in range(n):
-        s += a[i]
-    return s
+    return float_sum(a, n)
 
 
 def test_converted_callees_know_their_argument_types():
@@ -783,13 +776,6 @@ def test_converted_callees_know_their_argument_types():
     for n in (0, 3):
         plain, compiled, texts = run_both(summed_by_a_helper, a, n)
         assert type(compiled) is type(plain) and compiled == plain
-
-
-def running_total(a, n):
-    s = 0.0
-    for i in range(n):
-        s += a[i]
-    return s
 
 
 def int_running_total(a, n):
@@ -814,7 +800,7 @@ def started_from_false(a, n):
 
 
 @pytest.mark.parametrize("fn,dtype", [
-    (running_total, np.float64), (running_total, np.int32), (running_total, np.int64),
+    (float_sum, np.float64), (float_sum, np.int32), (float_sum, np.int64),
     (int_running_total, np.int64), (last_flag, np.float64)])
 def test_a_returned_python_number_or_alike_numpy_scalar_is_boxed_by_path(fn, dtype):
     """`s = 0.0; s += a[i]` over float64 is 0.0 when the loop does not run and an np.float64
@@ -865,7 +851,7 @@ def test_types_through_methods_static_objects_and_static_arrays():
         for fn, args, kwargs in ((sum_of_a_slice, (a, n), {}),
                                  (scaled_total, (Scaled(), a, n),
                                   {"static_argnames": ("obj",)}),
-                                 (running_total, (a, n), {"static_argnames": ("a",)})):
+                                 (float_sum, (a, n), {"static_argnames": ("a",)})):
             plain = fn(*args)
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")

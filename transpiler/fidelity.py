@@ -301,11 +301,7 @@ def checked_pow_num(x, y):
     yf = float(y)
     if yf >= 0.0 and xf - xf == 0.0 and yf - yf == 0.0 and xf == math.floor(xf) and \
             yf == math.floor(yf):
-        result = xf ** yf
-        if result - result != 0.0 or abs(result) >= _EXACT:
-            raise OverflowError("an int from 2**53 in a value that is an int or a float by "
-                                "path: compiled code holds it in float64 (graphjit)")
-        return result
+        return _num_checked(xf, yf, xf ** yf)     # an overflow is inf: beyond 2 ** 53 too
     return checked_pow(x, y)
 
 

@@ -432,11 +432,10 @@ class ScalarTypes:
         """
         candidates = {}
         for name, kinds in self.types.items():
-            numpy = {k for k in kinds if k.startswith("np:")}
-            if "float" in kinds and len(numpy) == 1 and kinds == numpy | {"float"} and \
-                    next(iter(numpy)) in ("np:float32", "np:float16") and name not in weak \
-                    and name not in self.params and name not in self.closure_reads:
-                candidates[name] = next(iter(numpy))
+            numpy = _float_pair(kinds)
+            if numpy and name not in weak and name not in self.params and \
+                    name not in self.closure_reads:
+                candidates[name] = numpy
         if not candidates:
             return {}
         reads = self._read_types()
@@ -494,16 +493,14 @@ class ScalarTypes:
         where ``float32(p) == x``; both picks then store the same float32, so only a store
         into an array of that dtype is allowed. Rounding is monotone, so ``p < x`` and
         ``float32(p) < x`` never disagree the other way."""
-        kinds = self.of(node)
-        numpy = {k for k in kinds if k.startswith("np:")}
-        if len(numpy) != 1 or kinds != numpy | {"float"} or \
-                next(iter(numpy)) not in ("np:float32", "np:float16"):
+        numpy = _float_pair(self.of(node))
+        if not numpy:
             return False
         parent = self._parents().get(id(node))
         if isinstance(node, gast.IfExp):
             return self._passes_value_on(node, parent)
         if isinstance(node, gast.Call):
-            return self._passes_value_on(node, parent, dtype=next(iter(numpy))[3:])
+            return self._passes_value_on(node, parent, dtype=numpy[3:])
         return False
 
     def weak_merges(self, tag_result=False):
@@ -559,16 +556,23 @@ class ScalarTypes:
                     self.of(node.value) != {"np:" + candidates[node.target.id]}:
                 del candidates[node.target.id]
         for name in sorted(returned & set(candidates)):
-            body = self.fdef.body
             python = self.types[name] - {"np:" + candidates[name]}
-            if len(returned) == 1 and body and isinstance(body[-1], gast.Return) and all(
-                    isinstance(r.value, gast.Name) and r.value.id == name
-                    for r in self.returns) and self._exact_numbers(name, candidates[name]) \
-                    and python in ({"float"}, {"int"}):
+            if self._returned_name() == name and python in ({"float"}, {"int"}) and \
+                    self._exact_numbers(name, candidates[name]):
                 self.tagged = (name, candidates[name], next(iter(python)))
             else:
                 del candidates[name]
         return candidates
+
+    def _returned_name(self):
+        """The one name every ``return`` gives, the last statement being one of them (no
+        path falls off the end), or None: the shape a result flag needs."""
+        body = self.fdef.body
+        if not self.returns or not body or not isinstance(body[-1], gast.Return) or not all(
+                isinstance(r.value, gast.Name) for r in self.returns):
+            return None
+        names = {r.value.id for r in self.returns}
+        return names.pop() if len(names) == 1 else None
 
     def alike_tag(self):
         """The result tag for a name that merges a Python number with the NumPy scalar that
@@ -581,12 +585,7 @@ class ScalarTypes:
         Returns:
             tuple | None: ``(name, dtype, python kind)``, as ``tagged``.
         """
-        body = self.fdef.body
-        if not self.returns or not body or not isinstance(body[-1], gast.Return) or not all(
-                isinstance(r.value, gast.Name) for r in self.returns):
-            return None
-        names = {r.value.id for r in self.returns}
-        name = names.pop() if len(names) == 1 else None
+        name = self._returned_name()
         if name is None or name in self.closure_reads:
             return None
         kinds = self.types.get(name, frozenset())
@@ -613,23 +612,21 @@ class ScalarTypes:
         number), False (the NumPy scalar), None (what it held: ``s += 1``), or "?"."""
         name, dtype, _ = tag
         numpy = {"np:" + dtype}
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
-                stmt.targets[0], gast.Name) and stmt.targets[0].id == name:
+        if not assigns(stmt, name):
+            return "?"
+        if isinstance(stmt, gast.Assign):
             kinds = self.of(stmt.value)
             if kinds and not kinds & numpy and kinds <= {"int", "float", "bool"}:
                 return True
             return False if kinds == numpy else "?"
-        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name) and \
-                stmt.target.id == name:
-            # The result's type from each of the two the name may hold (NumPy's own rules).
-            fn, kinds = _BINOPS.get(type(stmt.op)), self.of(stmt.value)
-            python = {tag[2]}
-            from_python = self._combine(fn, [python, kinds])
-            from_numpy = self._combine(fn, [numpy, kinds])
-            if from_python == from_numpy == numpy:
-                return False
-            return None if (from_python, from_numpy) == (python, numpy) else "?"
-        return "?"
+        # `name op= v`: the result's type from each of the two it may hold (NumPy's rules).
+        fn, kinds = _BINOPS.get(type(stmt.op)), self.of(stmt.value)
+        python = {tag[2]}
+        from_python = self._combine(fn, [python, kinds])
+        from_numpy = self._combine(fn, [numpy, kinds])
+        if from_python == from_numpy == numpy:
+            return False
+        return None if (from_python, from_numpy) == (python, numpy) else "?"
 
     def _exact_numbers(self, name, dtype):
         """Whether every Python number assigned to ``name`` is a literal that ``dtype`` holds
@@ -754,6 +751,25 @@ class ScalarTypes:
                               "result one type"))
                 break
         return found
+
+
+def _float_pair(kinds):
+    """``"np:float32"``/``"np:float16"`` when ``kinds`` is exactly a Python float and that
+    NumPy float (a merge float64 holds exactly), else None."""
+    numpy = {k for k in kinds if k.startswith("np:")}
+    if len(numpy) == 1 and kinds == numpy | {"float"} and \
+            next(iter(numpy)) in ("np:float32", "np:float16"):
+        return next(iter(numpy))
+    return None
+
+
+def assigns(stmt, name):
+    """Whether ``stmt`` is ``name = ...`` (one Name target) or ``name op= ...``."""
+    if isinstance(stmt, gast.Assign):
+        return len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name) and \
+            stmt.targets[0].id == name
+    return isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name) and \
+        stmt.target.id == name
 
 
 def _ndim(subscript):

@@ -28,7 +28,8 @@ import numpy as np
 
 from ..analysis.definite_assignment import check_definite_assignment
 from ..analysis.python_numbers import UNKNOWN, Numbers
-from ..analysis.scalar_types import UNKNOWN as UNKNOWN_TYPE, ScalarTypes, type_of_value
+from ..analysis.scalar_types import (UNKNOWN as UNKNOWN_TYPE, ScalarTypes, assigns,
+                                     type_of_value)
 from ..analysis.scopes import local_names, parameter_names
 from ..analysis.static_values import (
     BINOPS, CMPOPS, FOLDABLE_BUILTINS, LIBRARY_ROOTS, UNARYOPS, Path, Static, constant_node,
@@ -191,10 +192,10 @@ class Specializer:
                                 int_power=self._int_power, reaching=self.numbers._reaching)
             # Only the entry's result is boxed by the caller (a converted callee's result
             # stays in compiled code), and a recursive call would read the flag too.
-            self.weak_merges = types.weak_merges(
-                tag_result=self.entry and not _calls_itself(node, self.fn.__name__))
+            may_tag = self.entry and not _calls_itself(node, self.fn.__name__)
+            self.weak_merges = types.weak_merges(tag_result=may_tag)
             self.tagged = types.tagged
-            if self.tagged is None and self.entry and not _calls_itself(node, self.fn.__name__):
+            if self.tagged is None and may_tag:
                 self.tagged = types.alike_tag()
             if self.tagged:
                 self.tag = self.new_local(f"{self.tagged[0]}_is_python")
@@ -276,11 +277,7 @@ class Specializer:
     def _tag_update(self, node):
         """``<name>_is_python = True/False`` after an assignment of the tagged name: whether
         it now holds the Python number (a literal, converted to the dtype where assigned)."""
-        name = self.tagged[0]
-        if not (isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name) and node.targets[0].id == name) and not (
-                isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) and
-                node.target.id == name):
+        if not assigns(node, self.tagged[0]):
             return []
         python = self.scalar_types.tag_after(node, self.tagged)
         if python is None:
@@ -855,7 +852,7 @@ class Specializer:
         if self.fidelity and name in NUM_CHECKED and self._python_number(left, left_node) and \
                 self._python_number(right, right_node):
             kinds = (self._number_kind(left, left_node), self._number_kind(right, right_node))
-            if "float" not in kinds and "num" in kinds:
+            if _int_or_float_by_path(kinds):
                 # An int on some paths (exact at any size in Python), a float on others:
                 # float64 holds the int exactly only below 2 ** 53 (fidelity.checked_num_add).
                 return self._call_helper(node, NUM_CHECKED[name], [
@@ -893,7 +890,7 @@ class Specializer:
                     self.fail(node, "int ** int with an exponent that may be negative: Python "
                                     "gives an int or a float depending on its sign, compiled "
                                     "code cannot")
-            if "float" not in kinds and "num" in kinds:
+            if _int_or_float_by_path(kinds):
                 # An int on some paths (a big int in Python), a float on others.
                 return self._call_helper(node, checked_pow_num, values)
             return self._call_helper(node, checked_pow, values)
@@ -1489,3 +1486,9 @@ def _calls_itself(fdef, name):
                     isinstance(func, gast.Attribute) and func.attr == name):
                 return True
     return False
+
+
+def _int_or_float_by_path(kinds):
+    """Whether Python-number operand kinds (python_numbers) hold an int on some paths and a
+    float on others (kept in float64), with no operand always a float."""
+    return "float" not in kinds and "num" in kinds
