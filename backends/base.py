@@ -211,6 +211,8 @@ def _emit_prepare(program):
         elif guard.kind == "array":
             cond = (f"getattr({v}, 'ndim', None) != {int(expected[0])} or "
                     f"getattr({v}, 'dtype', None) != {const(expected[1])}")
+        elif guard.kind == "typekey":
+            cond = _typekey_condition(v, expected, const)
         elif guard.kind == "len":
             cond = f"{v} is not {const(expected)} or len({v}) != {len(expected)}"
         elif isinstance(expected, float) and math.isnan(expected):
@@ -224,3 +226,18 @@ def _emit_prepare(program):
     lines.append("    except Exception:  # a guard that cannot be read has failed")
     lines.append("        return None")
     return lines, tuple(constants)
+
+
+def _typekey_condition(v, key, const):
+    """A condition true when value expression ``v`` does not have the complete type ``key``
+    (transpiler.api.type_key): its type, an array's dtype and ndim, a tuple's length and the
+    keys of its items."""
+    if key[0] == "array":
+        return (f"type({v}) is not {const(key[1])} or {v}.ndim != {int(key[3])} or "
+                f"{v}.dtype != {const(key[2])}")
+    if key[0] == "tuple":
+        items = [f"type({v}) is not tuple", f"len({v}) != {len(key[1])}"]
+        items += [f"({_typekey_condition(f'{v}[{i}]', k, const)})"
+                  for i, k in enumerate(key[1])]
+        return " or ".join(items)
+    return f"type({v}) is not {const(key[1])}"

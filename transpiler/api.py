@@ -168,6 +168,15 @@ class JitFunction:
                 spec = candidate
                 break
         if spec is None:
+            offset = 1 if obj is not None else 0
+            runtime = [(n, v) for n, v in zip(self._params[offset:], values)
+                       if n not in self.static_argnames]
+            problem = _argument_problem([v for _, v in runtime], [n for n, _ in runtime])
+            if problem is not None:   # no code could take it: do not transpile for it
+                if self._fullgraph():
+                    raise UnsupportedConstruct(problem, _origin_of(self.python_function))
+                self._fall_back(None, None, problem)
+                return self._python(obj, args, kwargs)
             spec = self._specialize(obj, values)
             specs.insert(0, spec)
             del specs[MAX_SPECIALIZATIONS:]
@@ -362,10 +371,15 @@ class JitFunction:
                           for i, (name, v) in enumerate(zip(params, values))
                           if isinstance(v, np.ndarray) or (isinstance(v, np.generic) and
                                                            name not in static_args)}
+        arg_keys = {}
+        if values is not None:
+            arg_keys = {name: (i, type_key(v)) for i, (name, v) in enumerate(zip(params, values))
+                        if name not in static_args}
         try:
             program = Program()
             entry = specialize(program, fn, obj, static_args, source=self._source,
-                               python_args=python_args, numpy_args=numpy_args)
+                               python_args=python_args, numpy_args=numpy_args,
+                               arg_keys=arg_keys)
             cache = self.cache if self.cache is not None else get_context(
                 "enable_compile_cache")
             backend = get_backend(self._backend_name(), cache=cache,
@@ -650,6 +664,18 @@ def _note_raise_site(exc, spec, function):
         excerpt = origin.excerpt()
         exc.add_note(f"raised in compiled code at {origin}" + (f"\n{excerpt}" if excerpt
                                                                   else ""))
+
+
+def type_key(value):
+    """The complete type of an argument, as a specialization is guarded on it: ``("type",
+    T)``; an array's ``("array", T, dtype, ndim)``; a tuple's ``("tuple", item keys)``."""
+    kind = type(value)
+    if kind is tuple:
+        return ("tuple", tuple(type_key(item) for item in value))
+    np = _numpy() if kind.__module__ == "numpy" else None
+    if np is not None and isinstance(value, np.ndarray):
+        return ("array", kind, value.dtype, value.ndim)
+    return ("type", kind)
 
 
 def _argument_problem(values, names):

@@ -407,6 +407,71 @@ def numpy_mod(x, y):
     return x % y
 
 
+def numpy_lshift(x, y, bits):
+    """NumPy's ``x << y`` on integers of one ``bits``-bit dtype (``npy_lshift``,
+    numpy/_core/src/npymath/npy_math_internal.h.src): a count outside ``[0, bits)`` gives 0
+    (the caller converts the result to the dtype, which wraps it)."""
+    if y < 0 or y >= bits:
+        return x - x
+    return x << y
+
+
+def numpy_rshift(x, y, bits):
+    """NumPy's ``x >> y`` (``npy_rshift``): a count outside ``[0, bits)`` gives -1 for a
+    negative ``x``, else 0."""
+    if y < 0 or y >= bits:
+        return (x - x) - (x < 0)
+    return x >> y
+
+
+def numpy_cdiv128(x, y):
+    """NumPy's complex128 ``x / y`` (Smith's algorithm, ``@TYPE@_divide`` in
+    numpy/_core/src/umath/loops_arithm_fp.dispatch.c.src and scalarmath.c.src); Numba and
+    CPython divide otherwise and differ in the last bits (``127 / (1+2j)``)."""
+    xr, xi, yr, yi = x.real, x.imag, y.real, y.imag
+    ar, ai = abs(yr), abs(yi)
+    if ar >= ai and ar == 0 and ai == 0:
+        re, im = np.true_divide(xr, ar), np.true_divide(xi, ar)
+    elif ar >= ai:
+        rat = yi / yr
+        scl = 1.0 / (yr + yi * rat)
+        re, im = (xr + xi * rat) * scl, (xi - xr * rat) * scl
+    else:
+        rat = yr / yi
+        scl = 1.0 / (yi + yr * rat)
+        re, im = (xr * rat + xi) * scl, (xi * rat - xr) * scl
+    return complex(re, im)
+
+
+def numpy_cdiv64(x, y):
+    """NumPy's complex64 ``x / y``: numpy_cdiv128 computed in float32."""
+    xr, xi, yr, yi = x.real, x.imag, y.real, y.imag
+    ar, ai = abs(yr), abs(yi)
+    one = np.float32(1.0)
+    if ar >= ai and ar == 0 and ai == 0:
+        re, im = np.true_divide(xr, ar), np.true_divide(xi, ar)
+    elif ar >= ai:
+        rat = yi / yr
+        scl = one / (yr + yi * rat)
+        re, im = (xr + xi * rat) * scl, (xi - xr * rat) * scl
+    else:
+        rat = yr / yi
+        scl = one / (yi + yr * rat)
+        re, im = (xr * rat + xi) * scl, (xi * rat - xr) * scl
+    return np.complex64(complex(re, im))
+
+
+numpy_complex_div = {"complex128": numpy_cdiv128, "complex64": numpy_cdiv64}
+
+
+def fit_int(x, low, high):
+    """A Python int meeting an integer NumPy scalar (NEP 50): NumPy 2 raises OverflowError
+    when it does not fit the scalar's dtype ``[low, high]``."""
+    if x < low or x > high:
+        raise OverflowError("Python integer out of bounds for the NumPy scalar's dtype")
+    return x
+
+
 def weak_left(op, x, y):
     """``op(x, y)`` for a Python number ``x`` meeting a NumPy scalar ``y`` that the converter
     cannot name twice (``abs(a[i])``): NEP 50 types ``x`` by ``y`` here, where ``y`` is a name."""

@@ -27,6 +27,7 @@ import gast
 import numpy as np
 
 from ..analysis.definite_assignment import check_definite_assignment
+from ..analysis.numpy_scalars import COMPARISONS, plan as numpy_scalar_plan
 from ..analysis.python_numbers import UNKNOWN, Numbers
 from ..analysis.scalar_types import (UNKNOWN as UNKNOWN_TYPE, ScalarTypes, assigns,
                                      type_of_value)
@@ -37,8 +38,8 @@ from ..analysis.static_values import (
 from ..errors import UnsupportedConstruct
 from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         REPLACEMENT_ARITY, REPLACEMENTS, WEAK_BINOPS, checked_pow,
-                        checked_pow_num, int64_pow_bounds, int_pow, int_pow_bounded, weak_left,
-                        weak_right)
+                        checked_pow_num, fit_int, int64_pow_bounds, int_pow, int_pow_bounded,
+                        numpy_complex_div, numpy_lshift, numpy_rshift, weak_left, weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
@@ -340,6 +341,11 @@ class Specializer:
                                        type_comment=None))
             target = gast.Subscript(value=target.value, slice=_load(index), ctx=gast.Store())
         value = self.expr(node.value)
+        if isinstance(target, gast.Name):
+            exact = self._numpy_scalar_op(node, node.op, [_load(target.id), value],
+                                          [node.target, node.value])
+            if exact is not None:
+                return hoisted + [gast.Assign(targets=[target], value=exact, type_comment=None)]
         weak_value = self._python_number(value, node.value)
         strong_target = (isinstance(target, gast.Name) and target.id not in self.python_numbers
                          ) or (isinstance(target, gast.Subscript) and _pure(target))
@@ -823,6 +829,9 @@ class Specializer:
         folded = self._fold(BINOPS.get(type(node.op)), left, right)
         if folded is not None:
             return folded
+        exact = self._numpy_scalar_op(node, node.op, [left, right], [node.left, node.right])
+        if exact is not None:
+            return exact
         if not isinstance(node.op, gast.MatMult):
             left, right = self._weak_pair(left, right, node.left, node.right)
             helper = self._weak_helper(node.op, left, right, node.left, node.right)
@@ -833,6 +842,73 @@ class Specializer:
             return call
         return gast.BinOp(left=self._m(left, node.left), op=node.op,
                           right=self._m(right, node.right))
+
+    def _numpy_scalar_op(self, node, op, values, sources):
+        """NumPy 2's loop for an operator with a NumPy scalar operand (analysis.numpy_scalars):
+        each operand converted to the loop's dtype, the result to NumPy's result dtype. None
+        where the other rules apply (no NumPy scalar, a type not known by path); falls back
+        where NumPy's result cannot be computed exactly.
+
+        Args:
+            node: the user's operator node (for locations and messages).
+            op: the gast operator (``gast.Add()``, ``gast.Lt()``, ``gast.USub()``...).
+            values (list): the converted operands (generated nodes or Static values).
+            sources (list): the user's operand nodes, as the analyses know them."""
+        if not self.fidelity or self.scalar_types is None:
+            return None
+        name = type(op).__name__
+        kinds = []
+        for value, source in zip(values, sources):
+            found = ({type_of_value(value.value)} if isinstance(value, Static)
+                     else self.scalar_types.of(source))
+            if len(found) != 1:
+                return None
+            kinds.append(next(iter(found)))
+        found = numpy_scalar_plan(name, kinds)
+        if found is None:
+            return None
+        if found.problem:
+            self.fail(node, found.problem)
+        loop = found.loop[0]
+        operands = []
+        for value, source, kind, weak_int in zip(values, sources, kinds, found.weak_int):
+            expr = self._m(value, source)
+            if weak_int:
+                info = np.iinfo(loop)
+                if not isinstance(value, Static) or not info.min <= value.value <= info.max:
+                    # NumPy 2 raises OverflowError where it does not fit (a constant: always)
+                    expr = self._call_helper(node, fit_int, [
+                        expr, constant_node(int(info.min)), constant_node(int(info.max))])
+            if kind != "np:" + loop:
+                expr = self._np_cast(loop, expr, node)
+            operands.append(expr)
+        if name in COMPARISONS:
+            out = gast.Compare(left=operands[0], ops=[op], comparators=[operands[1]])
+        elif name == "Abs":
+            out = gast.Call(func=self.materialize(Static(abs), node), args=operands,
+                            keywords=[])
+        elif len(operands) == 1:
+            # NumPy's invert of a bool is logical (Numba's ~True is -2)
+            out = gast.UnaryOp(op=gast.Not() if name == "Invert" and loop == "bool" else op,
+                               operand=operands[0])
+        elif name in ("LShift", "RShift"):
+            helper = numpy_lshift if name == "LShift" else numpy_rshift
+            out = self._call_helper(node, helper, operands + [
+                constant_node(np.dtype(loop).itemsize * 8)])
+        elif name == "Div" and loop.startswith("complex"):
+            out = self._call_helper(node, numpy_complex_div[loop], operands)
+        elif name in NUMPY_BINOPS:
+            out = self._call_helper(node, NUMPY_BINOPS[name], operands)
+        else:
+            out = gast.BinOp(left=operands[0], op=op, right=operands[1])
+        return gast.copy_location(self._np_cast(found.result, gast.copy_location(out, node),
+                                                node), node)
+
+    def _np_cast(self, dtype, expr, node):
+        """``np.<dtype>(expr)`` (a conversion: wraps integers, rounds floats)."""
+        return gast.copy_location(gast.Call(
+            func=self.materialize(Static(np.dtype(dtype).type), node), args=[expr],
+            keywords=[]), node)
 
     def _python_number(self, value, node):
         """Whether ``value`` (``node`` rewritten) always is a Python int/float."""
@@ -996,6 +1072,14 @@ class Specializer:
         folded = self._fold(UNARYOPS.get(type(node.op)), operand)
         if folded is not None:
             return folded
+        exact = self._numpy_scalar_op(node, node.op, [operand], [node.operand])
+        if exact is not None:
+            return exact
+        if isinstance(node.op, gast.Invert) and self.scalar_types is not None and \
+                self.scalar_types.of(node.operand) == {"bool"}:
+            # Python's ~True is the int -2 (Numba's is False)
+            operand = gast.Call(func=self.materialize(Static(int), node),
+                                args=[self._m(operand, node.operand)], keywords=[])
         return gast.UnaryOp(op=node.op, operand=self._m(operand, node.operand))
 
     def expr_Compare(self, node):
@@ -1014,6 +1098,10 @@ class Specializer:
                 self.fail(node, f"this comparison of constants raises {type(exc).__name__} "
                                 f"in Python ({exc})")
         sources = [node.left] + node.comparators
+        if len(operands) == 2:
+            exact = self._numpy_scalar_op(node, node.ops[0], operands, sources)
+            if exact is not None:
+                return exact
         python_int = len(operands) == 2 and any(
             self._python_number(o, n) and self._number_kind(o, n) == "int" and
             self._integer_typed(other) for (o, n), other in zip(
@@ -1089,6 +1177,17 @@ class Specializer:
                         return self.static(result, None, node)
                     if is_scalar(result) or isinstance(result, type):
                         return Static(result)
+        if fn is abs and len(node.args) == 1 and not node.keywords and not isinstance(
+                node.args[0], gast.Starred):
+            operand = self.expr(node.args[0])
+            exact = self._numpy_scalar_op(node, Abs(), [operand], [node.args[0]])
+            if exact is not None:
+                return exact
+            if self.scalar_types is not None and self.scalar_types.of(node.args[0]) == {"bool"}:
+                # Python's abs(True) is the int 1 (Numba's an int8)
+                return gast.Call(func=self.materialize(Static(abs), node), args=[gast.Call(
+                    func=self.materialize(Static(int), node), args=[
+                        self._m(operand, node.args[0])], keywords=[])], keywords=[])
         if _hashable(fn) and fn in _DIFFERENT_BUILTINS:
             self.fail(node, f"{_DIFFERENT_BUILTINS[fn]} in compiled code does not give "
                             "Python's result")
@@ -1321,6 +1420,10 @@ class Specializer:
                         "tuples of them and library functions can)")
 
 
+class Abs:
+    """The operator of ``abs(x)`` for analysis.numpy_scalars (NumPy's ``np.absolute``)."""
+
+
 class _Converted:
     """An expression already rewritten, passed where a source node is expected."""
 
@@ -1394,7 +1497,7 @@ def k_ok(kwargs):
 
 
 def specialize(program, function, self_value=None, static_args=None, source=None,
-               python_args=None, numpy_args=None):
+               python_args=None, numpy_args=None, arg_keys=None):
     """Build ``program``'s entry: ``function`` specialized on ``self_value`` and static args.
 
     Args:
@@ -1416,6 +1519,8 @@ def specialize(program, function, self_value=None, static_args=None, source=None
             their arithmetic (transpiler.fidelity). A NumPy scalar's type is guarded (called
             with a Python number instead, the rules differ); an array's is not (the helpers
             check at run time whether an operand is a scalar).
+        arg_keys (dict[str, tuple[int, tuple]] | None): every dynamic parameter -> (index,
+            ``type_key`` of its argument); those not guarded above are guarded on it.
 
     Returns:
         GeneratedFunction: the entry; also stored as ``program.entry``.
@@ -1463,6 +1568,13 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                 # The analyses read the dtype and the number of dimensions: guard both.
                 program.guard(Path(((("arg", index)),)), "array", (ndim, dtype[0]))
                 param_types[name] = f"arr:{dtype[0]}:{ndim}"
+    for name, (index, key) in (arg_keys or {}).items():
+        # Every other argument is guarded on its complete type too (None, str, complex, a
+        # tuple and its items' types...): a call never reuses code made for another type.
+        if name not in bindings:
+            program.guard(Path(((("arg", index)),)), "typekey", key)
+            if key == ("type", complex):
+                param_types[name] = "complex"
     specializer = Specializer(program, source, bindings, python_params=python_params,
                               numpy_params=numpy_params, array_params=array_params,
                               param_types=param_types, entry=True)

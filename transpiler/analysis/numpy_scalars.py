@@ -1,0 +1,147 @@
+"""NumPy 2's rules for operators on NumPy scalars, taken from NumPy itself.
+
+For ``a op b`` with a NumPy scalar operand, NumPy calls a ufunc (``np.add`` for ``+``...). The
+ufunc picks a loop: both operands are converted to the loop's dtypes, the loop computes in
+them and wraps in them (``np.uint8(200) + np.uint8(200)`` is ``np.uint8(144)``). Which loop is
+``ufunc.resolve_dtypes`` with the operand dtypes, a Python int/float/complex entering as a NEP 50
+*weak* scalar (it takes the other operand's kind; an int that does not fit raises
+OverflowError). Numba types NumPy scalar arithmetic by its own rules instead: machine-width
+integers (``uint8 + uint8`` is uint64, ``int8 + int8`` int64), ``int16 * float32`` is float64,
+``-uint8`` is int64.
+
+So the converter spells NumPy's loop out (transpiler.passes.specialize,
+``Specializer._numpy_scalar_op``): each operand converted to the loop dtype, the operation, and
+the result converted to NumPy's result dtype. That is exact:
+
+- integer loops: ``+ - * & | ^ ~ -x`` and ``**`` are arithmetic modulo 2**64 in Numba's wider
+  integer, and the conversion to the loop's ``n``-bit dtype keeps the value modulo 2**n, which
+  is NumPy's wrapped result; ``//`` and ``%`` of values inside the dtype are exact in the wider
+  type (``int8(-128) // -1`` is 128 there and -128 after the conversion, as NumPy gives);
+  shifts go through ``numpy_lshift``/``numpy_rshift`` (a count outside ``[0, bits)``, NumPy's
+  ``npy_lshift``/``npy_rshift``);
+- float loops: the operands are already of the loop dtype, so Numba computes in it (float32
+  with float32 is float32 in Numba); IEEE arithmetic is then bit for bit NumPy's.
+
+What cannot be exact is a *problem* (the function falls back): float16 (Numba has no float16
+scalars), a loop whose operands keep different dtypes (``int64 < uint64`` compares exactly, in
+no common dtype), types NumPy refuses (``np.bool_ - np.bool_`` raises TypeError in the plain
+call too), and a result type that disagrees with what the operation gives on sample values
+(a rule this module does not know).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .scalar_types import _BINOPS, _UNARY, _apply
+
+UFUNCS = {"Add": np.add, "Sub": np.subtract, "Mult": np.multiply, "Div": np.true_divide,
+          "FloorDiv": np.floor_divide, "Mod": np.remainder, "Pow": np.power,
+          "LShift": np.left_shift, "RShift": np.right_shift, "BitAnd": np.bitwise_and,
+          "BitOr": np.bitwise_or, "BitXor": np.bitwise_xor,
+          "Lt": np.less, "LtE": np.less_equal, "Gt": np.greater, "GtE": np.greater_equal,
+          "Eq": np.equal, "NotEq": np.not_equal,
+          "USub": np.negative, "UAdd": np.positive, "Invert": np.invert, "Abs": np.absolute}
+"""gast operator name -> the ufunc NumPy's scalar operator calls."""
+
+COMPARISONS = frozenset({"Lt", "LtE", "Gt", "GtE", "Eq", "NotEq"})
+
+# Operand types whose operators the converter already gives NumPy's results for (Numba types
+# them as NumPy does, and transpiler.fidelity's helpers and NEP 50's `weak` cover / // % **
+# and Python numbers): left on that path.
+_NUMBA_ALIKE = frozenset({"np:float64", "np:float32", "np:int64", "int", "float"})
+_PYTHON = {"int": int, "float": float, "complex": complex}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How to compute one operator as NumPy does.
+
+    Attributes:
+        loop (tuple[str, ...]): dtype name each operand is converted to.
+        result (str): dtype name of the result (``"bool"`` for comparisons).
+        weak_int (tuple[bool, ...]): per operand, whether it is a Python int meeting an
+            integer loop (NumPy raises OverflowError when it does not fit the dtype).
+        problem (str | None): why it cannot be compiled exactly; then nothing else is set.
+    """
+    loop: tuple = ()
+    result: str = ""
+    weak_int: tuple = ()
+    problem: str = None
+
+
+def _operator_function(name):
+    for table in (_BINOPS, _UNARY):
+        for node_type, fn in table.items():
+            if node_type.__name__ == name:
+                return fn
+    import operator
+    if name == "Abs":
+        return abs
+    return {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
+            "Eq": operator.eq, "NotEq": operator.ne}[name]
+
+
+_plans = {}
+
+
+def plan(name, kinds):
+    """NumPy's plan for operator ``name`` (a gast operator class name: ``"Add"``, ``"Lt"``,
+    ``"USub"``...) on operands of type strings ``kinds`` (transpiler.analysis.scalar_types:
+    ``"np:uint8"``, ``"int"``...), or None when the converter's other rules already give
+    NumPy's result (no NumPy scalar operand, or only types Numba treats as NumPy does) or an
+    operand is not a known scalar type.
+
+    Returns:
+        Plan | None: a ``problem`` plan when the operation cannot be compiled exactly.
+    """
+    key = (name, tuple(kinds))
+    if key not in _plans:
+        _plans[key] = _plan(name, tuple(kinds))
+    return _plans[key]
+
+
+def _plan(name, kinds):
+    ufunc = UFUNCS.get(name)
+    if ufunc is None or not all(k in _PYTHON or k == "bool" or k.startswith("np:")
+                                for k in kinds):
+        return None
+    if not any(k.startswith("np:") for k in kinds):
+        return None
+    shift = name in ("LShift", "RShift")
+    if set(kinds) <= _NUMBA_ALIKE and not shift:
+        return None
+    integer = [k in ("int", "bool") or (k.startswith("np:") and np.dtype(k[3:]).kind in "biu")
+               for k in kinds]
+    if name in COMPARISONS and "int" in kinds and all(integer):
+        return None    # NumPy 2 compares a Python int with an integer scalar exactly: kept
+    dtypes = tuple(_PYTHON[k] if k in _PYTHON else np.dtype(k[3:] if k != "bool" else "bool")
+                   for k in kinds)
+    try:
+        resolved = ufunc.resolve_dtypes(dtypes + (None,))
+    except Exception as exc:  # noqa: BLE001 - NumPy refuses these types: so does the call
+        return Plan(problem=f"NumPy raises {type(exc).__name__} for {ufunc.__name__} of "
+                            f"{' and '.join(_describe(k) for k in kinds)}")
+    loop, result = resolved[:-1], resolved[-1]
+    if "float16" in {d.name for d in resolved}:
+        return Plan(problem="a float16 NumPy scalar: Numba has no float16 scalars")
+    if len({d.name for d in loop}) != 1:
+        return Plan(problem=f"{ufunc.__name__} of {' and '.join(_describe(k) for k in kinds)}"
+                            " has no common dtype in NumPy (it compares exactly)")
+    if name == "Pow" and loop[0].kind in "fc" and (loop[0].kind == "c" or not any(
+            k == "np:" + loop[0].name for k in kinds)):
+        # NumPy's scalar ** computes with libm's pow only where one operand already has the
+        # result dtype (scalarmath.c.src converts the other to it); otherwise it calls its own
+        # ufunc loop (SIMD pow; its own cpow for complex): np.uint16(7) ** 1.5 differs from
+        # libm's pow, which Numba calls, in the last bit.
+        return Plan(problem=f"{' ** '.join(_describe(k) for k in kinds)} is NumPy's own "
+                            f"{loop[0].name} power loop (libm's pow differs in the last bits)")
+    sampled = _apply(_operator_function(name), kinds)
+    if sampled != "np:" + result.name:
+        return Plan(problem=f"{ufunc.__name__} of {' and '.join(_describe(k) for k in kinds)}"
+                            f" gives {sampled}, not the loop's {result.name}")
+    weak_int = tuple(k == "int" and loop[0].kind in "iu" for k in kinds)
+    return Plan(loop=tuple(d.name for d in loop), result=result.name, weak_int=weak_int)
+
+
+def _describe(kind):
+    return f"np.{kind[3:]}" if kind.startswith("np:") else f"a Python {kind}"
