@@ -36,3 +36,10 @@ clean:
 fuzz: N ?= 1000
 fuzz: $(STAMP)
 	$(PY) -m tests.fuzzing.run --n $(N) $(FUZZ_ARGS)
+
+# Operator x type matrix, compiled vs plain (tests/dtype_universe.py): summary table and the
+# differences; `make matrix MATRIX_ARGS="--jobs 2 --out /tmp/matrix_report.txt"`,
+# MATRIX_ARGS="--ops 'a + b' 'round(a, 1)' --sample 500". `make test` runs a fixed sample.
+.PHONY: matrix
+matrix: $(STAMP)
+	$(PY) -m tests.dtype_universe $(MATRIX_ARGS)

@@ -54,11 +54,13 @@ class Specialization:
         self.backend_name = None    # the backend asked for when it was made
         self.effect_free = None     # whether the code may run again (analysis.effects); lazy
         self.rebox = None           # result -> result boxed as the plain call boxes it
+        self.arg_key = None         # the argument types a fallback was decided for
 
     def matches(self, obj, values):
-        """Runtime inputs (a tuple) when the guards hold, else None."""
+        """Runtime inputs (a tuple) when the guards hold, else None. A fallback is kept for
+        the argument types it was decided on (another type may compile)."""
         if self.fallback_reason is not None:
-            return ()
+            return () if self.arg_key is None or self.arg_key == _values_key(values) else None
         return self.prepare(obj, values, self.roots, self.constants)
 
 
@@ -178,6 +180,7 @@ class JitFunction:
                 self._fall_back(None, None, problem)
                 return self._python(obj, args, kwargs)
             spec = self._specialize(obj, values)
+            spec.arg_key = _values_key(values)
             specs.insert(0, spec)
             del specs[MAX_SPECIALIZATIONS:]
             inputs = spec.matches(obj, values)
@@ -664,6 +667,10 @@ def _note_raise_site(exc, spec, function):
         excerpt = origin.excerpt()
         exc.add_note(f"raised in compiled code at {origin}" + (f"\n{excerpt}" if excerpt
                                                                   else ""))
+
+
+def _values_key(values):
+    return tuple(type_key(v) for v in values)
 
 
 def type_key(value):

@@ -176,22 +176,33 @@ def _finite_for_int(x):
 
 def checked_floor(x):
     _finite_for_int(x)
-    return math.floor(x)
+    return np.int64(math.floor(x))   # a Python int (Numba keeps an integer argument's type)
 
 
 def checked_ceil(x):
     _finite_for_int(x)
-    return math.ceil(x)
+    return np.int64(math.ceil(x))   # a Python int (Numba keeps an integer argument's type)
 
 
 def checked_trunc(x):
     _finite_for_int(x)
-    return math.trunc(x)
+    return np.int64(math.trunc(x))   # a Python int (Numba keeps an integer argument's type)
 
 
 def checked_int(x):
     _finite_for_int(x)
-    return int(x)
+    return np.int64(int(x))   # a Python int (Numba's int() keeps np.uint8 an uint8)
+
+
+def to_complex(x):
+    # Numba's complex() keeps float32 as complex64; Python's gives a (128-bit) complex.
+    return np.complex128(x)
+
+
+def checked_frexp(x):
+    """math.frexp: a Python float and a Python int (Numba's exponent is an int32)."""
+    m, e = math.frexp(np.float64(x))
+    return m, np.int64(e)
 
 
 def to_float(x):
@@ -200,7 +211,7 @@ def to_float(x):
 
 
 REPLACEMENTS = {
-    int: checked_int, float: to_float,
+    int: checked_int, float: to_float, complex: to_complex,
     math.sqrt: checked_sqrt, math.log: checked_log, math.log2: checked_log2,
     math.log10: checked_log10, math.log1p: checked_log1p, math.acos: checked_acos,
     math.asin: checked_asin, math.acosh: checked_acosh, math.atanh: checked_atanh,
@@ -208,6 +219,7 @@ REPLACEMENTS = {
     math.exp: checked_exp, math.expm1: checked_expm1, math.sinh: checked_sinh,
     math.cosh: checked_cosh, math.sin: checked_sin, math.cos: checked_cos,
     math.tan: checked_tan, math.pow: checked_math_pow, math.ldexp: checked_ldexp,
+    math.frexp: checked_frexp,
 }
 """Library callable -> the checked function the converter calls instead (calls with
 ``REPLACEMENT_ARITY`` positional arguments, default one)."""
@@ -561,6 +573,46 @@ def weak_ne_left(x, y):
 def weak_ne_right(x, y):
     return x != weak(y, x)
 
+
+def weak_div_left(x, y):
+    return weak(x, y) / y
+
+
+def weak_div_right(x, y):
+    return x / weak(y, x)
+
+
+def weak_floordiv_left(x, y):
+    return weak(x, y) // y
+
+
+def weak_floordiv_right(x, y):
+    return x // weak(y, x)
+
+
+def weak_mod_left(x, y):
+    return weak(x, y) % y
+
+
+def weak_mod_right(x, y):
+    return x % weak(y, x)
+
+
+def weak_pow_left(x, y):
+    return weak(x, y) ** y
+
+
+def weak_pow_right(x, y):
+    return x ** weak(y, x)
+
+
+WEAK_ARRAY_BINOPS = {("Div", "left"): weak_div_left, ("Div", "right"): weak_div_right,
+                     ("FloorDiv", "left"): weak_floordiv_left,
+                     ("FloorDiv", "right"): weak_floordiv_right,
+                     ("Mod", "left"): weak_mod_left, ("Mod", "right"): weak_mod_right,
+                     ("Pow", "left"): weak_pow_left, ("Pow", "right"): weak_pow_right}
+"""NEP 50 helpers for operators whose NumPy *scalar* forms are NUMPY_BINOPS: used where the
+other side is an array (Numba's array operators already follow NumPy)."""
 
 WEAK_BINOPS = {("Add", "left"): weak_add_left, ("Add", "right"): weak_add_right,
                ("Sub", "left"): weak_sub_left, ("Sub", "right"): weak_sub_right,

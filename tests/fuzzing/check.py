@@ -9,6 +9,12 @@ Compared, per input (the arguments are deep-copied for every run):
   dtype, shape and elements; tuples element by element;
 - the arguments after the call (mutation of ``a``), with the same rules.
 
+All the calls of a program go through one jitted object: first its inputs (of the same types),
+then its *history* (the same parameters re-typed: an int as np.int8 or np.uint64, a float32
+array as int16, ...), so the object holds several specializations and must pick the right one
+for each call. A mismatch after the first call is rerun on a fresh object; one that only the
+object with a past gives has a kind prefixed ``"history: "``.
+
 A ``transpiler.FallbackWarning`` (graphjit ran the function as Python, whole or split) is not a
 mismatch; its reasons are returned for the tally.
 
@@ -212,53 +218,89 @@ def fallback_reason(message):
                   "split: " if "compiled loop" in how.group(2) else "")
         line = prefix + line[how.end():]
     line = _LOCATION.sub("", line)
-    return re.sub(r"\b(v|y|i|x|w|e)\d+\b", r"\1N", line).strip()[:160]
+    return re.sub(r"\b(v|y|i|x|w|e|p|c|t|z)\d+\b", r"\1N", line).strip()[:160]
 
 
-def compare_function(fn, inputs, plain_limit=PLAIN_LIMIT_S, jit_kwargs=None):
-    """Run ``fn`` plainly, then ``transpiler.jit(fn)``, on every input tuple; compare.
+HISTORY = "history: "     # the prefix of a kind that only a jitted object with a past shows
 
-    Returns a dict: status ("ok", "mismatch" or "skip"), fallbacks (list of reasons), and for a
-    mismatch: kind, detail, input (its index), plain, compiled (descriptions).
+
+def _diff(expected, expected_args, outcome, after):
+    diff = outcome_diff(expected, outcome)
+    return diff if diff is not None else args_diff(expected_args, after)
+
+
+def _compiled_call(tp, compiled_fn, args, fallbacks):
+    """call(compiled_fn, args), with the FallbackWarning reasons added to ``fallbacks``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        outcome, after, _ = call(compiled_fn, args)
+    for warning in caught:
+        if issubclass(warning.category, tp.FallbackWarning):
+            reason = fallback_reason(warning.message)
+            if reason not in fallbacks:
+                fallbacks.append(reason)
+    return outcome, after
+
+
+def compare_function(fn, inputs, plain_limit=PLAIN_LIMIT_S, jit_kwargs=None, history=()):
+    """Run ``fn`` plainly, then through ONE ``transpiler.jit(fn)`` object, on every input tuple
+    of ``inputs`` and then of ``history`` (calls whose argument types differ from the first
+    ones: the object then holds several specializations); compare each call.
+
+    The first mismatch at a call after the first is checked again on a fresh jitted object: if
+    the fresh one agrees with Python, the kind gets the prefix ``HISTORY`` ("history: value
+    float"): only the object's past calls make it wrong. Otherwise the fresh object's mismatch
+    is reported (it reproduces with that one input).
+
+    Returns a dict: status ("ok", "mismatch" or "skip"), fallbacks (list of reasons, in the
+    calls of ``inputs``), history_fallbacks (those new in the history calls), and for a
+    mismatch: kind, detail, input (its index in ``inputs + history``), history (whether it is
+    a history call), plain, compiled (descriptions).
     """
     import transpiler as tp
 
+    calls = list(inputs) + list(history)
     plain = []
-    for args in inputs:
+    for args in calls:
         try:
-            outcome, after, seconds = call(fn, args, limit=plain_limit)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # e.g. NumPy's ComplexWarning
+                outcome, after, seconds = call(fn, args, limit=plain_limit)
         except PlainTimeout:
             return {"status": "skip", "why": "plain run over the time limit", "fallbacks": []}
         if plain_limit is not None and seconds > plain_limit:
             return {"status": "skip", "why": "plain run over the time limit", "fallbacks": []}
         plain.append((outcome, after))
     compiled_fn = tp.jit(fn, **(jit_kwargs or {}))
-    fallbacks = []
-    result = {"status": "ok", "fallbacks": fallbacks}
-    for index, args in enumerate(inputs):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            outcome, after, _ = call(compiled_fn, args)
-        for warning in caught:
-            if issubclass(warning.category, tp.FallbackWarning):
-                reason = fallback_reason(warning.message)
-                if reason not in fallbacks:
-                    fallbacks.append(reason)
+    fallbacks, history_fallbacks = [], []
+    result = {"status": "ok", "fallbacks": fallbacks, "history_fallbacks": history_fallbacks}
+    for index, args in enumerate(calls):
+        reasons = fallbacks if index < len(inputs) else history_fallbacks
+        outcome, after = _compiled_call(tp, compiled_fn, args, reasons)
         if result["status"] == "mismatch":
             continue
         expected, expected_args = plain[index]
-        diff = outcome_diff(expected, outcome)
-        if diff is None:
-            diff = args_diff(expected_args, after)
+        diff = _diff(expected, expected_args, outcome, after)
+        if diff is not None and index > 0:
+            fresh, fresh_after = _compiled_call(tp, tp.jit(fn, **(jit_kwargs or {})), args,
+                                                reasons)
+            fresh_diff = _diff(expected, expected_args, fresh, fresh_after)
+            if fresh_diff is None:
+                diff = (HISTORY + diff[0], diff[1])
+            else:
+                diff, outcome = fresh_diff, fresh
         if diff is not None:
             result.update(status="mismatch", kind=diff[0], detail=diff[1], input=index,
+                          history=index >= len(inputs),
                           plain=describe(expected), compiled=describe(outcome))
+    history_fallbacks[:] = [reason for reason in history_fallbacks if reason not in fallbacks]
     return result
 
 
-def check_source(source, name, inputs, folder, plain_limit=PLAIN_LIMIT_S):
-    """Load ``source`` (module text) and compare its function ``name`` on ``inputs``
-    (None: the module's own ``INPUTS``, as in a saved regression case)."""
+def check_source(source, name, inputs, folder, plain_limit=PLAIN_LIMIT_S, history=()):
+    """Load ``source`` (module text) and compare its function ``name`` on ``inputs`` then
+    ``history`` (inputs None: the module's own ``INPUTS``, as in a saved regression case,
+    all through one jitted object)."""
     try:
         fn, module = load(source, name, folder)
     except Exception as exc:  # noqa: BLE001 - an invalid program (from the shrinker)
@@ -266,7 +308,7 @@ def check_source(source, name, inputs, folder, plain_limit=PLAIN_LIMIT_S):
     try:
         if inputs is None:
             inputs = module.INPUTS
-        return compare_function(fn, inputs, plain_limit=plain_limit)
+        return compare_function(fn, inputs, plain_limit=plain_limit, history=history or ())
     finally:
         sys.modules.pop(module.__name__, None)
 
@@ -284,6 +326,8 @@ def known_gap(kind, ops, detail="", plain="", compiled=""):
         plain, compiled (str): what each run did (``describe``), when the kind is a mutation.
     """
     ops = set(ops)
+    if kind.startswith(HISTORY):
+        return None        # a fresh object got it right: never a documented gap
     from transpiler.fidelity import NOT_REPRESENTABLE
     if "a[]=" in ops and any(compiled == f"raised OverflowError: {m}" for m in NOT_REPRESENTABLE):
         # Compiled code said it cannot hold Python's int (beyond int64, or from 2**53 in a

@@ -6,6 +6,11 @@ prints progress every few hundred programs and a summary line::
 
     programs 2000, compiled 1990, fell back 10 (...), skipped 3, mismatches 412 in 9 kinds, 512.3 s
 
+Programs come from two universes (generate.py): the classic one (ints, floats, a float32 array)
+and, for 40% of them, the NumPy one (Python and NumPy scalars of every dtype, arrays of every
+dtype); each is called with 3 inputs and then a history of 3 re-typed calls, all through one
+jitted object (check.compare_function).
+
 Every mismatch kind (check.py) is shrunk (at most ``--shrink-per-kind`` examples each) and the
 shrunk program is saved as tests/fuzzing/regressions/case_<hash>.py when its *signature* (the
 kind plus the main operator left in the shrunk program, see MAIN_OPERATORS) is new, up to
@@ -24,14 +29,16 @@ import time
 
 import numpy as np
 
-from .check import known_gap
-from .generate import generate, make_inputs, program_rng
+from .check import HISTORY, known_gap
+from .generate import (NUMPY_UNIVERSE, generate, make_history, make_inputs, pick_universe,
+                       program_rng)
 from .shrink import shrink
 from .worker import Pool
 
 REGRESSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "regressions")
 _OP_SYMBOLS = {"Add": "+", "Sub": "-", "Mult": "*", "Div": "/", "FloorDiv": "//", "Mod": "%",
-               "Pow": "**", "USub": "neg", "Not": "not"}
+               "Pow": "**", "USub": "neg", "UAdd": "pos", "Not": "not", "Invert": "~",
+               "LShift": "<<", "RShift": ">>", "BitAnd": "&", "BitOr": "|", "BitXor": "^"}
 
 
 class Tally:
@@ -41,6 +48,7 @@ class Tally:
         self.programs = 0
         self.compiled = 0
         self.fell_back = 0
+        self.history_fell_back = 0      # compiled for the inputs, fell back in the history
         self.skipped = 0
         self.errors = []
         self.reasons = collections.Counter()
@@ -48,7 +56,8 @@ class Tally:
         self.known = collections.Counter()  # documented gaps (check.known_gap): not failures
         self.mismatches = []          # dicts: index, kind, detail, plain, compiled, source, args
 
-    def add(self, index, program, inputs, result):
+    def add(self, index, program, calls, result):
+        """Count one checked program; ``calls``: its argument tuples, inputs then history."""
         self.programs += 1
         status = result["status"]
         if status == "skip":
@@ -63,6 +72,10 @@ class Tally:
                 self.reasons[reason] += 1
         elif status in ("ok", "mismatch"):
             self.compiled += 1
+            if result.get("history_fallbacks"):
+                self.history_fell_back += 1
+        for reason in result.get("history_fallbacks", ()):
+            self.reasons[reason] += 1
         if status == "mismatch":
             gap = known_gap(result.get("kind", status), operators(program.source, program.name),
                             result.get("detail", ""), result.get("plain", ""),
@@ -73,16 +86,21 @@ class Tally:
         if status in ("mismatch", "crash", "timeout"):
             kind = result.get("kind", status)
             self.kinds[kind] += 1
-            which = result.get("input", 0)
+            # The failing call, and the calls the same jitted object needs before it: none
+            # for a mismatch that a fresh object shows; all for a crash (which call is unknown).
+            which = result.get("input", len(calls) - 1 if status != "mismatch" else 0)
+            before = calls[:which] if status != "mismatch" or kind.startswith(HISTORY) else []
             self.mismatches.append({
                 "index": index, "kind": kind, "detail": result.get("detail", result.get("why", "")),
                 "plain": result.get("plain", ""), "compiled": result.get("compiled", status),
-                "source": program.source, "name": program.name,
-                "args": inputs[which], "inputs": inputs if status != "mismatch" else None})
+                "source": program.source, "name": program.name, "universe": program.universe,
+                "args": calls[which], "before": list(before),
+                "history": bool(result.get("history"))})
 
     def line(self, seconds):
         top = "; ".join(f"{count}x {reason}" for reason, count in self.reasons.most_common(3))
-        return (f"programs {self.programs}, compiled {self.compiled}, fell back {self.fell_back}"
+        return (f"programs {self.programs}, compiled {self.compiled} (of which "
+                f"{self.history_fell_back} fell back in the history), fell back {self.fell_back}"
                 + (f" (top reasons: {top})" if top else "")
                 + f", skipped {self.skipped}, mismatches {len(self.mismatches)} in "
                 f"{len(self.kinds)} kinds, documented gaps {sum(self.known.values())}"
@@ -91,32 +109,46 @@ class Tally:
                 + f", errors {len(self.errors)}, {seconds:.1f} s")
 
 
-def tasks_for(seed, count, start=0):
-    """(index, task) pairs with the Program and inputs kept for reports."""
+HISTORY_CALLS = 1      # re-typed calls per program (then one with the first types again)
+
+
+def tasks_for(seed, count, start=0, history_calls=HISTORY_CALLS, numpy_share=NUMPY_UNIVERSE):
+    """(index, task) pairs with the Program kept for reports. Every program gets 3 inputs of
+    its parameters' types and a history of ``history_calls`` calls with re-typed parameters
+    and one with the first types again (generate.make_history; none for 0), all for one
+    jitted object; each from its own random stream. ``numpy_share``: the share of programs
+    from the NumPy universe."""
     for index in range(start, start + count):
-        program = generate(program_rng(seed, index))
+        universe = pick_universe(program_rng(seed, index, "universe"), numpy_share)
+        program = generate(program_rng(seed, index), universe=universe)
         inputs = make_inputs(program_rng(seed, index, "inputs"), program.params)
+        history = []
+        if history_calls:
+            history = make_history(program_rng(seed, index, "history"), program.params,
+                                   history_calls + 1)
         yield index, {"source": program.source, "name": program.name, "inputs": inputs,
-                      "program": program}
+                      "history": history, "program": program}
 
 
-def run_round(n, seed=1, jobs=None, progress=250, log=print, pool=None):
+def run_round(n, seed=1, jobs=None, progress=250, log=print, pool=None,
+              history_calls=HISTORY_CALLS, numpy_share=NUMPY_UNIVERSE):
     """Check ``n`` programs; returns (Tally, seconds)."""
     start = time.monotonic()
     tally = Tally()
     kept = {}
 
     def stream():
-        for index, task in tasks_for(seed, n):
-            kept[index] = (task.pop("program"), task["inputs"])
+        for index, task in tasks_for(seed, n, history_calls=history_calls,
+                                     numpy_share=numpy_share):
+            kept[index] = (task.pop("program"), task["inputs"] + task["history"])
             yield index, task
 
     own = pool is None
     pool = pool or Pool(jobs)
     try:
         for done, (index, result) in enumerate(pool.imap(stream()), 1):
-            program, inputs = kept.pop(index)
-            tally.add(index, program, inputs, result)
+            program, calls = kept.pop(index)
+            tally.add(index, program, calls, result)
             if progress and done % progress == 0 and log:
                 log(f"[{done:>6}/{n}] {time.monotonic() - start:7.1f} s  compiled {tally.compiled}, "
                     f"fell back {tally.fell_back}, skipped {tally.skipped}, mismatches "
@@ -130,8 +162,10 @@ def run_round(n, seed=1, jobs=None, progress=250, log=print, pool=None):
 # -- signatures and saving --------------------------------------------------------------------
 
 # The 'main operator' of a shrunk program: the first of these that it still contains.
-MAIN_OPERATORS = ["math.sqrt", "math.floor", "int", "float", "**", "//", "%", "/", "*", "-",
-                  "+", "neg", "abs", "min", "max", "a[]=", "a[]", "loop"]
+MAIN_OPERATORS = ["math.sqrt", "math.floor", "int", "float", "round", "divmod", "sum",
+                  "isinstance", "complex", "bool", "**", "<<", ">>", "~", "&", "|", "^", "//",
+                  "%", "/", "*", "-", "+", "neg", "pos", "abs", "min", "max", "a[]=", "a[]",
+                  "loop"]
 
 
 def operators(source, name="f"):
@@ -166,15 +200,30 @@ def signature(kind, source, name="f"):
     return f"{kind} | {main_operator(source, name)}"
 
 
+def _np_name(dtype):
+    """``np.<name>`` of a NumPy scalar type or dtype (``np.bool_`` for bool)."""
+    dtype = np.dtype(dtype)
+    return "np.bool_" if dtype.kind == "b" else f"np.{dtype.name}"
+
+
 def literal(value):
-    """Python source that evaluates (with math and np imported) to ``value``."""
+    """Python source that evaluates (with math and np imported) to ``value``: Python and NumPy
+    scalars of every dtype (``np.uint8(200)``, ``np.float16(1.5)``, ``np.complex64(complex(
+    1.0, math.nan))``), arrays of every dtype (``np.array([1, 2], dtype=np.int16)``), tuples
+    and lists of them."""
     if isinstance(value, tuple):
         inner = ", ".join(literal(v) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
     if isinstance(value, np.ndarray):
-        items = ", ".join(literal(float(v)) if value.dtype.kind == "f" else repr(v.item())
-                          for v in value)
-        return f"np.array([{items}], dtype=np.{value.dtype})"
+        items = ", ".join(literal(v.item()) for v in value.ravel())
+        text = f"np.array([{items}], dtype={_np_name(value.dtype)})"
+        return text if value.ndim == 1 else f"{text}.reshape({value.shape!r})"
+    if isinstance(value, np.generic):     # before float: np.float64 is a float subclass
+        return f"{_np_name(value.dtype)}({literal(value.item())})"
+    if isinstance(value, complex):
+        return f"complex({literal(value.real)}, {literal(value.imag)})"
     if isinstance(value, float):
         if math.isnan(value):
             return "math.nan"
@@ -196,7 +245,10 @@ def existing_signatures(folder=REGRESSIONS):
     return found
 
 
-def case_text(shrunk, args, item, kind, sig, result, seed, lines_before):
+def case_text(shrunk, args, item, kind, sig, result, seed, lines_before, before=()):
+    """The text of a regression case file: the shrunk program, then INPUTS (the calls before
+    the failing one, for a history kind, then the failing one: all for one jitted object),
+    KIND and SIGNATURE."""
     plain = (result or {}).get("plain") or item["plain"]
     compiled = (result or {}).get("compiled") or item["compiled"]
     return (f'"""graphjit fuzzer regression: {_doc(kind)}.\n\n'
@@ -204,9 +256,11 @@ def case_text(shrunk, args, item, kind, sig, result, seed, lines_before):
             f"shrunk from {lines_before} lines.\n"
             f"plain:    {_doc(plain)}\n"
             f"compiled: {_doc(compiled)}\n"
-            f'"""\n'
+            + ("INPUTS go through one jitted object (its history); the last call differs.\n"
+               if before else "")
+            + f'"""\n'
             f"{shrunk.strip()}\n\n\n"
-            f"INPUTS = [{literal(tuple(args))}]\n"
+            f"INPUTS = {literal([tuple(call) for call in before] + [tuple(args)])}\n"
             f"KIND = {kind!r}\n"
             f"SIGNATURE = {sig!r}\n")
 
@@ -215,10 +269,10 @@ def _doc(text):
     return text.replace("\\", "/").replace('"""', "'''")
 
 
-def save_case(shrunk, args, item, kind, sig, result, seed, folder=REGRESSIONS):
+def save_case(shrunk, args, item, kind, sig, result, seed, folder=REGRESSIONS, before=()):
     os.makedirs(folder, exist_ok=True)
     lines_before = len(item["source"].strip().splitlines())
-    text = case_text(shrunk, args, item, kind, sig, result, seed, lines_before)
+    text = case_text(shrunk, args, item, kind, sig, result, seed, lines_before, before)
     digest = hashlib.sha1(sig.encode()).hexdigest()[:10]
     path = os.path.join(folder, f"case_{digest}.py")
     with open(path, "w") as handle:
@@ -233,8 +287,9 @@ def shrink_and_save(tally, pool, seed, per_kind=1, max_saved=15, shrink_seconds=
     Kinds that have no saved case yet come first, and every kind gets its first shrink before
     any kind gets a second one, so that the cap of ``max_saved`` files (counting those already
     in ``folder``) goes to distinct kinds first.
-    Returns a list of dicts: kind, signature, source (shrunk), args, plain, compiled, count,
-    path (None when not saved).
+    Returns a list of dicts: kind, signature, source (shrunk), args, before (the calls the same
+    jitted object needs first: history kinds), plain, compiled, count, path (None when not
+    saved).
     """
     known = existing_signatures(folder) if save else {}
     by_kind = collections.defaultdict(list)
@@ -253,10 +308,12 @@ def shrink_and_save(tally, pool, seed, per_kind=1, max_saved=15, shrink_seconds=
                 continue
             item = picks[kind][round_]
             started = time.monotonic()
-            small, args, checks, result = shrink(pool, item["source"], item["name"], item["args"],
-                                                 kind, max_seconds=shrink_seconds)
+            small, args, before, checks, result = shrink(
+                pool, item["source"], item["name"], item["args"], kind,
+                before=item.get("before", ()), max_seconds=shrink_seconds)
             sig = signature(kind, small, item["name"])
             entry = {"kind": kind, "signature": sig, "source": small, "args": args,
+                     "before": before,
                      "plain": (result or {}).get("plain", item["plain"]),
                      "compiled": (result or {}).get("compiled", item["compiled"]),
                      "count": len(by_kind[kind]), "path": None}
@@ -264,7 +321,8 @@ def shrink_and_save(tally, pool, seed, per_kind=1, max_saved=15, shrink_seconds=
                 log(f"shrunk [{kind}] in {checks} checks, {time.monotonic() - started:.0f} s: "
                     f"{len(item['source'].splitlines())} -> {len(small.splitlines())} lines")
             if save and sig not in known and len(known) < max_saved:
-                entry["path"] = save_case(small, args, item, kind, sig, result, seed, folder)
+                entry["path"] = save_case(small, args, item, kind, sig, result, seed, folder,
+                                          before)
                 known[sig] = os.path.basename(entry["path"])
             found.append(entry)
     return found
@@ -274,6 +332,9 @@ def report(found, log=print):
     for entry in found:
         log(f"\n=== {entry['kind']}  ({entry['count']} programs)  signature: {entry['signature']}")
         log(entry["source"][entry["source"].find("def "):].rstrip())
+        if entry.get("before"):
+            log(f"after:    {literal([tuple(call) for call in entry['before']])} "
+                "(through the same jitted object)")
         log(f"args:     {literal(tuple(entry['args']))}")
         log(f"plain:    {entry['plain']}")
         log(f"compiled: {entry['compiled']}")
@@ -292,6 +353,10 @@ def main(argv=None):
     parser.add_argument("--shrink-seconds", type=float, default=120.0)
     parser.add_argument("--max-saved", type=int, default=15,
                         help="at most this many case files in regressions/ (15)")
+    parser.add_argument("--history", type=int, default=HISTORY_CALLS,
+                        help=f"re-typed calls per program on its jitted object ({HISTORY_CALLS})")
+    parser.add_argument("--numpy-share", type=float, default=NUMPY_UNIVERSE,
+                        help=f"share of programs from the NumPy universe ({NUMPY_UNIVERSE})")
     parser.add_argument("--no-save", action="store_true", help="shrink and print, save nothing")
     parser.add_argument("--no-shrink", action="store_true", help="count mismatches only")
     options = parser.parse_args(argv)
@@ -303,7 +368,8 @@ def main(argv=None):
     with Pool(options.jobs) as pool:
         log(f"graphjit fuzz: {options.n} programs, seed {options.seed}, {pool.jobs} workers")
         tally, _ = run_round(options.n, options.seed, progress=options.progress, log=log,
-                             pool=pool)
+                             pool=pool, history_calls=options.history,
+                             numpy_share=options.numpy_share)
         for index, why in tally.errors[:5]:
             log(f"fuzzer error in program {index}: {why.strip().splitlines()[-1]}")
         if tally.kinds:

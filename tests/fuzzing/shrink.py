@@ -7,7 +7,9 @@ The state is (module AST, one input tuple). Passes, repeated until a round chang
    variable set to 0 first);
 3. replace an expression by one of its sub-expressions, or by a constant (0, 1, 0.5, -1.5);
 4. drop parameters no longer read (and their argument); simplify the arguments (0, 1, shorter
-   arrays, rounded values).
+   arrays, rounded values; a NumPy scalar or array keeps its type);
+5. for a history kind (``"history: ..."``: the failing call needs earlier calls of the same
+   jitted object), drop earlier calls.
 
 A candidate is kept when checking it gives a mismatch of the same kind. Before paying for a
 compile, the plain run is tried here: it must raise the same exception type as before (for
@@ -125,16 +127,22 @@ class Shrinker:
 
     Args:
         source (str): module text. name (str): the function. args (tuple): the failing input.
+        before (list of tuples): the calls that the same jitted object gets first (a history
+            kind, a crash); shrunk too (dropped calls, dropped parameters).
         max_checks (int) / max_seconds (float): budget of compiled checks / wall time.
+
+    A candidate is (tree, args) or (tree, args, before); without ``before`` it keeps the
+    current one.
     """
 
-    def __init__(self, pool, source, name, args, kind, max_checks=400, max_seconds=120.0,
-                 log=None):
+    def __init__(self, pool, source, name, args, kind, before=(), max_checks=400,
+                 max_seconds=120.0, log=None):
         self.pool = pool
         self.name = name
         self.kind = kind
         self.tree = ast.parse(source)
         self.args = tuple(args)
+        self.before = tuple(tuple(call) for call in before)
         self.max_checks = max_checks
         self.deadline = time.monotonic() + max_seconds
         self.checks = 0
@@ -169,8 +177,10 @@ class Shrinker:
             return outcome[0] == "raised" and check.type_name(outcome[1]) == self.plain_raises
         return outcome[0] == "returned"
 
-    def _prepare(self, tree, args):
-        """(source, args) for a candidate worth compiling, or None (broken, seen, plain differs)."""
+    def _prepare(self, tree, args, before=None):
+        """(source, args, before) for a candidate worth compiling, or None (broken, seen, plain
+        differs)."""
+        before = self.before if before is None else before
         try:
             source = ast.unparse(tree) + "\n"
             with warnings.catch_warnings():
@@ -178,13 +188,13 @@ class Shrinker:
                 compile(source, "<candidate>", "exec")
         except Exception:  # noqa: BLE001 - a broken candidate
             return None
-        key = (source, repr(args))
+        key = (source, repr(args), repr(before))
         if key in self.seen:
             return None
         self.seen.add(key)
         if not self._plain_ok(source, args):
             return None
-        return source, args
+        return source, args, before
 
     def _check(self, batch):
         """Index of the first prepared candidate in ``batch`` that keeps the kind, or None."""
@@ -194,24 +204,29 @@ class Shrinker:
             if self._out_of_budget():
                 break
             chunk = batch[start:start + self.pool.jobs]
-            tasks = [{"source": s, "name": self.name, "inputs": [a], "timeout": 30.0}
-                     for s, a in chunk]
+            tasks = [{"source": s, "name": self.name, "inputs": list(b) + [a], "timeout": 30.0}
+                     for s, a, b in chunk]
             self.checks += len(tasks)
             for index, result in enumerate(self.pool.run(tasks)):
-                if self._interesting(result):
+                if self._interesting(result, len(chunk[index][2])):
                     self.last_result = result
-                    for source, args in batch[start + len(chunk):]:   # not checked: may retry
-                        self.seen.discard((source, repr(args)))
+                    for source, args, before in batch[start + len(chunk):]:   # may retry
+                        self.seen.discard((source, repr(args), repr(before)))
                     return start + index
         return None
 
-    def _interesting(self, result):
+    def _interesting(self, result, last):
+        """Whether a check ``result`` keeps the kind; a mismatch must stay at call ``last``
+        (the one after the ``before`` calls)."""
         if result["status"] in ("crash", "timeout"):
             return self.kind == result["status"]
-        return result["status"] == "mismatch" and result["kind"] == self.kind
+        return (result["status"] == "mismatch" and result["kind"] == self.kind
+                and result.get("input", 0) == last)
 
-    def _accept(self, tree, args):
+    def _accept(self, tree, args, before=None):
         self.tree, self.args = tree, args
+        if before is not None:
+            self.before = before
         if self.log:
             lines = len(ast.unparse(_function(self.tree, self.name)).splitlines())
             self.log(f"  shrink: {lines} lines after {self.checks} checks")
@@ -230,10 +245,10 @@ class Shrinker:
                 break
             batch, positions, p = [], [], k
             while len(batch) < self.pool.jobs and 0 <= p < total:
-                for tree, args in variants(self.tree, p):
-                    prepared = self._prepare(tree, args)
+                for candidate in variants(self.tree, p):
+                    prepared = self._prepare(*candidate)
                     if prepared is not None:
-                        batch.append((prepared, (tree, args)))
+                        batch.append((prepared, candidate))
                         positions.append(p)
                 p = p - 1 if backward else p + 1
             if not batch:
@@ -345,10 +360,10 @@ class Shrinker:
 
     def _try(self, candidates):
         batch = []
-        for tree, args in candidates:
-            prepared = self._prepare(tree, args)
+        for candidate in candidates:
+            prepared = self._prepare(*candidate)
             if prepared is not None:
-                batch.append((prepared, (tree, args)))
+                batch.append((prepared, candidate))
         win = self._check([prepared for prepared, _ in batch])
         if win is None:
             return False
@@ -368,7 +383,8 @@ class Shrinker:
             tree = copy.deepcopy(self.tree)
             del _function(tree, self.name).args.args[position]
             args = self.args[:position] + self.args[position + 1:]
-            changed |= self._try([(tree, args)])
+            before = tuple(call[:position] + call[position + 1:] for call in self.before)
+            changed |= self._try([(tree, args, before)])
         return changed
 
     def _arguments(self):
@@ -376,18 +392,7 @@ class Shrinker:
         for position in range(len(self.args)):
             if self._out_of_budget():
                 break
-            value = self.args[position]
-            options = []
-            if isinstance(value, np.ndarray):
-                options = [value[:size] for size in range(len(value))]
-                if value.size and not np.array_equal(value, np.round(value), equal_nan=True):
-                    options.append(np.round(value))
-            elif isinstance(value, bool):
-                options = []
-            elif isinstance(value, int):
-                options = [v for v in (0, 1, -1) if v != value and abs(v) < abs(value) + 1]
-            elif isinstance(value, float):
-                options = [v for v in (0.0, 1.0, -1.0, float(round(value))) if v != value]
+            options = _simpler(self.args[position])
             candidates = []
             for option in options:
                 args = self.args[:position] + (option,) + self.args[position + 1:]
@@ -395,8 +400,20 @@ class Shrinker:
             changed |= self._try(candidates)
         return changed
 
+    def _history(self):
+        """Drop calls before the failing one (history kinds), one at a time."""
+        changed = False
+        while self.before and not self._out_of_budget():
+            candidates = [(copy.deepcopy(self.tree), self.args,
+                           self.before[:k] + self.before[k + 1:])
+                          for k in range(len(self.before))]
+            if not self._try(candidates):
+                break
+            changed = True
+        return changed
+
     def run(self):
-        """Shrink; returns (source, args)."""
+        """Shrink; returns (source, args, before)."""
         try:
             while not self._out_of_budget():
                 changed = self._returns()
@@ -406,15 +423,51 @@ class Shrinker:
                 changed |= self._expressions()
                 changed |= self._parameters()
                 changed |= self._arguments()
+                changed |= self._history()
                 if not changed:
                     break
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
-        return ast.unparse(self.tree) + "\n", self.args
+        return ast.unparse(self.tree) + "\n", self.args, list(self.before)
 
 
-def shrink(pool, source, name, args, kind, **options):
-    """Shrink a mismatch: returns (source, args, checks, last result)."""
-    shrinker = Shrinker(pool, source, name, args, kind, **options)
-    small, small_args = shrinker.run()
-    return small, small_args, shrinker.checks, shrinker.last_result
+def _simpler(value):
+    """Simpler values to try in place of argument ``value``, of the same type: shorter arrays
+    and rounded elements; 0, 1, -1 (ints) or 0.0, 1.0, -1.0, the rounded value (floats and
+    complex); a NumPy scalar stays of its dtype."""
+    if isinstance(value, np.ndarray):
+        options = [value[:size] for size in range(len(value))]
+        if value.size and value.dtype.kind in "fc" and not np.array_equal(
+                value, np.round(value), equal_nan=True):
+            options.append(np.round(value))
+        return options
+    if isinstance(value, np.generic):
+        kind = value.dtype.kind
+    else:       # a Python scalar (an int may be beyond int64)
+        kind = {bool: "b", int: "i", float: "f", complex: "c"}.get(type(value), "")
+    if kind == "b":
+        return []
+    tp = type(value)
+    with np.errstate(all="ignore"):
+        if kind in "iu":
+            small = [v for v in (0, 1, -1) if v != value and abs(v) < abs(int(value)) + 1
+                     and (v >= 0 or kind == "i")]
+            return [tp(v) for v in small]
+        if kind == "f":
+            try:
+                rounded = float(round(float(value)))
+            except (OverflowError, ValueError):       # inf, nan
+                rounded = 0.0
+            return [tp(v) for v in (0.0, 1.0, -1.0, rounded) if v != value]
+        if kind == "c":
+            options = dict.fromkeys([0j, 1 + 0j, complex(value.real, 0.0)])
+            return [tp(v) for v in options if v != value]
+    return []
+
+
+def shrink(pool, source, name, args, kind, before=(), **options):
+    """Shrink a mismatch: returns (source, args, before, checks, last result); ``before``: the
+    calls the jitted object needs first (history kinds)."""
+    shrinker = Shrinker(pool, source, name, args, kind, before=before, **options)
+    small, small_args, small_before = shrinker.run()
+    return small, small_args, small_before, shrinker.checks, shrinker.last_result

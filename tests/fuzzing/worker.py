@@ -10,8 +10,9 @@ replaced every ``recycle`` tasks, which bounds the memory Numba keeps for compil
             ...
 
 A task is a dict: ``{"source": str, "name": str, "inputs": [tuple, ...]}`` (optionally
-``plain_limit``); a result is check.check_source's dict, or ``{"status": "timeout"}`` /
-``{"status": "crash"}`` when the worker did not answer.
+``history``: more tuples for the same jitted object, ``plain_limit``, ``timeout``); a result
+is check.check_source's dict, or ``{"status": "timeout"}`` / ``{"status": "crash"}`` when the
+worker did not answer.
 """
 import multiprocessing
 import os
@@ -39,7 +40,8 @@ def _worker_main(conn, folder):
             return
         try:
             result = check_source(task["source"], task.get("name", "f"), task["inputs"], folder,
-                                  plain_limit=task.get("plain_limit", PLAIN_LIMIT_S))
+                                  plain_limit=task.get("plain_limit", PLAIN_LIMIT_S),
+                                  history=task.get("history", ()))
         except BaseException:  # noqa: BLE001 - report the fuzzer's own failure, keep going
             result = {"status": "error", "why": traceback.format_exc(limit=8), "fallbacks": []}
         try:

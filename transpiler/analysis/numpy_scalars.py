@@ -84,6 +84,33 @@ def _operator_function(name):
 _plans = {}
 
 
+# ufuncs whose results are correctly rounded (IEEE) or exact, so Numba's computation in the loop
+# dtype is bit for bit NumPy's; other ufuncs on scalars (np.exp, np.sin...) keep the other rules.
+EXACT_UFUNCS = frozenset({
+    np.add, np.subtract, np.multiply, np.true_divide, np.floor_divide, np.remainder,
+    np.maximum, np.minimum, np.fmax, np.fmin, np.sqrt, np.absolute, np.negative, np.positive,
+    np.floor, np.ceil, np.trunc, np.rint, np.square, np.bitwise_and, np.bitwise_or,
+    np.bitwise_xor, np.invert, np.left_shift, np.right_shift, np.less, np.less_equal,
+    np.greater, np.greater_equal, np.equal, np.not_equal, np.logical_and, np.logical_or,
+    np.logical_xor, np.logical_not})
+
+
+def ufunc_plan(ufunc, kinds):
+    """NumPy's plan for calling ``ufunc`` on scalars of type strings ``kinds`` (Python numbers
+    included: ``np.add(2, 3)`` is an np.int64), or None (not an EXACT_UFUNCS member, an
+    operand not a known scalar). Complex square roots are NumPy's own (a problem)."""
+    if ufunc not in EXACT_UFUNCS or ufunc.nin != len(kinds) or ufunc.nout != 1:
+        return None
+    key = (ufunc, tuple(kinds))
+    if key not in _plans:
+        _plans[key] = _plan(ufunc.__name__, tuple(kinds), ufunc)
+    found = _plans[key]
+    if found is not None and not found.problem and ufunc is np.sqrt and \
+            found.loop[0].startswith("complex"):
+        return Plan(problem="np.sqrt of a complex scalar is NumPy's own csqrt")
+    return found
+
+
 def plan(name, kinds):
     """NumPy's plan for operator ``name`` (a gast operator class name: ``"Add"``, ``"Lt"``,
     ``"USub"``...) on operands of type strings ``kinds`` (transpiler.analysis.scalar_types:
@@ -100,15 +127,14 @@ def plan(name, kinds):
     return _plans[key]
 
 
-def _plan(name, kinds):
-    ufunc = UFUNCS.get(name)
+def _plan(name, kinds, called=None):
+    ufunc = called or UFUNCS.get(name)
     if ufunc is None or not all(k in _PYTHON or k == "bool" or k.startswith("np:")
                                 for k in kinds):
         return None
-    if not any(k.startswith("np:") for k in kinds):
-        return None
     shift = name in ("LShift", "RShift")
-    if set(kinds) <= _NUMBA_ALIKE and not shift:
+    if called is None and (not any(k.startswith("np:") for k in kinds) or (
+            set(kinds) <= _NUMBA_ALIKE and not shift)):
         return None
     integer = [k in ("int", "bool") or (k.startswith("np:") and np.dtype(k[3:]).kind in "biu")
                for k in kinds]
@@ -135,7 +161,7 @@ def _plan(name, kinds):
         # libm's pow, which Numba calls, in the last bit.
         return Plan(problem=f"{' ** '.join(_describe(k) for k in kinds)} is NumPy's own "
                             f"{loop[0].name} power loop (libm's pow differs in the last bits)")
-    sampled = _apply(_operator_function(name), kinds)
+    sampled = _apply(called or _operator_function(name), kinds)
     if sampled != "np:" + result.name:
         return Plan(problem=f"{ufunc.__name__} of {' and '.join(_describe(k) for k in kinds)}"
                             f" gives {sampled}, not the loop's {result.name}")

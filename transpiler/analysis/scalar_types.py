@@ -325,7 +325,7 @@ class ScalarTypes:
             base = self.of(func.value)      # an array method: NumPy's result type
             if not base:
                 return set()                # not known yet in the fixpoint (bottom)
-            if all(k.startswith("arr:") for k in base):
+            if all(k.startswith(("arr:", "np:")) for k in base):
                 return self._combine(_method(func.attr), [base] + [self.of(a)
                                                                    for a in node.args])
             return {CALL}                   # a method of an object
@@ -340,6 +340,12 @@ class ScalarTypes:
             return {_PY_CALLS[fn]}
         if fn is len:
             return {"int"}
+        if fn is sum and len(node.args) in (1, 2) and isinstance(node.args[0], gast.Tuple) \
+                and not any(isinstance(e, gast.Starred) for e in node.args[0].elts):
+            total = args[1] if len(node.args) == 2 else {"int"}   # start + a + b ...
+            for item in node.args[0].elts:
+                total = self._combine(operator.add, [total, self.of(item)])
+            return total
         if fn in (min, max):     # Python gives one of the arguments
             return set().union(*args) if len(args) > 1 else {UNKNOWN}
         if getattr(fn, "__module__", None) == "math":
@@ -351,6 +357,26 @@ class ScalarTypes:
                 fn, np.ufunc) or (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy":
             return self._combine(fn, args)
         return {CALL}       # a user function: its result is typed where it is converted
+
+    def items_of(self, node):
+        """The item types of a call giving a tuple (``divmod``, ``math.frexp``,
+        ``math.modf``) on operands of one type each, as a tuple of frozensets; else None."""
+        if not isinstance(node, gast.Call) or node.keywords or not isinstance(
+                node.func, (gast.Name, gast.Attribute)):
+            return None
+        fn = self.resolve(node.func)
+        if fn not in (divmod, math.frexp, math.modf):
+            return None
+        kinds = [self.of(a) for a in node.args]
+        if not all(len(k) == 1 and not k & {UNKNOWN, CALL} for k in kinds):
+            return None
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                result = fn(*[sample(next(iter(k))) for k in kinds])
+        except Exception:  # noqa: BLE001 - no result type known
+            return None
+        return tuple(frozenset({type_of_value(v)}) for v in result)
 
     def _static(self, node):
         """Whether ``node`` is a static name or attribute chain (a module, a global)."""
@@ -673,6 +699,9 @@ class ScalarTypes:
             return None
         arity = shapes.pop()
         if arity is None:
+            items = [self.items_of(r.value) for r in returns]
+            if items[0] is not None and all(i == items[0] for i in items):
+                return items[0]
             return frozenset().union(*[self.of(r.value) for r in returns])
         return tuple(frozenset().union(*[self.of(r.value.elts[i]) for r in returns])
                      for i in range(arity))
@@ -705,19 +734,26 @@ class ScalarTypes:
         for node in self.nodes:
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
                     node.func.id not in self.types and self.resolve(node.func) is range and any(
-                        self.of(a) & {"float", "complex"} or any(
-                            k.startswith("np:float") for k in self.of(a)) for a in node.args):
+                        self.of(a) & {"float", "complex", "np:bool"} or any(
+                            k.startswith(("np:float", "np:complex")) for k in self.of(a))
+                        for a in node.args):
                 # Numba's range() takes a float; Python raises TypeError.
                 found.append((node, "range() of a value that may be a float (Python raises "
                                     "TypeError; compiled code would count)"))
                 break
+        returned_parts = {id(p) for r in self.returns if r.value is not None for p in (
+            r.value.elts if isinstance(r.value, (gast.Tuple, gast.List)) else [r.value])}
         for node in self.nodes:
             # Python picks one operand by value: `min(0.0, a[i])` is a float or an np.float32,
             # and Numba computes with their unified type wherever the expression is used.
+            # Returned, even a float and an np.float64 differ (the result's type).
             picks = isinstance(node, (gast.IfExp, gast.BoolOp)) or (
                 isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and
                 self.resolve(node.func) in (min, max) and node.func.id not in self.types)
-            if picks and _differ(frozenset(self.of(node))) and not self._pick_passed_on(node):
+            kinds = frozenset(self.of(node))
+            differ = len(kinds - {CALL}) > 1 and UNKNOWN not in kinds if id(
+                node) in returned_parts else _differ(kinds)
+            if picks and differ and not self._pick_passed_on(node):
                 found.append((node, f"this expression is {_names(self.of(node))} depending on "
                                     "the values (Python gives one of its operands); compiled "
                                     "code gives it one type"))

@@ -27,9 +27,10 @@ import gast
 import numpy as np
 
 from ..analysis.definite_assignment import check_definite_assignment
-from ..analysis.numpy_scalars import COMPARISONS, plan as numpy_scalar_plan
+from ..analysis.numpy_scalars import COMPARISONS, plan as numpy_scalar_plan, ufunc_plan
 from ..analysis.python_numbers import UNKNOWN, Numbers
-from ..analysis.scalar_types import (UNKNOWN as UNKNOWN_TYPE, ScalarTypes, assigns,
+from ..analysis.scalar_types import (CALL as CALL_TYPE, UNKNOWN as UNKNOWN_TYPE, ScalarTypes,
+                                     assigns, sample as sample_of,
                                      type_of_value)
 from ..analysis.scopes import local_names, parameter_names
 from ..analysis.static_values import (
@@ -37,7 +38,8 @@ from ..analysis.static_values import (
     is_runtime_value, is_scalar, is_user_function, library_reference)
 from ..errors import UnsupportedConstruct
 from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
-                        REPLACEMENT_ARITY, REPLACEMENTS, WEAK_BINOPS, checked_pow,
+                        REPLACEMENT_ARITY, REPLACEMENTS, WEAK_ARRAY_BINOPS, WEAK_BINOPS,
+                        checked_pow,
                         checked_pow_num, fit_int, int64_pow_bounds, int_pow, int_pow_bounded,
                         numpy_complex_div, numpy_lshift, numpy_rshift, weak_left, weak_right)
 from ..ir import weak as ir_weak
@@ -856,7 +858,8 @@ class Specializer:
             sources (list): the user's operand nodes, as the analyses know them."""
         if not self.fidelity or self.scalar_types is None:
             return None
-        name = type(op).__name__
+        ufunc = op if isinstance(op, np.ufunc) else None
+        name = ufunc.__name__ if ufunc is not None else type(op).__name__
         kinds = []
         for value, source in zip(values, sources):
             found = ({type_of_value(value.value)} if isinstance(value, Static)
@@ -864,7 +867,8 @@ class Specializer:
             if len(found) != 1:
                 return None
             kinds.append(next(iter(found)))
-        found = numpy_scalar_plan(name, kinds)
+        found = (ufunc_plan(ufunc, kinds) if ufunc is not None
+                 else numpy_scalar_plan(name, kinds))
         if found is None:
             return None
         if found.problem:
@@ -882,7 +886,10 @@ class Specializer:
             if kind != "np:" + loop:
                 expr = self._np_cast(loop, expr, node)
             operands.append(expr)
-        if name in COMPARISONS:
+        if ufunc is not None:
+            out = gast.Call(func=self.materialize(Static(ufunc), node), args=operands,
+                            keywords=[])
+        elif name in COMPARISONS:
             out = gast.Compare(left=operands[0], ops=[op], comparators=[operands[1]])
         elif name == "Abs":
             out = gast.Call(func=self.materialize(Static(abs), node), args=operands,
@@ -903,6 +910,81 @@ class Specializer:
             out = gast.BinOp(left=operands[0], op=op, right=operands[1])
         return gast.copy_location(self._np_cast(found.result, gast.copy_location(out, node),
                                                 node), node)
+
+    def _numpy_scalar_call(self, node, fn):
+        """Builtins and ufuncs called on scalars, by the type model (analysis.scalar_types,
+        analysis.numpy_scalars); None where the other rules apply.
+
+        - a ufunc of EXACT_UFUNCS: NumPy's loop, as for operators;
+        - ``isinstance(x, T)``: decided here from x's type (the specialization is guarded on
+          it; Numba's typing takes an int64 for an int and a bool for no int);
+        - ``divmod(a, b)`` with a NumPy scalar: NumPy's ``//`` and ``%`` loops;
+        - ``sum((a, b, ...))`` / ``sum((...), start)``: ``start + a + b ...`` in Python's
+          order, each ``+`` by the rules for operators;
+        - ``range(...)`` of NumPy integers: Python ints (Numba would keep int16/uint8 counters);
+        - ``round(x, n)`` of an integer (Python's or NumPy's): the value itself for a constant
+          ``n >= 0``; otherwise it falls back (Python rounds the integer exactly, NumPy
+          through float64); ``round(np.bool_)`` raises TypeError plainly: falls back."""
+        args = node.args
+        types = self.scalar_types
+        if isinstance(fn, np.ufunc) and _hashable(fn):
+            values = [self.expr(a) for a in args]
+            return self._numpy_scalar_op(node, fn, values, args)
+        if fn is isinstance and len(args) == 2:
+            kinds = types.of(args[0])
+            cls = self.expr(args[1])
+            if len(kinds) == 1 and isinstance(cls, Static) and not (kinds & {
+                    UNKNOWN_TYPE, CALL_TYPE}) and not next(iter(kinds)) == "shape":
+                try:
+                    return Static(isinstance(sample_of(next(iter(kinds))), cls.value))
+                except (TypeError, ValueError):
+                    return None
+            return None
+        if fn is divmod and len(args) == 2 and all(_pure(a) for a in args):
+            pair = [gast.copy_location(gast.BinOp(left=args[0], op=op, right=args[1]), node)
+                    for op in (gast.FloorDiv(), gast.Mod())]
+            kinds = [types.of(a) for a in args]
+            if all(len(k) == 1 for k in kinds) and any(
+                    next(iter(k)).startswith("np:") for k in kinds):
+                return gast.Tuple(elts=[self._m(self.expr(p), p) for p in pair],
+                                  ctx=gast.Load())
+            return None
+        if fn is sum and 1 <= len(args) <= 2 and isinstance(args[0], gast.Tuple) and not any(
+                isinstance(e, gast.Starred) for e in args[0].elts) and len(args[0].elts) < 64:
+            total = args[1] if len(args) == 2 else gast.copy_location(
+                gast.Constant(value=0, kind=None), node)
+            for item in args[0].elts:
+                total = gast.copy_location(gast.BinOp(left=total, op=gast.Add(), right=item),
+                                           node)
+            return self.expr(total)
+        if fn is range and any(types.of(a) and all(
+                k.startswith("np:") or k == "bool" for k in types.of(a)) for a in args):
+            values = []
+            for a in args:
+                value = self._m(self.expr(a), a)
+                if all(k.startswith("np:") or k == "bool" for k in types.of(a)):
+                    value = self._call_helper(node, REPLACEMENTS[int], [value])
+                values.append(value)
+            return gast.Call(func=self.materialize(Static(range), node), args=values,
+                             keywords=[])
+        if fn is round and args:
+            kinds = types.of(args[0])
+            if kinds == {"np:bool"}:
+                self.fail(node, "round() of an np.bool_ raises TypeError")
+            integer = kinds and all(k in ("int", "bool") or (k.startswith("np:") and np.dtype(
+                k[3:]).kind in "iu") for k in kinds)
+            if integer and len(args) == 2:
+                digits = self.expr(args[1])
+                if not (isinstance(digits, Static) and type(digits.value) is int
+                        and digits.value >= 0):
+                    self.fail(node, "round() of an integer to a number of digits that may be "
+                                    "negative (Python rounds the integer exactly)")
+                value = self._m(self.expr(args[0]), args[0])
+                if kinds == {"bool"}:   # round(True, 1) is the int 1
+                    value = gast.Call(func=self.materialize(Static(int), node),
+                                      args=[value], keywords=[])
+                return value
+        return None
 
     def _np_cast(self, dtype, expr, node):
         """``np.<dtype>(expr)`` (a conversion: wraps integers, rounds floats)."""
@@ -1034,11 +1116,18 @@ class Specializer:
             return not isinstance(value, Static) and not _pure(value) and not \
                 self.numbers.is_python(node)
 
+        def array(node):
+            kinds = self.scalar_types.of(node) if self.scalar_types is not None else ()
+            return self.numbers.is_array(node) or (
+                kinds and all(k.startswith("arr:") for k in kinds))
+
         name = type(op).__name__
         if self._python_number(left, left_node) and impure_numpy(right, right_node):
-            return WEAK_BINOPS.get((name, "left"))
+            return WEAK_BINOPS.get((name, "left")) or (
+                WEAK_ARRAY_BINOPS.get((name, "left")) if array(right_node) else None)
         if self._python_number(right, right_node) and impure_numpy(left, left_node):
-            return WEAK_BINOPS.get((name, "right"))
+            return WEAK_BINOPS.get((name, "right")) or (
+                WEAK_ARRAY_BINOPS.get((name, "right")) if array(left_node) else None)
         return None
 
     def _weak_pair(self, left, right, left_node, right_node):
@@ -1155,6 +1244,25 @@ class Specializer:
 
     def expr_Call(self, node):
         callee = self.expr(node.func)
+        if not isinstance(callee, Static) and isinstance(node.func, gast.Attribute) and \
+                node.func.attr == "item" and not node.args and not node.keywords and \
+                self.scalar_types is not None:
+            kinds = self.scalar_types.of(node.func.value)
+            if len(kinds) == 1 and next(iter(kinds)) in ("int", "float", "bool", "complex"):
+                self.fail(node, f"a Python {next(iter(kinds))} has no .item() (Python raises "
+                                "AttributeError)")
+            if len(kinds) == 1 and next(iter(kinds)).startswith("np:"):
+                # a NumPy scalar's .item() is the Python number (Numba keeps the dtype)
+                python = self.scalar_types.of(node)
+                convert = {frozenset({"int"}): int, frozenset({"float"}): float,
+                           frozenset({"complex"}): complex, frozenset({"bool"}): bool}.get(
+                    frozenset(python))
+                if convert is not None:
+                    value = self._m(self.expr(node.func.value), node.func.value)
+                    if convert is bool:
+                        return gast.Call(func=self.materialize(Static(bool), node),
+                                         args=[value], keywords=[])
+                    return self._call_helper(node, REPLACEMENTS[convert], [value])
         if not isinstance(callee, Static):
             return gast.Call(func=callee, args=[self.value(a) for a in node.args],
                              keywords=[self._child(k) for k in node.keywords])
@@ -1177,6 +1285,12 @@ class Specializer:
                         return self.static(result, None, node)
                     if is_scalar(result) or isinstance(result, type):
                         return Static(result)
+        plain_args = not node.keywords and not any(isinstance(a, gast.Starred)
+                                                   for a in node.args)
+        if plain_args and self.scalar_types is not None:
+            special = self._numpy_scalar_call(node, fn)
+            if special is not None:
+                return special
         if fn is abs and len(node.args) == 1 and not node.keywords and not isinstance(
                 node.args[0], gast.Starred):
             operand = self.expr(node.args[0])
