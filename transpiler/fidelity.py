@@ -194,6 +194,11 @@ def checked_int(x):
     return np.int64(int(x))   # a Python int (Numba's int() keeps np.uint8 an uint8)
 
 
+def to_complex2(x, y):
+    # complex(re, im) of reals: a (128-bit) complex in Python; Numba keeps float32 parts.
+    return complex(np.float64(x), np.float64(y))
+
+
 def to_complex(x):
     # Numba's complex() keeps float32 as complex64; Python's gives a (128-bit) complex.
     return np.complex128(x)
@@ -417,6 +422,88 @@ def numpy_mod(x, y):
         if y == 0:
             return np.remainder(x, y)
     return x % y
+
+
+def python_lshift(x, n):
+    """Python's ``x << n`` on ints: a negative count raises ValueError; a result beyond int64
+    says so (never wraps: an effect-free call re-runs as Python)."""
+    if n < 0:
+        raise ValueError("negative shift count")
+    if x == 0:
+        return x - x
+    if n >= 63 or (x << n) >> n != x:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return x << n
+
+
+def python_rshift(x, n):
+    """Python's ``x >> n`` on ints: a negative count raises ValueError; 64 or more gives the
+    sign (0 or -1)."""
+    if n < 0:
+        raise ValueError("negative shift count")
+    if n >= 64:
+        return (x - x) - (x < 0)
+    return x >> n
+
+
+def _c_quot(ar, ai, br, bi):
+    """CPython's _Py_c_quot (Objects/complexobject.c) on float64 parts; a zero divisor
+    raises ZeroDivisionError (EDOM)."""
+    abs_br = -br if br < 0 else br
+    abs_bi = -bi if bi < 0 else bi
+    if abs_br >= abs_bi:
+        if abs_br == 0.0:
+            raise ZeroDivisionError("0.0 to a negative or complex power")
+        ratio = bi / br
+        denom = br + bi * ratio
+        return (ar + ai * ratio) / denom, (ai - ar * ratio) / denom
+    if abs_bi >= abs_br:
+        ratio = br / bi
+        denom = br * ratio + bi
+        return (ar * ratio + ai) / denom, (ai * ratio - ar) / denom
+    return math.nan, math.nan
+
+
+def python_complex_pow(x, y):
+    """Python's ``x ** y`` with a Python complex operand (CPython's complex_pow,
+    Objects/complexobject.c): an integral real exponent up to 100 in magnitude is repeated
+    multiplication (c_powi), else _Py_c_pow; 0 to a negative or complex power raises
+    ZeroDivisionError, an infinite result OverflowError. Numba uses exp/log for every
+    exponent (``(2j) ** 3`` differs in the last bits)."""
+    a = np.complex128(x)
+    b = np.complex128(y)
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    if bi == 0.0 and br == math.floor(br) and abs(br) <= 100.0:
+        n = int(br)
+        m = -n if n < 0 else n
+        rr, ri = 1.0, 0.0
+        pr, pi = ar, ai
+        mask = 1
+        while mask <= m:
+            if m & mask:
+                rr, ri = rr * pr - ri * pi, rr * pi + ri * pr
+            mask <<= 1
+            pr, pi = pr * pr - pi * pi, pr * pi + pi * pr
+        if n <= 0:
+            rr, ri = _c_quot(1.0, 0.0, rr, ri)
+    elif br == 0.0 and bi == 0.0:
+        rr, ri = 1.0, 0.0
+    elif ar == 0.0 and ai == 0.0:
+        if bi != 0.0 or br < 0.0:
+            raise ZeroDivisionError("0.0 to a negative or complex power")
+        rr, ri = 0.0, 0.0
+    else:
+        vabs = np.hypot(ar, ai)     # C's hypot, as _Py_c_pow (math.hypot is CPython's own)
+        length = math.pow(vabs, br)
+        at = math.atan2(ai, ar)
+        phase = at * br
+        if bi != 0.0:
+            length /= math.exp(at * bi)
+            phase += bi * math.log(vabs)
+        rr, ri = length * math.cos(phase), length * math.sin(phase)
+    if rr == math.inf or rr == -math.inf or ri == math.inf or ri == -math.inf:
+        raise OverflowError("complex exponentiation")
+    return complex(rr, ri)
 
 
 def numpy_lshift(x, y, bits):

@@ -132,9 +132,11 @@ def _plan(name, kinds, called=None):
     if ufunc is None or not all(k in _PYTHON or k == "bool" or k.startswith("np:")
                                 for k in kinds):
         return None
-    shift = name in ("LShift", "RShift")
+    # / // % ** keep NumPy's rules through transpiler.fidelity's helpers; shifts need
+    # NumPy's counts: those always take the plan
+    own_rules = name in ("LShift", "RShift", "Div", "FloorDiv", "Mod", "Pow")
     if called is None and (not any(k.startswith("np:") for k in kinds) or (
-            set(kinds) <= _NUMBA_ALIKE and not shift)):
+            set(kinds) <= _NUMBA_ALIKE and not own_rules)):
         return None
     integer = [k in ("int", "bool") or (k.startswith("np:") and np.dtype(k[3:]).kind in "biu")
                for k in kinds]

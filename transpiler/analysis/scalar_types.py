@@ -291,13 +291,18 @@ class ScalarTypes:
         if isinstance(node, gast.IfExp):
             return self.of(node.body) | self.of(node.orelse)
         if isinstance(node, gast.Subscript):
+            index = _constant(node.slice)
+            items = self.items_of(node.value)
+            if items is not None and type(index) is int and -len(items) <= index < len(items):
+                return set(items[index])     # divmod(a, b)[1]
             base = self.of(node.value)
             index = node.slice
             parts = index.elts if isinstance(index, gast.Tuple) else [index]
             ints = [p for p in parts if not isinstance(p, gast.Slice)]
             if any(isinstance(p, gast.Starred) for p in parts) or not all(
-                    self.of(p) <= {"int", "np:int64", "np:int32", "bool"} and self.of(p)
-                    for p in ints):
+                    self.of(p) and all(k in ("int", "bool") or (
+                        k.startswith("np:") and np.dtype(k[3:]).kind in "iu")
+                        for k in self.of(p)) for p in ints):
                 return {UNKNOWN}
             out = set()
             for kind in base:

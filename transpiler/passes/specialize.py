@@ -22,6 +22,7 @@ import inspect
 import math
 import re
 import types
+import warnings
 
 import gast
 import numpy as np
@@ -41,7 +42,8 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         REPLACEMENT_ARITY, REPLACEMENTS, WEAK_ARRAY_BINOPS, WEAK_BINOPS,
                         checked_pow,
                         checked_pow_num, fit_int, int64_pow_bounds, int_pow, int_pow_bounded,
-                        numpy_complex_div, numpy_lshift, numpy_rshift, weak_left, weak_right)
+                        numpy_complex_div, numpy_lshift, numpy_rshift, python_complex_pow,
+                        python_lshift, python_rshift, to_complex2, weak_left, weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
@@ -303,6 +305,8 @@ class Specializer:
             self._define_local(node.targets[0].id, node.value)
             return []
         value = self.value(node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
+            value = self._checked_store(node, node.targets[0], node.value, value)
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Name) and \
                 node.targets[0].id in self.weak_merges and not (
                     self.scalar_types.of(node.value) & {"np:" + self.weak_merges[
@@ -314,6 +318,25 @@ class Specializer:
                                                  args=[value], keywords=[]), node.value)
         return [gast.Assign(targets=[self.target(t) for t in node.targets], value=value,
                             type_comment=None)]
+
+    def _checked_store(self, node, target, source, value):
+        """A Python int stored into an integer array element: NumPy 2 raises OverflowError
+        when it does not fit the dtype (Numba would wrap)."""
+        if not self.fidelity or self.scalar_types is None:
+            return value
+        base = self.scalar_types.of(target.value)
+        if len(base) != 1 or not next(iter(base)).startswith("arr:") or \
+                self.scalar_types.of(source) != {"int"}:
+            return value
+        dtype = np.dtype(next(iter(base)).split(":")[1])
+        if dtype.kind not in "iu":
+            return value
+        info = np.iinfo(dtype)
+        constant = self.numbers.constant(source)
+        if constant is not None and info.min <= constant <= info.max:
+            return value
+        return self._call_helper(node, fit_int, [value, constant_node(int(info.min)),
+                                                 constant_node(int(info.max))])
 
     def stmt_AnnAssign(self, node):
         if node.value is None:
@@ -343,9 +366,17 @@ class Specializer:
                                        type_comment=None))
             target = gast.Subscript(value=target.value, slice=_load(index), ctx=gast.Store())
         value = self.expr(node.value)
-        if isinstance(target, gast.Name):
-            exact = self._numpy_scalar_op(node, node.op, [_load(target.id), value],
+        if isinstance(target, gast.Name) or (isinstance(target, gast.Subscript) and
+                                             _pure(target)):
+            current = copy.deepcopy(target)
+            for child in gast.walk(current):
+                if hasattr(child, "ctx"):
+                    child.ctx = gast.Load()
+            exact = self._numpy_scalar_op(node, node.op, [current, value],
                                           [node.target, node.value])
+            if exact is None and isinstance(target, gast.Name):
+                exact = self._python_number_op(node, node.op, [current, value],
+                                               [node.target, node.value])
             if exact is not None:
                 return hoisted + [gast.Assign(targets=[target], value=exact, type_comment=None)]
         weak_value = self._python_number(value, node.value)
@@ -834,6 +865,9 @@ class Specializer:
         exact = self._numpy_scalar_op(node, node.op, [left, right], [node.left, node.right])
         if exact is not None:
             return exact
+        python = self._python_number_op(node, node.op, [left, right], [node.left, node.right])
+        if python is not None:
+            return python
         if not isinstance(node.op, gast.MatMult):
             left, right = self._weak_pair(left, right, node.left, node.right)
             helper = self._weak_helper(node.op, left, right, node.left, node.right)
@@ -911,6 +945,25 @@ class Specializer:
         return gast.copy_location(self._np_cast(found.result, gast.copy_location(out, node),
                                                 node), node)
 
+    def _python_number_op(self, node, op, values, sources):
+        """Python's own rules where Numba's differ for Python numbers: ``<<``/``>>`` of ints
+        (a negative count raises ValueError, a result beyond int64 is said so), ``**`` with a
+        complex operand (CPython's complex_pow). None elsewhere."""
+        if not self.fidelity or self.scalar_types is None:
+            return None
+        kinds = [{type_of_value(v.value)} if isinstance(v, Static) else self.scalar_types.of(s)
+                 for v, s in zip(values, sources)]
+        if not all(k and k <= {"int", "bool", "float", "complex"} for k in kinds):
+            return None
+        operands = [self._m(v, s) for v, s in zip(values, sources)]
+        if isinstance(op, (gast.LShift, gast.RShift)) and all(k <= {"int", "bool"}
+                                                                for k in kinds):
+            helper = python_lshift if isinstance(op, gast.LShift) else python_rshift
+            return self._call_helper(node, helper, operands)
+        if isinstance(op, gast.Pow) and any("complex" in k for k in kinds):
+            return self._call_helper(node, python_complex_pow, operands)
+        return None
+
     def _numpy_scalar_call(self, node, fn):
         """Builtins and ufuncs called on scalars, by the type model (analysis.scalar_types,
         analysis.numpy_scalars); None where the other rules apply.
@@ -927,6 +980,29 @@ class Specializer:
           through float64); ``round(np.bool_)`` raises TypeError plainly: falls back."""
         args = node.args
         types = self.scalar_types
+        kinds = [types.of(a) for a in args]
+        known = all(len(k) == 1 and not k & {UNKNOWN_TYPE, CALL_TYPE, "shape"} for k in kinds)
+        if known and _hashable(fn) and (fn in (round, int, float, complex, abs, divmod, len) or (
+                getattr(fn, "__module__", None) == "math")):
+            try:
+                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")
+                    fn(*[sample_of(next(iter(k))) for k in kinds])
+            except TypeError as exc:   # decided by the types: the plain call raises it too
+                self.fail(node, f"{getattr(fn, '__name__', fn)}() of these types raises "
+                                f"TypeError in Python ({exc})")
+            except Exception:  # noqa: BLE001 - a value error of the sample: decided at run time
+                pass
+        if fn is sum and len(args) == 1 and kinds[0] and all(
+                k.startswith("arr:") for k in kinds[0]):
+            self.fail(node, "sum() of an array adds from the Python int 0 (an int for an empty "
+                            "array, the dtype's scalar otherwise; Numba sums in another type): "
+                            "use a.sum() or np.sum(a)")
+        if fn is complex and len(args) == 2 and known and all(
+                next(iter(k)) in ("int", "float", "bool") or (next(iter(k)).startswith("np:") and
+                                                               "complex" not in next(iter(k)))
+                for k in kinds):
+            return self._call_helper(node, to_complex2, [self._m(self.expr(a), a) for a in args])
         if isinstance(fn, np.ufunc) and _hashable(fn):
             values = [self.expr(a) for a in args]
             return self._numpy_scalar_op(node, fn, values, args)

@@ -1,0 +1,289 @@
+"""NumPy 2's scalar rules for every dtype (transpiler/analysis/numpy_scalars.py), Python's own
+rules where Numba differs for Python numbers, and dispatch on complete argument types.
+
+Each case runs plainly and compiled with ``fullgraph=True`` (a fallback is an error) and must
+give the same value, type and dtype, or raise the same exception type. Cases that must fall
+back (float16, NumPy's own power loops) are checked to do so, with the plain result. The whole
+operator x type matrix is tests/dtype_universe.py (``make matrix``; a sample in
+test_dtype_matrix.py).
+"""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+from transpiler.analysis.numpy_scalars import plan, ufunc_plan
+
+from reference import assert_compiles_same, outcome
+
+
+def add(a, b):
+    return a + b
+
+
+def sub(a, b):
+    return a - b
+
+
+def mul(a, b):
+    return a * b
+
+
+def floordiv(a, b):
+    return a // b
+
+
+def lshift(a, b):
+    return a << b
+
+
+def rshift(a, b):
+    return a >> b
+
+
+def power(a, b):
+    return a ** b
+
+
+def truediv(a, b):
+    return a / b
+
+
+def bitor(a, b):
+    return a | b
+
+
+def neg(a):
+    return -a
+
+
+def invert(a):
+    return ~a
+
+
+def absolute(a):
+    return abs(a)
+
+
+def less(a, b):
+    return a < b
+
+
+def running_sum(x):
+    s = x[0]
+    for i in range(1, x.shape[0]):
+        s += x[i]
+    return s
+
+
+def level_shift(x, n):
+    for _ in range(n):
+        x = x << 1
+    return x
+
+
+def acc(x, n):
+    s = x
+    for _ in range(n):
+        s = s + x
+    return s
+
+
+# The issue's examples first, then edges of each rule.
+SCALAR_CASES = [
+    (add, (np.uint8(200), np.uint8(200))),          # np.uint8(144), not np.uint64(400)
+    (add, (np.int8(127), np.int8(127))),            # np.int8(-2)
+    (mul, (np.int16(30000), 2)),                    # wraps at int16
+    (invert, (np.uint32(0),)),
+    (neg, (np.uint8(3),)),                          # np.uint8(253)
+    (power, (np.int8(-3), 5)),
+    (lshift, (np.uint8(3), 7)),
+    (add, (np.int64(10), np.uint64(1))),            # float64 in NumPy
+    (mul, (np.uint16(7), np.float32(1.5))),         # float32, not float64
+    (floordiv, (np.int8(-128), np.int8(-1))),       # np.int8(-128)
+    (floordiv, (np.uint8(7), np.uint8(0))),         # 0 (NumPy's zero divisor)
+    (lshift, (np.uint8(1), np.uint8(9))),           # a count >= bits: 0
+    (rshift, (np.int8(-1), np.int8(9))),            # -1
+    (lshift, (np.int8(1), np.int8(-1))),            # a negative count: 0
+    (add, (np.uint8(5), 300)),                      # OverflowError: 300 does not fit uint8
+    (add, (np.uint8(5), True)),
+    (add, (np.True_, np.True_)),                    # logical or: np.True_
+    (invert, (np.True_,)),                          # np.False_ (Numba: -2)
+    (invert, (True,)),                              # the Python int -2
+    (absolute, (np.int8(-128),)),
+    (absolute, (np.True_,)),
+    (absolute, (True,)),                            # the Python int 1
+    (truediv, (np.int8(127), 1 + 2j)),              # NumPy's complex division, bit for bit
+    (truediv, (np.complex64(1 - 1j), np.complex64(3 + 0.5j))),
+    (truediv, (np.complex64(1 - 1j), np.complex64(0))),
+    (mul, (np.float32(1.5), 1j)),                   # complex64
+    (less, (np.int8(-1), np.uint8(255))),
+    (less, (np.uint8(5), 300)),                     # Python ints compare exactly
+    (running_sum, (np.array([200, 100, 50], np.uint8),)),
+    (running_sum, (np.array([30000, 30000, 30000], np.int16),)),
+    (level_shift, (np.uint8(3), 7)),
+    (acc, (np.int8(100), 40)),
+    (power, (2j, 3)),                               # CPython's c_powi
+    (power, (1 + 2j, 0.5)),
+    (power, (0j, -1)),                              # ZeroDivisionError
+    (lshift, (5, -1)),                              # ValueError: negative shift count
+    (rshift, (-5, 70)),
+]
+
+
+@pytest.mark.parametrize("fn,args", SCALAR_CASES,
+                         ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_numpy_scalar_rules(fn, args):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_compiles_same(fn, *args)
+
+
+def test_a_shift_beyond_int64_runs_again_as_python():
+    # compiled code cannot hold 2**63 (never wraps): the effect-free call runs as Python
+    with pytest.warns(tp.FallbackWarning, match="ran as plain Python"):
+        assert tp.jit(lshift)(1, 63) == 2 ** 63
+
+
+def as_int(x):
+    return int(x)
+
+
+def item(x):
+    return x.item()
+
+
+def frexp_exponent(x):
+    return math.frexp(x)[1]
+
+
+def count(x):
+    return len(range(x))
+
+
+def is_int(x):
+    return isinstance(x, int)
+
+
+def floor(x):
+    return math.floor(x)
+
+
+def to_complex(x):
+    return complex(x, x)
+
+
+def quotient(a, b):
+    return divmod(a, b)
+
+
+def remainder_of_quotient(a, b):
+    return divmod(a, b)[1] % 0
+
+
+def total(a, b):
+    return sum((a, b))
+
+
+def rounded(x):
+    return round(x, 1)
+
+
+def maximum(a, b):
+    return np.maximum(a, b)
+
+
+def store_int(a):
+    a[1] = int(-1.5)
+    return a
+
+
+BUILTIN_CASES = [
+    (as_int, (np.uint8(200),)), (as_int, (np.int32(7),)), (item, (np.float32(1.5),)),
+    (item, (np.uint64(3),)), (frexp_exponent, (np.float32(2.25),)), (count, (np.int16(5),)),
+    (count, (True,)), (is_int, (np.intp(3),)), (is_int, (True,)), (floor, (np.uint8(200),)),
+    (to_complex, (np.float32(-1.0),)), (quotient, (np.uint8(200), np.int8(-3))),
+    (quotient, (np.int16(30000), 1.5)), (remainder_of_quotient, (np.uint16(5), 2)),
+    (total, (np.uint8(200), np.uint8(200))), (total, (True, np.int8(127))),
+    (rounded, (np.int8(-3),)), (rounded, (2,)), (maximum, (np.uint8(200), 2)),
+    (maximum, (np.uint32(7), np.float32(1.5))), (store_int, (np.array([0, 2], np.uint16),)),
+]
+
+
+@pytest.mark.parametrize("fn,args", BUILTIN_CASES,
+                         ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_builtins_by_the_type_model(fn, args):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_compiles_same(fn, *args)
+
+
+def trunc(x):
+    return math.trunc(x)
+
+
+def array_sum(a):
+    return sum(a)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (add, (np.float16(1.5), np.float16(2.0))),      # Numba has no float16 scalars
+    (power, (np.uint16(7), 1.5)),                   # NumPy's own float64 power loop
+    (power, (np.complex64(1 - 1j), np.int8(3))),    # NumPy's own complex power
+    (less, (np.int64(-1), np.uint64(1))),           # compared exactly, in no common dtype
+    (trunc, (np.float32(2.5),)),                    # TypeError in Python
+    (bitor, (np.int64(10), np.uint64(1))),          # TypeError in NumPy
+    (sub, (np.True_, np.True_)),                    # TypeError in NumPy
+    (array_sum, (np.ones(3, np.float32),)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_what_cannot_be_exact_falls_back(fn, args):
+    compiled = tp.jit(fn)
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="ignore"):
+        warnings.simplefilter("always")
+        assert outcome(compiled, args)[0][0] == outcome(fn, args)[0][0]
+        plain, got = outcome(fn, args)[0], outcome(compiled, args)[0]
+    assert type(plain[1]) is type(got[1]) and repr(plain[1]) == repr(got[1])
+    assert any(issubclass(w.category, tp.FallbackWarning) for w in caught)
+    with pytest.raises(tp.UnsupportedConstruct):
+        tp.jit(fn, fullgraph=True)(*args)
+
+
+def test_plans_come_from_numpy():
+    assert plan("Add", ["np:uint8", "np:uint8"]).result == "uint8"
+    assert plan("Add", ["np:int64", "np:uint64"]).loop == ("float64", "float64")
+    assert plan("Mult", ["np:uint16", "np:float32"]).result == "float32"
+    assert plan("Add", ["np:uint8", "int"]).weak_int == (False, True)
+    assert plan("BitOr", ["np:int64", "np:uint64"]).problem
+    assert plan("Add", ["np:float64", "float"]) is None          # Numba agrees: other rules
+    assert plan("Add", ["int", "int"]) is None
+    assert ufunc_plan(np.add, ["int", "int"]).result == "int64"
+    assert ufunc_plan(np.exp, ["np:float32"]) is None            # not correctly rounded
+
+
+def dispatch(x, n):
+    s = x
+    for _ in range(n):
+        s = s + x
+    return s
+
+
+def test_no_specialization_outlives_its_argument_types():
+    compiled = tp.jit(dispatch)
+    calls = [(None, 2), ("ab", 2), ((1, 2), 2), ((1.5, 2), 2), (1 + 2j, 2), (np.int8(100), 40),
+             (np.float32(0.1), 3), (np.uint8(200), 1), (np.ones(2, np.float32), 2),
+             (np.ones(2, np.int16), 2), (np.ones((2, 2)), 1), (True, 3), (2, 3), (2.5, 3)]
+    for order in (calls, calls[::-1], calls[1::2] + calls[::2]):
+        for args in order:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                (kind, expected), _ = outcome(dispatch, args)
+                (kind_c, actual), _ = outcome(compiled, args)
+            assert kind == kind_c, (args, expected, actual)
+            if kind == "raised":
+                assert expected is actual
+            else:
+                assert type(expected) is type(actual), (args, expected, actual)
+                np.testing.assert_array_equal(np.asarray(actual), np.asarray(expected))
+                assert np.asarray(actual).dtype == np.asarray(expected).dtype
