@@ -506,6 +506,23 @@ def python_complex_pow(x, y):
     return complex(rr, ri)
 
 
+def numpy_int_pow(x, y, one):
+    """NumPy's integer ``x ** y`` (both of the loop's dtype; ``one`` is 1 in it): a negative
+    exponent raises ValueError; otherwise squaring and multiplying, wrapping in the dtype
+    (Numba's integer power takes a uint64 exponent from 2**63 as negative)."""
+    if y < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    result = one
+    base = x
+    e = y
+    while e:
+        if e & one:
+            result = result * base
+        base = base * base
+        e = e >> one
+    return result
+
+
 def numpy_lshift(x, y, bits):
     """NumPy's ``x << y`` on integers of one ``bits``-bit dtype (``npy_lshift``,
     numpy/_core/src/npymath/npy_math_internal.h.src): a count outside ``[0, bits)`` gives 0

@@ -171,5 +171,87 @@ def _plan(name, kinds, called=None):
     return Plan(loop=tuple(d.name for d in loop), result=result.name, weak_int=weak_int)
 
 
+def operand_dtype(kind):
+    """What ``ufunc.resolve_dtypes`` takes for an operand of type string ``kind``: a Python
+    int/float/complex type (NEP 50 weak) or a NumPy dtype."""
+    if kind in _PYTHON:
+        return _PYTHON[kind]
+    return np.dtype("bool" if kind == "bool" else kind.split(":")[1])
+
+
 def _describe(kind):
     return f"np.{kind[3:]}" if kind.startswith("np:") else f"a Python {kind}"
+
+
+@dataclass(frozen=True)
+class ArrayPlan:
+    """How to compute an operator with an array operand as NumPy does.
+
+    Attributes:
+        loop (str): the loop dtype both operands are converted to ("" when Numba's own
+            typing already gives it: a Python number, which NEP 50's ``weak`` types).
+        sqrt (bool): ``a ** 0.5``: NumPy computes ``np.sqrt`` (its fast scalar power).
+        problem (str | None): why it cannot be compiled exactly.
+    """
+    loop: str = ""
+    sqrt: bool = False
+    problem: str = None
+
+
+def array_plan(name, kinds, constants):
+    """NumPy's plan for operator ``name`` with at least one array operand (``kinds`` as in
+    ``plan``; ``constants``: per operand its literal value, or None), or None where Numba's
+    array operators already follow NumPy.
+
+    - an array meeting a NumPy scalar: NumPy 2 types the scalar as strongly as an array
+      (``complex64_array + np.int64(0)`` is complex128, ``int64_array * np.uint64(2)`` is
+      float64); Numba's array-scalar typing lets the array's dtype win. Both operands are
+      converted to the loop dtype;
+    - ``<<``/``>>``: NumPy gives 0 (or -1) for a count outside ``[0, bits)``, Numba's loop
+      shifts by it (undefined in C): only a literal count inside compiles;
+    - ``**`` of floats: NumPy's power loop is its own (SIMD) code, which differs from libm's
+      pow in the last bit (1,128 of 20,000 random float64 pairs here); NumPy's fast scalar
+      power takes exponents -1, 0, 1, 2 (exact in both) and 0.5 (``np.sqrt``): only those
+      literal exponents compile; integer powers are exact (NumPy raises ValueError for a
+      negative integer exponent: only a literal one >= 0 compiles).
+    """
+    arrays = [k for k in kinds if k.startswith("arr:")]
+    if not arrays or len(kinds) != 2 or not all(
+            k in _PYTHON or k == "bool" or k.startswith(("np:", "arr:")) for k in kinds):
+        return None
+    ufunc = UFUNCS.get(name)
+    if ufunc is None:
+        return None
+    dtypes = tuple(_PYTHON[k] if k in _PYTHON else np.dtype(
+        "bool" if k == "bool" else k.split(":")[1]) for k in kinds)
+    try:
+        resolved = ufunc.resolve_dtypes(dtypes + (None,))
+    except Exception:  # noqa: BLE001 - NumPy raises TypeError; Numba's typing refuses it too
+        return None
+    loop = resolved[0]
+    if len({d.name for d in resolved[:-1]}) != 1 or "float16" in {d.name for d in resolved}:
+        return ArrayPlan(problem=f"{ufunc.__name__} of {' and '.join(map(_describe, kinds))}"
+                                 " has no loop Numba computes alike")
+    if loop.kind == "c" and name in ("Div", "FloorDiv", "Mod", "Pow"):
+        return ArrayPlan(problem=f"{ufunc.__name__} of complex arrays is NumPy's own loop "
+                                 "(Numba divides otherwise, and raises ZeroDivisionError)")
+    if name in ("LShift", "RShift"):
+        count = constants[1]
+        if kinds[1].startswith("arr:") or type(count) is not int or not (
+                0 <= count < loop.itemsize * 8):
+            return ArrayPlan(problem="a shift of an array by a count that may be outside "
+                                     "[0, bits) (NumPy gives 0, Numba's loop shifts by it)")
+    if name == "Pow":
+        exponent = constants[1]
+        if loop.kind in "fc":
+            if exponent == 0.5 and type(exponent) is float and loop.kind == "f":
+                return ArrayPlan(loop=loop.name, sqrt=True)
+            if exponent not in (-1, 0, 1, 2) or type(exponent) not in (int, float):
+                return ArrayPlan(problem=f"an array {loop.name} power is NumPy's own power "
+                                         "loop (libm's pow differs in the last bits); "
+                                         "exponents -1, 0, 1, 2 and 0.5 compile")
+        elif type(exponent) is not int or exponent < 0:
+            return ArrayPlan(problem="an integer array to a power that may be negative "
+                                     "(NumPy raises ValueError)")
+    numpy_scalar = any(k.startswith("np:") for k in kinds)
+    return ArrayPlan(loop=loop.name if numpy_scalar else "")

@@ -28,7 +28,8 @@ import gast
 import numpy as np
 
 from ..analysis.definite_assignment import check_definite_assignment
-from ..analysis.numpy_scalars import COMPARISONS, plan as numpy_scalar_plan, ufunc_plan
+from ..analysis.numpy_scalars import (COMPARISONS, UFUNCS, array_plan, operand_dtype as
+                                      _ufunc_operand, plan as numpy_scalar_plan, ufunc_plan)
 from ..analysis.python_numbers import UNKNOWN, Numbers
 from ..analysis.scalar_types import (CALL as CALL_TYPE, UNKNOWN as UNKNOWN_TYPE, ScalarTypes,
                                      assigns, sample as sample_of,
@@ -42,7 +43,7 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         REPLACEMENT_ARITY, REPLACEMENTS, WEAK_ARRAY_BINOPS, WEAK_BINOPS,
                         checked_pow,
                         checked_pow_num, fit_int, int64_pow_bounds, int_pow, int_pow_bounded,
-                        numpy_complex_div, numpy_lshift, numpy_rshift, python_complex_pow,
+                        numpy_complex_div, numpy_int_pow, numpy_lshift, numpy_rshift, python_complex_pow,
                         python_lshift, python_rshift, to_complex2, weak_left, weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
@@ -161,9 +162,20 @@ class Specializer:
                                self._resolve_static, numpy_params, array_params)
         # One name per web (passes.split_webs): Numba types each name once.
         numbers = self.numbers
+        # Names that hold numbers on every path (types by path over the unsplit function):
+        # their `x op= v` is a rebinding, an array's is an update in place.
+        scalars = set()
+        if param_types:
+            params = parameter_names(source.node)
+            before = ScalarTypes(source.node, {p: param_types.get(p, UNKNOWN_TYPE)
+                                               for p in params if p not in bindings},
+                                 self._resolve_static, UNKNOWN)
+            scalars = {name for name, kinds in before.types.items() if kinds and all(
+                k in ("int", "float", "bool", "complex") or k.startswith("np:")
+                for k in kinds)}
         node, self.renamed = split_webs(source.node, lambda aug: (
             aug.target.id in numbers.kinds or numbers.is_numpy_scalar(aug.target)
-            or numbers._python_here(aug.target)))
+            or numbers._python_here(aug.target) or aug.target.id in scalars))
         if self.renamed:
             self.src = source = FunctionSource(source.function, source.filename, node)
             self.locals = local_names(node)
@@ -372,8 +384,15 @@ class Specializer:
             for child in gast.walk(current):
                 if hasattr(child, "ctx"):
                     child.ctx = gast.Load()
-            exact = self._numpy_scalar_op(node, node.op, [current, value],
-                                          [node.target, node.value])
+            target_kinds = self.scalar_types.of(node.target) if self.scalar_types else set()
+            if target_kinds and all(k.startswith("arr:") for k in target_kinds):
+                # an array updated in place: NumPy's loop, its result cast into the array
+                inplace = self._inplace_array_update(node, target, value, target_kinds)
+                if inplace is not None:
+                    return hoisted + [inplace]
+            exact = None if target_kinds and all(k.startswith("arr:") for k in target_kinds) \
+                else self._numpy_scalar_op(node, node.op, [current, value],
+                                           [node.target, node.value])
             if exact is None and isinstance(target, gast.Name):
                 exact = self._python_number_op(node, node.op, [current, value],
                                                [node.target, node.value])
@@ -901,6 +920,8 @@ class Specializer:
             if len(found) != 1:
                 return None
             kinds.append(next(iter(found)))
+        if ufunc is None and any(k.startswith("arr:") for k in kinds):
+            return self._numpy_array_op(node, op, name, kinds, values, sources)
         found = (ufunc_plan(ufunc, kinds) if ufunc is not None
                  else numpy_scalar_plan(name, kinds))
         if found is None:
@@ -936,6 +957,9 @@ class Specializer:
             helper = numpy_lshift if name == "LShift" else numpy_rshift
             out = self._call_helper(node, helper, operands + [
                 constant_node(np.dtype(loop).itemsize * 8)])
+        elif name == "Pow" and np.dtype(loop).kind in "biu":
+            one = self._np_cast(loop, constant_node(1), node)
+            out = self._call_helper(node, numpy_int_pow, operands + [one])
         elif name == "Div" and loop.startswith("complex"):
             out = self._call_helper(node, numpy_complex_div[loop], operands)
         elif name in NUMPY_BINOPS:
@@ -1061,6 +1085,84 @@ class Specializer:
                                       args=[value], keywords=[])
                 return value
         return None
+
+    def _inplace_array_update(self, node, target, value, target_kinds):
+        """``a op= b`` of an array ``a``: ``np.<ufunc>(a, b, out=a)`` with casting
+        'same_kind' in NumPy. Where NumPy's result dtype cannot be cast so into ``a``'s, the
+        plain call raises (UFuncOutputCastingError, a TypeError): fall back. A NumPy scalar
+        ``b`` is converted to the loop dtype, as for ``a op b``. None where the other rules
+        apply."""
+        if len(target_kinds) != 1:
+            return None
+        kind = next(iter(target_kinds))
+        value_kinds = self.scalar_types.of(node.value)
+        if len(value_kinds) != 1:
+            return None
+        other = next(iter(value_kinds))
+        name = type(node.op).__name__
+        constants = [None, value.value if isinstance(value, Static) else
+                     self.numbers.constant(node.value)]
+        found = array_plan(name, [kind, other], constants)
+        if found is None:
+            return None
+        if found.problem:
+            self.fail(node, found.problem)
+        ufunc = UFUNCS.get(name)
+        dtypes = (np.dtype(kind.split(":")[1]), _ufunc_operand(other))
+        try:
+            result = ufunc.resolve_dtypes(dtypes + (None,))[-1]
+        except Exception:  # noqa: BLE001 - NumPy refuses the types: Numba's typing too
+            return None
+        if not np.can_cast(result, dtypes[0], casting="same_kind"):
+            self.fail(node, f"NumPy cannot cast {ufunc.__name__}'s {result.name} result into "
+                            f"the {dtypes[0].name} array updated in place (it raises "
+                            "UFuncOutputCastingError)")
+        if found.sqrt:
+            return None
+        value = self._m(value, node.value)
+        if other.startswith("np:") and found.loop and other[3:] != found.loop:
+            value = self._np_cast(found.loop, value, node)
+        return gast.AugAssign(target=target, op=node.op, value=value)
+
+    def _numpy_array_op(self, node, op, name, kinds, values, sources):
+        """An operator with an array operand by NumPy's rules (analysis.numpy_scalars
+        ``array_plan``): a NumPy scalar meeting an array converted to the loop dtype (the
+        array too, where its dtype is not the loop's); ``a ** 0.5`` is ``np.sqrt(a)``; falls
+        back where Numba's array loop differs. None where Numba's operator already agrees."""
+        constants = [v.value if isinstance(v, Static) else self.numbers.constant(s)
+                     for v, s in zip(values, sources)]
+        found = array_plan(name, kinds, constants)
+        if found is None:
+            return None
+        if found.problem:
+            self.fail(node, found.problem)
+        operands = [self._m(v, s) for v, s in zip(values, sources)]
+        if found.sqrt:
+            base = operands[0]
+            if kinds[0] != f"arr:{found.loop}:{kinds[0].split(':')[2]}":
+                base = self._astype(found.loop, base, node)
+            return gast.copy_location(gast.Call(func=self.materialize(Static(np.sqrt), node),
+                                                args=[base], keywords=[]), node)
+        if not found.loop:
+            return None
+        converted = []
+        for expr, kind in zip(operands, kinds):
+            if kind.startswith("arr:") and kind.split(":")[1] != found.loop:
+                expr = self._astype(found.loop, expr, node)
+            elif kind.startswith("np:") and kind[3:] != found.loop:
+                expr = self._np_cast(found.loop, expr, node)
+            converted.append(expr)
+        if name in COMPARISONS:
+            out = gast.Compare(left=converted[0], ops=[op], comparators=[converted[1]])
+        else:
+            out = gast.BinOp(left=converted[0], op=op, right=converted[1])
+        return gast.copy_location(out, node)
+
+    def _astype(self, dtype, expr, node):
+        """``expr.astype(np.<dtype>)``: an array converted as NumPy converts a ufunc input."""
+        return gast.copy_location(gast.Call(
+            func=gast.Attribute(value=expr, attr="astype", ctx=gast.Load()),
+            args=[self.materialize(Static(np.dtype(dtype).type), node)], keywords=[]), node)
 
     def _np_cast(self, dtype, expr, node):
         """``np.<dtype>(expr)`` (a conversion: wraps integers, rounds floats)."""
