@@ -150,8 +150,12 @@ def checked_ldexp(x, i):
 # hold (an int beyond int64, a complex number). transpiler.api re-runs an effect-free function
 # as Python on them (transpiler.analysis.effects); the raises below spell them out literally
 # because converted code reads string constants only as literals.
+_BY_PATH = ("a division by zero of a value that is a Python number on some paths and a NumPy "
+            "scalar on others: Python raises, NumPy gives inf or nan (graphjit)")
+
 NOT_REPRESENTABLE = (
     "int beyond int64 in compiled code (graphjit)",
+    _BY_PATH,
     "an int from 2**53 in a value that is an int or a float by path: compiled code holds it in "
     "float64 (graphjit)",
     "a negative number to a fractional power is complex in Python; compiled code cannot "
@@ -504,6 +508,45 @@ def python_complex_pow(x, y):
     if rr == math.inf or rr == -math.inf or ri == math.inf or ri == -math.inf:
         raise OverflowError("complex exponentiation")
     return complex(rr, ri)
+
+
+def alike_div(x, y):
+    """``x / y`` where an operand is a Python float on some paths and an np.float64 on others
+    (or an int and an np.int64): equal results, except by zero (Python raises
+    ZeroDivisionError, NumPy gives inf/nan): there compiled code says so (an effect-free call
+    runs again as Python, transpiler.api)."""
+    if y == 0:
+        raise OverflowError(_BY_PATH)
+    return x / y
+
+
+def alike_floordiv(x, y):
+    """``x // y`` of such operands (see alike_div)."""
+    if y == 0:
+        raise OverflowError(_BY_PATH)
+    return x // y
+
+
+def alike_mod(x, y):
+    """``x % y`` of such operands (see alike_div)."""
+    if y == 0:
+        raise OverflowError(_BY_PATH)
+    return x % y
+
+
+ALIKE_BINOPS = {"Div": alike_div, "FloorDiv": alike_floordiv, "Mod": alike_mod}
+
+
+def python_to_int_dtype(x, below, above):
+    """A Python int or float converted to a NumPy integer type (``np.uint8(x)``): NumPy 2
+    raises ValueError for nan and OverflowError where the (truncated) value does not fit,
+    that is where ``x <= below`` or ``x >= above`` (the dtype's bounds -1 and +1, as
+    floats for a float ``x``); Numba's conversion wraps."""
+    if x != x:
+        raise ValueError("cannot convert float NaN to integer")
+    if x <= below or x >= above:
+        raise OverflowError("Python integer out of bounds for the NumPy integer type")
+    return x
 
 
 def numpy_int_pow(x, y, one):

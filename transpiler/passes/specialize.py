@@ -43,7 +43,8 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         REPLACEMENT_ARITY, REPLACEMENTS, WEAK_ARRAY_BINOPS, WEAK_BINOPS,
                         checked_pow,
                         checked_pow_num, fit_int, int64_pow_bounds, int_pow, int_pow_bounded,
-                        numpy_complex_div, numpy_int_pow, numpy_lshift, numpy_rshift, python_complex_pow,
+                        ALIKE_BINOPS, numpy_complex_div, numpy_int_pow, numpy_lshift,
+                        python_to_int_dtype, numpy_rshift, python_complex_pow,
                         python_lshift, python_rshift, to_complex2, weak_left, weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
@@ -396,6 +397,9 @@ class Specializer:
             if exact is None and isinstance(target, gast.Name):
                 exact = self._python_number_op(node, node.op, [current, value],
                                                [node.target, node.value])
+            if exact is None and isinstance(target, gast.Name):
+                exact = self._alike_op(node, node.op, [current, value],
+                                       [node.target, node.value])
             if exact is not None:
                 return hoisted + [gast.Assign(targets=[target], value=exact, type_comment=None)]
         weak_value = self._python_number(value, node.value)
@@ -887,6 +891,9 @@ class Specializer:
         python = self._python_number_op(node, node.op, [left, right], [node.left, node.right])
         if python is not None:
             return python
+        alike = self._alike_op(node, node.op, [left, right], [node.left, node.right])
+        if alike is not None:
+            return alike
         if not isinstance(node.op, gast.MatMult):
             left, right = self._weak_pair(left, right, node.left, node.right)
             helper = self._weak_helper(node.op, left, right, node.left, node.right)
@@ -969,6 +976,21 @@ class Specializer:
         return gast.copy_location(self._np_cast(found.result, gast.copy_location(out, node),
                                                 node), node)
 
+    def _alike_op(self, node, op, values, sources):
+        """``/``, ``//``, ``%`` with an operand that is a Python float on some paths and an
+        np.float64 on others (an int and an np.int64): they compute alike but by zero
+        (fidelity.alike_div). None elsewhere."""
+        name = type(op).__name__
+        if not self.fidelity or self.scalar_types is None or name not in ALIKE_BINOPS:
+            return None
+        pairs = ({"float", "np:float64"}, {"int", "np:int64"})
+        for value, source in zip(values, sources):
+            kinds = set() if isinstance(value, Static) else self.scalar_types.of(source)
+            if any(pair <= kinds for pair in pairs):
+                return self._call_helper(node, ALIKE_BINOPS[name],
+                                         [self._m(v, s) for v, s in zip(values, sources)])
+        return None
+
     def _python_number_op(self, node, op, values, sources):
         """Python's own rules where Numba's differ for Python numbers: ``<<``/``>>`` of ints
         (a negative count raises ValueError, a result beyond int64 is said so), ``**`` with a
@@ -1027,6 +1049,24 @@ class Specializer:
                                                                "complex" not in next(iter(k)))
                 for k in kinds):
             return self._call_helper(node, to_complex2, [self._m(self.expr(a), a) for a in args])
+        if isinstance(fn, type) and issubclass(fn, np.integer) and len(args) == 1 and \
+                kinds[0] and kinds[0] <= {"int", "float"}:
+            info = np.iinfo(fn)
+            value = self.expr(args[0])
+            if isinstance(value, Static) and info.min <= value.value <= info.max:
+                return None
+            if kinds[0] == {"int"}:     # int64 bounds cannot be passed as int64 +-1
+                below, above = [constant_node(int(info.min) - 1 if info.min > -2 ** 63
+                                              else -1.0e300),
+                                constant_node(int(info.max) + 1 if info.max < 2 ** 63 - 1
+                                              else 1.0e300)]
+            else:
+                below, above = (constant_node(float(info.min) - 1.0),
+                                constant_node(float(info.max) + 1.0))
+            value = self._call_helper(node, python_to_int_dtype, [
+                self._m(value, args[0]), below, above])
+            return gast.Call(func=self.materialize(Static(fn), node), args=[value],
+                             keywords=[])
         if isinstance(fn, np.ufunc) and _hashable(fn):
             values = [self.expr(a) for a in args]
             return self._numpy_scalar_op(node, fn, values, args)
