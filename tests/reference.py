@@ -40,6 +40,9 @@ def assert_same_value(expected, actual):
             assert_same_value(e, a)
     elif isinstance(expected, (float, np.floating)) and expected != expected:
         assert actual != actual
+    elif isinstance(expected, (complex, np.complexfloating)) and expected != expected:
+        assert_same_value(expected.real, actual.real)    # nan parts equal nan parts
+        assert_same_value(expected.imag, actual.imag)
     else:
         assert actual == expected, (expected, actual)
 

@@ -195,6 +195,24 @@ def maximum(a, b):
     return np.maximum(a, b)
 
 
+def max_then_divide(x0):
+    y0 = max(x0, -1.5)      # an np.float64 or a Python float by value
+    y0 /= 0                 # inf in NumPy, ZeroDivisionError in Python
+    return y0
+
+
+def uint8_of_float():
+    return np.uint8(-1.5)   # OverflowError in NumPy 2
+
+
+def int8_of(x):
+    return np.int8(x)
+
+
+def int64_of_literal():
+    return np.complex128(np.int64(2) + 2j)
+
+
 def store_int(a):
     a[1] = int(-1.5)
     return a
@@ -209,6 +227,11 @@ BUILTIN_CASES = [
     (total, (np.uint8(200), np.uint8(200))), (total, (True, np.int8(127))),
     (rounded, (np.int8(-3),)), (rounded, (2,)), (maximum, (np.uint8(200), 2)),
     (maximum, (np.uint32(7), np.float32(1.5))), (store_int, (np.array([0, 2], np.uint16),)),
+    # found by the widened fuzzer (tests/fuzzing): seeds 11 and 12, N=500, and the short round
+    (max_then_divide, (-3.0,)), (uint8_of_float, ()), (int8_of, (300,)), (int8_of, (-1.5,)),
+    (int8_of, (float("nan"),)), (int8_of, (np.float64(300.0),)), (int64_of_literal, ()),
+    (power, (complex(-3.21, -math.inf), 1j)), (power, (1j, complex(-3.21, -math.inf))),
+    (power, (-1j, 1e200 + 1e200j)), (power, (1e200 + 1e200j, 2)),
 ]
 
 
@@ -218,6 +241,13 @@ def test_builtins_by_the_type_model(fn, args):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
         assert_compiles_same(fn, *args)
+
+
+def test_a_division_by_zero_of_a_value_numpy_or_python_by_path_runs_as_python():
+    # np.float64 on this path: NumPy's inf; the effect-free call runs again as Python
+    with pytest.warns(tp.FallbackWarning, match="ran as plain Python"):
+        result = tp.jit(max_then_divide)(np.float64(1.0))
+    assert type(result) is np.float64 and result == np.inf
 
 
 def trunc(x):

@@ -502,8 +502,11 @@ def python_complex_pow(x, y):
         at = math.atan2(ai, ar)
         phase = at * br
         if bi != 0.0:
-            length /= math.exp(at * bi)
+            length = np.true_divide(length, math.exp(at * bi))   # C division: inf by 0
             phase += bi * math.log(vabs)
+        if phase == math.inf or phase == -math.inf:
+            # libm's cos(inf) sets errno EDOM, which CPython reports as this error
+            raise ZeroDivisionError("0.0 to a negative or complex power")
         rr, ri = length * math.cos(phase), length * math.sin(phase)
     if rr == math.inf or rr == -math.inf or ri == math.inf or ri == -math.inf:
         raise OverflowError("complex exponentiation")
