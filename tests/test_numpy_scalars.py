@@ -317,3 +317,92 @@ def test_no_specialization_outlives_its_argument_types():
                 assert type(expected) is type(actual), (args, expected, actual)
                 np.testing.assert_array_equal(np.asarray(actual), np.asarray(expected))
                 assert np.asarray(actual).dtype == np.asarray(expected).dtype
+
+
+# -- found by a fresh-eyed review ------------------------------------------------------------
+
+def store(a, v):
+    a[0] = v
+    return a
+
+
+def update_all(a, v):
+    for i in range(a.shape[0]):
+        a[i] += v
+    return a
+
+
+def inplace(a, s):
+    a += s
+    return a
+
+
+def subtract_true(a):
+    return a - True
+
+
+def first_times_three(t):
+    return t[0] * 3
+
+
+def plus_2j(a):
+    return a + 2j
+
+
+def chain(a, b, c):
+    return a < b < c
+
+
+STORED = [300, -3, np.int16(300), np.uint8(255), np.int64(2 ** 40), np.uint64(2 ** 64 - 1),
+          True, -3.0, 3.7, 1e20, float("nan"), np.float64(-3.0), np.float32(-280.0),
+          np.uint32(4294967293), np.int8(-5)]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64"])
+def test_stores_into_integer_arrays_follow_numpy_setitem(dtype):
+    """NumPy 2's setitem: into a signed array every value converts as int() does (raising
+    OverflowError / ValueError); into an unsigned one Python numbers do, NumPy integers
+    wrap, NumPy floats convert through a signed integer. Where C's conversion is undefined
+    compiled code raises (never a guess): those values are left out here."""
+    for fn in (store, update_all):
+        compiled = tp.jit(fn)
+        for value in STORED:
+            args = (np.ones(3, dtype), value)
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                (kind, expected), _ = outcome(fn, args)
+                (kind_c, actual), _ = outcome(compiled, args)
+            if kind_c == "raised" and actual is OverflowError and kind == "returned" and \
+                    dtype.startswith("u") and isinstance(value, (float, np.floating)):
+                continue   # undefined in C: compiled code says so (store_numpy_float_unsigned)
+            assert kind == kind_c, (fn.__name__, dtype, value, expected, actual)
+            if kind == "raised":
+                assert expected is actual, (fn.__name__, dtype, value)
+            else:
+                assert expected.dtype == actual.dtype
+                np.testing.assert_array_equal(expected, actual)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (inplace, (np.zeros(2, np.int8), 300)), (inplace, (np.zeros(2, np.int8), 3)),
+    (plus_2j, (np.ones(2, np.float32),)), (plus_2j, (np.ones(2, np.complex64),)),
+    (chain, (np.int8(1), np.int8(2), np.int8(3))), (chain, (np.int8(1), 2, np.int8(0))),
+    (chain, (1, 2, 3)), (rshift, (np.uint64(2 ** 63 + 5), 1)),
+    (rshift, (np.uint64(2 ** 63 + 5), 70)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_review_cases(fn, args):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_compiles_same(fn, *args)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (subtract_true, (np.array([True, False]),)),     # TypeError in NumPy
+    (first_times_three, ((np.int8(100),),)),         # tuple items are not typed by path
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_review_cases_that_fall_back(fn, args):
+    with pytest.warns(tp.FallbackWarning):
+        got = outcome(tp.jit(fn), args)[0]
+    plain = outcome(fn, args)[0]
+    assert got[0] == plain[0] and type(got[1]) is type(plain[1])

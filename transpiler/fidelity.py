@@ -153,9 +153,14 @@ def checked_ldexp(x, i):
 _BY_PATH = ("a division by zero of a value that is a Python number on some paths and a NumPy "
             "scalar on others: Python raises, NumPy gives inf or nan (graphjit)")
 
+_UNDEFINED_STORE = ("a NumPy float outside the range NumPy converts through (int32 or int64) "
+                    "stored into an unsigned array: C's conversion is undefined there, so NumPy's "
+                    "value depends on the machine (graphjit)")
+
 NOT_REPRESENTABLE = (
     "int beyond int64 in compiled code (graphjit)",
     _BY_PATH,
+    _UNDEFINED_STORE,
     "an int from 2**53 in a value that is an int or a float by path: compiled code holds it in "
     "float64 (graphjit)",
     "a negative number to a fractional power is complex in Python; compiled code cannot "
@@ -578,11 +583,14 @@ def numpy_lshift(x, y, bits):
     return x << y
 
 
-def numpy_rshift(x, y, bits):
+def numpy_rshift(x, y, bits, zero, minus_one):
     """NumPy's ``x >> y`` (``npy_rshift``): a count outside ``[0, bits)`` gives -1 for a
-    negative ``x``, else 0."""
+    negative ``x``, else 0 (``zero``/``minus_one`` are of the loop dtype: uint64 minus a bool
+    would be a float64 in Numba)."""
     if y < 0 or y >= bits:
-        return (x - x) - (x < 0)
+        if x < zero:
+            return minus_one
+        return zero
     return x >> y
 
 
@@ -624,6 +632,35 @@ def numpy_cdiv64(x, y):
 
 
 numpy_complex_div = {"complex128": numpy_cdiv128, "complex64": numpy_cdiv64}
+
+
+def store_int_checked(x, low, high):
+    """An integer value stored into a signed integer array (or a Python int into any integer
+    array): NumPy 2's setitem converts it to a Python int and raises OverflowError where it
+    does not fit ``[low, high]`` (bounds of the value's own type; Numba would wrap)."""
+    if x < low or x > high:
+        raise OverflowError("Python integer out of bounds for the array's dtype")
+    return x
+
+
+def store_float_checked(x, low, high):
+    """A float stored into an integer array from a Python float (or into a signed array from
+    any float): NumPy 2's setitem truncates it as ``int()`` does: nan raises ValueError, a
+    value outside ``(low, high)`` OverflowError (Numba's conversion is undefined there)."""
+    if x != x:
+        raise ValueError("cannot convert float NaN to integer")
+    if not low < x < high:
+        raise OverflowError("Python integer out of bounds for the array's dtype")
+    return x
+
+
+def store_numpy_float_unsigned(x, low, high):
+    """A NumPy float stored into an unsigned array: NumPy converts it to a signed integer
+    first (int32 for uint8/uint16, int64 for uint32/uint64: ``(low, high)``), then wraps.
+    Outside that range (and nan) C's conversion is undefined: said so, never guessed."""
+    if not low < x < high:
+        raise OverflowError(_UNDEFINED_STORE)
+    return np.int64(x)
 
 
 def fit_int(x, low, high):

@@ -226,8 +226,9 @@ def array_plan(name, kinds, constants):
         "bool" if k == "bool" else k.split(":")[1]) for k in kinds)
     try:
         resolved = ufunc.resolve_dtypes(dtypes + (None,))
-    except Exception:  # noqa: BLE001 - NumPy raises TypeError; Numba's typing refuses it too
-        return None
+    except Exception as exc:  # noqa: BLE001 - NumPy refuses these types: so does the call
+        return ArrayPlan(problem=f"NumPy raises {type(exc).__name__} for {ufunc.__name__} of "
+                                 f"{' and '.join(map(_describe, kinds))}")
     loop = resolved[0]
     if len({d.name for d in resolved[:-1]}) != 1 or "float16" in {d.name for d in resolved}:
         return ArrayPlan(problem=f"{ufunc.__name__} of {' and '.join(map(_describe, kinds))}"
@@ -253,5 +254,7 @@ def array_plan(name, kinds, constants):
         elif type(exponent) is not int or exponent < 0:
             return ArrayPlan(problem="an integer array to a power that may be negative "
                                      "(NumPy raises ValueError)")
-    numpy_scalar = any(k.startswith("np:") for k in kinds)
+    # A NumPy scalar, or a Python complex (NEP 50 makes it complex64 with float32 arrays,
+    # where Numba's typing gives complex128), is converted to the loop dtype.
+    numpy_scalar = any(k.startswith("np:") or k == "complex" for k in kinds)
     return ArrayPlan(loop=loop.name if numpy_scalar else "")

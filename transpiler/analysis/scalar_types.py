@@ -283,9 +283,12 @@ class ScalarTypes:
             kinds = [self.of(node.left)] + [self.of(c) for c in node.comparators]
             if any(UNKNOWN in k or any(t.startswith("arr:") for t in k) for k in kinds):
                 return {UNKNOWN}
-            if not any(t.startswith("np:") for k in kinds for t in k):
+            # each comparison of a NumPy scalar gives an np.bool_ (the chain gives the one
+            # that decides): a chain is one type when every link is
+            links = [any(t.startswith("np:") for t in a | b) for a, b in zip(kinds, kinds[1:])]
+            if not any(links):
                 return {"bool"}
-            return {"np:bool"} if len(kinds) == 2 else {UNKNOWN}
+            return {"np:bool"} if all(links) else {UNKNOWN}
         if isinstance(node, gast.BoolOp):    # Python gives one of the operands
             return set().union(*[self.of(v) for v in node.values])
         if isinstance(node, gast.IfExp):

@@ -44,7 +44,8 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         checked_pow,
                         checked_pow_num, fit_int, int64_pow_bounds, int_pow, int_pow_bounded,
                         ALIKE_BINOPS, numpy_complex_div, numpy_int_pow, numpy_lshift,
-                        python_to_int_dtype, numpy_rshift, python_complex_pow,
+                        python_to_int_dtype, store_float_checked, store_int_checked,
+                        store_numpy_float_unsigned, numpy_rshift, python_complex_pow,
                         python_lshift, python_rshift, to_complex2, weak_left, weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
@@ -332,24 +333,68 @@ class Specializer:
         return [gast.Assign(targets=[self.target(t) for t in node.targets], value=value,
                             type_comment=None)]
 
-    def _checked_store(self, node, target, source, value):
-        """A Python int stored into an integer array element: NumPy 2 raises OverflowError
-        when it does not fit the dtype (Numba would wrap)."""
+    def _checked_store(self, node, target, source, value, kinds=None):
+        """``value`` (the user's ``source``; its types ``kinds`` when known otherwise) stored
+        into an element of an integer array as NumPy 2's setitem stores it (measured per
+        target and value type, NumPy 2.4): into a signed array every value is converted as
+        ``int()`` converts it, and one that does not fit raises OverflowError (nan:
+        ValueError); into an unsigned array a Python int or float is so too, while a NumPy
+        integer wraps and a NumPy float is converted through int64 (C's conversion). Numba
+        wraps everything (and a float out of range is undefined). Complex values fall back."""
         if not self.fidelity or self.scalar_types is None:
             return value
         base = self.scalar_types.of(target.value)
-        if len(base) != 1 or not next(iter(base)).startswith("arr:") or \
-                self.scalar_types.of(source) != {"int"}:
+        if len(base) != 1 or not next(iter(base)).startswith("arr:"):
             return value
-        dtype = np.dtype(next(iter(base)).split(":")[1])
-        if dtype.kind not in "iu":
+        parts = next(iter(base)).split(":")
+        ndim = int(parts[2])
+        index = target.slice.elts if isinstance(target.slice, gast.Tuple) else [target.slice]
+        if len(index) != ndim or any(isinstance(i, gast.Slice) for i in index):
+            return value     # a store into a slice: broadcast by NumPy's casting rules
+        dtype = np.dtype(parts[1])
+        kinds = self.scalar_types.of(source) if kinds is None else kinds
+        if dtype.kind not in "iu" or len(kinds) != 1:
             return value
+        kind = next(iter(kinds))
+        if kind == "np:" + dtype.name:
+            return value
+        source_dtype = (np.dtype({"int": "int64", "bool": "bool", "float": "float64",
+                                  "complex": "complex128"}[kind]) if kind in (
+            "int", "bool", "float", "complex") else np.dtype(kind[3:]) if kind.startswith(
+            "np:") else None)
+        if source_dtype is None:
+            return value
+        if source_dtype.kind == "c":
+            self.fail(node, f"a complex value stored into an {dtype.name} array (NumPy "
+                            "raises or warns by type)")
+        python = kind in ("int", "float", "bool")
         info = np.iinfo(dtype)
-        constant = self.numbers.constant(source)
-        if constant is not None and info.min <= constant <= info.max:
-            return value
-        return self._call_helper(node, fit_int, [value, constant_node(int(info.min)),
-                                                 constant_node(int(info.max))])
+        if source_dtype.kind in "biu":
+            if dtype.kind == "u" and not python:
+                return value                      # a NumPy integer wraps, as in Numba
+            constant = self.numbers.constant(source)
+            if constant is not None and info.min <= constant <= info.max:
+                return value
+            if source_dtype.kind == "b":
+                return value
+            own = np.iinfo(source_dtype)
+            low, high = max(info.min, own.min), min(info.max, own.max)
+            if low == own.min and high == own.max:
+                return value                      # every value of its type fits
+            return self._call_helper(node, store_int_checked, [
+                value, self._np_cast(source_dtype.name, constant_node(int(low)), node),
+                self._np_cast(source_dtype.name, constant_node(int(high)), node)])
+        # a float
+        if dtype.kind == "u" and not python:
+            bound = 2.0 ** 31 if dtype.itemsize <= 2 else 2.0 ** 63
+            return self._call_helper(node, store_numpy_float_unsigned, [
+                value, constant_node(-bound - (1.0 if bound < 2 ** 53 else 2048.0)),
+                constant_node(bound)])
+        low = float(info.min) - 1.0
+        if low == float(info.min):
+            low = float(np.nextafter(float(info.min), -np.inf))
+        return self._call_helper(node, store_float_checked, [
+            value, constant_node(low), constant_node(float(info.max) + 1.0)])
 
     def stmt_AnnAssign(self, node):
         if node.value is None:
@@ -400,6 +445,15 @@ class Specializer:
             if exact is None and isinstance(target, gast.Name):
                 exact = self._alike_op(node, node.op, [current, value],
                                        [node.target, node.value])
+            if isinstance(target, gast.Subscript) and self.scalar_types is not None:
+                result = self.scalar_types.of(gast.BinOp(left=node.target, op=node.op,
+                                                         right=node.value))
+                update = exact if exact is not None else gast.BinOp(
+                    left=current, op=node.op, right=self._m(value, node.value))
+                checked = self._checked_store(node, node.target, node.value, update, result)
+                if checked is not update or exact is not None:
+                    return hoisted + [gast.Assign(targets=[target], value=checked,
+                                                  type_comment=None)]
             if exact is not None:
                 return hoisted + [gast.Assign(targets=[target], value=exact, type_comment=None)]
         weak_value = self._python_number(value, node.value)
@@ -960,10 +1014,15 @@ class Specializer:
             # NumPy's invert of a bool is logical (Numba's ~True is -2)
             out = gast.UnaryOp(op=gast.Not() if name == "Invert" and loop == "bool" else op,
                                operand=operands[0])
-        elif name in ("LShift", "RShift"):
-            helper = numpy_lshift if name == "LShift" else numpy_rshift
-            out = self._call_helper(node, helper, operands + [
+        elif name == "LShift":
+            out = self._call_helper(node, numpy_lshift, operands + [
                 constant_node(np.dtype(loop).itemsize * 8)])
+        elif name == "RShift":
+            out = self._call_helper(node, numpy_rshift, operands + [
+                constant_node(np.dtype(loop).itemsize * 8),
+                self._np_cast(loop, constant_node(0), node),
+                self._np_cast(loop, constant_node(-1 if np.dtype(loop).kind == "i" else 0),
+                              node)])
         elif name == "Pow" and np.dtype(loop).kind in "biu":
             one = self._np_cast(loop, constant_node(1), node)
             out = self._call_helper(node, numpy_int_pow, operands + [one])
@@ -1162,6 +1221,13 @@ class Specializer:
         value = self._m(value, node.value)
         if other.startswith("np:") and found.loop and other[3:] != found.loop:
             value = self._np_cast(found.loop, value, node)
+        if other == "int" and dtypes[0].kind in "iu":
+            # NEP 50: a Python int meeting an integer array must fit its dtype
+            info = np.iinfo(dtypes[0])
+            constant = constants[1]
+            if constant is None or not info.min <= constant <= info.max:
+                value = self._call_helper(node, fit_int, [
+                    value, constant_node(int(info.min)), constant_node(int(info.max))])
         return gast.AugAssign(target=target, op=node.op, value=value)
 
     def _numpy_array_op(self, node, op, name, kinds, values, sources):
@@ -1189,7 +1255,7 @@ class Specializer:
         for expr, kind in zip(operands, kinds):
             if kind.startswith("arr:") and kind.split(":")[1] != found.loop:
                 expr = self._astype(found.loop, expr, node)
-            elif kind.startswith("np:") and kind[3:] != found.loop:
+            elif (kind.startswith("np:") and kind[3:] != found.loop) or kind == "complex":
                 expr = self._np_cast(found.loop, expr, node)
             converted.append(expr)
         if name in COMPARISONS:
@@ -1907,6 +1973,11 @@ def specialize(program, function, self_value=None, static_args=None, source=None
             program.guard(Path(((("arg", index)),)), "typekey", key)
             if key == ("type", complex):
                 param_types[name] = "complex"
+            if key[0] == "tuple" and _holds_numpy(key):
+                raise UnsupportedConstruct(
+                    f"argument {name!r} is a tuple holding NumPy scalars or arrays: its items "
+                    "are not typed by path yet, so their arithmetic would follow Numba's rules "
+                    "(pass them as separate arguments)", source.origin(source.node))
     specializer = Specializer(program, source, bindings, python_params=python_params,
                               numpy_params=numpy_params, array_params=array_params,
                               param_types=param_types, entry=True)
@@ -1919,6 +1990,14 @@ def specialize(program, function, self_value=None, static_args=None, source=None
     program.functions.append(entry)
     program.entry = entry
     return entry
+
+
+def _holds_numpy(key):
+    """Whether an argument's ``type_key`` (transpiler.api) has a NumPy scalar or an array in a
+    tuple."""
+    if key[0] == "tuple":
+        return any(_holds_numpy(k) for k in key[1])
+    return key[0] == "array" or getattr(key[1], "__module__", None) == "numpy"
 
 
 def _calls_itself(fdef, name):
