@@ -406,3 +406,12 @@ def test_review_cases_that_fall_back(fn, args):
         got = outcome(tp.jit(fn), args)[0]
     plain = outcome(fn, args)[0]
     assert got[0] == plain[0] and type(got[1]) is type(plain[1])
+
+
+def is_(x):
+    return x + 1
+
+
+def test_a_function_named_like_a_keyword_compiles():
+    # `is_` was turned into the keyword `is` in the generated module (an internal error)
+    assert_compiles_same(is_, np.int8(3))

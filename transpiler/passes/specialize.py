@@ -19,6 +19,7 @@ as callbacks (DESIGN.md, "Lower").
 """
 import copy
 import inspect
+import keyword
 import math
 import re
 import types
@@ -1833,6 +1834,8 @@ def _generated_name(function):
     """``Class_method`` or ``function``: the qualname after its last ``<locals>``."""
     name = function.__qualname__.rsplit("<locals>.", 1)[-1]
     name = re.sub(r"\W+", "_", name).strip("_") or "function"
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        name += "_fn"       # `is_` stripped is the keyword `is`
     return name if not name[0].isdigit() else "f_" + name
 
 
