@@ -415,3 +415,28 @@ def is_(x):
 def test_a_function_named_like_a_keyword_compiles():
     # `is_` was turned into the keyword `is` in the generated module (an internal error)
     assert_compiles_same(is_, np.int8(3))
+
+
+def one_more_than(i0):
+    if 1 > 1 + i0:          # NumPy's int64 wraps: True at the largest int64
+        return 0
+    return 2
+
+
+def bool_root_plus_float32():
+    t0 = False
+    return t0 ** 0.5 + np.float32(2.0)    # NEP 50: np.float32
+
+
+@pytest.mark.parametrize("fn,args", [
+    (one_more_than, (np.int64(2 ** 63 - 1),)), (bool_root_plus_float32, ()),
+    (floordiv, (np.int64(-2 ** 63), np.int64(-1))), (neg, (np.int64(-2 ** 63),)),
+    (mul, (np.int64(2 ** 62), 4)), (power, (np.int64(3), 41)),
+    (power, (np.uint64(2 ** 64 - 1), np.uint64(2 ** 63))),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_int64_wraps_and_nep50_in_every_shape(fn, args):
+    # found by the fuzzer (seed 1, N=1500) and while fixing it: Numba's signed arithmetic
+    # is `nsw`, which LLVM may assume never wraps
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_compiles_same(fn, *args)

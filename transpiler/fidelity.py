@@ -425,6 +425,16 @@ def numpy_floordiv(x, y):
     return x // y
 
 
+def numpy_floordiv_int64(x, y):
+    """NumPy's int64 ``x // y``: 0 by zero, and the most negative int64 by -1 wraps to itself
+    (Numba gives 0)."""
+    if y == 0:
+        return x - x
+    if y == -1:
+        return np.int64(np.uint64(0) - np.uint64(x))
+    return x // y
+
+
 def numpy_mod(x, y):
     """NumPy's ``x % y``: by zero, nan for floats, 0 for integers."""
     if np.isscalar(x) and np.isscalar(y):
@@ -557,15 +567,17 @@ def python_to_int_dtype(x, below, above):
     return x
 
 
-def numpy_int_pow(x, y, one):
-    """NumPy's integer ``x ** y`` (both of the loop's dtype; ``one`` is 1 in it): a negative
-    exponent raises ValueError; otherwise squaring and multiplying, wrapping in the dtype
-    (Numba's integer power takes a uint64 exponent from 2**63 as negative)."""
+def numpy_int_pow(x, y):
+    """NumPy's integer ``x ** y`` (both of the loop's dtype): a negative exponent raises
+    ValueError; otherwise squaring and multiplying in uint64, whose wrapping is the loop's
+    modulo its width (the caller converts the result to the dtype). Numba's integer power
+    takes a uint64 exponent from 2**63 as negative, and its signed products are `nsw`."""
     if y < 0:
         raise ValueError("Integers to negative integer powers are not allowed.")
+    one = np.uint64(1)
     result = one
-    base = x
-    e = y
+    base = np.uint64(x)
+    e = np.uint64(y)
     while e:
         if e & one:
             result = result * base

@@ -19,8 +19,13 @@ the result converted to NumPy's result dtype. That is exact:
   type (``int8(-128) // -1`` is 128 there and -128 after the conversion, as NumPy gives);
   shifts go through ``numpy_lshift``/``numpy_rshift`` (a count outside ``[0, bits)``, NumPy's
   ``npy_lshift``/``npy_rshift``);
+- int64 loops: ``+ - * -x`` are spelled in uint64 (Numba emits signed arithmetic as LLVM
+  ``add nsw``, which the optimiser may assume never wraps: ``1 > 1 + i`` became ``i < 0``),
+  ``**`` squares in uint64, and ``MIN // -1`` is MIN, as NumPy gives;
 - float loops: the operands are already of the loop dtype, so Numba computes in it (float32
-  with float32 is float32 in Numba); IEEE arithmetic is then bit for bit NumPy's.
+  with float32 is float32 in Numba); IEEE arithmetic is then bit for bit NumPy's. A Python
+  float meeting an np.float32 is converted to float32 here (NEP 50) whatever shape the
+  expression has.
 
 What cannot be exact is a *problem* (the function falls back): float16 (Numba has no float16
 scalars), a loop whose operands keep different dtypes (``int64 < uint64`` compares exactly, in
@@ -45,10 +50,11 @@ UFUNCS = {"Add": np.add, "Sub": np.subtract, "Mult": np.multiply, "Div": np.true
 
 COMPARISONS = frozenset({"Lt", "LtE", "Gt", "GtE", "Eq", "NotEq"})
 
-# Operand types whose operators the converter already gives NumPy's results for (Numba types
-# them as NumPy does, and transpiler.fidelity's helpers and NEP 50's `weak` cover / // % **
-# and Python numbers): left on that path.
-_NUMBA_ALIKE = frozenset({"np:float64", "np:float32", "np:int64", "int", "float"})
+# Operand types whose + - * and comparisons the converter already gives NumPy's results for
+# (Numba types them as NumPy does): left on that path. Not np.int64 (Numba's signed arithmetic
+# is `add nsw`, which LLVM may assume never wraps; NumPy's int64 wraps: computed in uint64),
+# not np.float32 (a Python float meeting it is NEP 50's float32 in every expression shape).
+_NUMBA_ALIKE = frozenset({"np:float64", "int", "float"})
 _PYTHON = {"int": int, "float": float, "complex": complex}
 
 
@@ -111,7 +117,7 @@ def ufunc_plan(ufunc, kinds):
     return found
 
 
-def plan(name, kinds):
+def plan(name, kinds, strong=False):
     """NumPy's plan for operator ``name`` (a gast operator class name: ``"Add"``, ``"Lt"``,
     ``"USub"``...) on operands of type strings ``kinds`` (transpiler.analysis.scalar_types:
     ``"np:uint8"``, ``"int"``...), or None when the converter's other rules already give
@@ -121,13 +127,13 @@ def plan(name, kinds):
     Returns:
         Plan | None: a ``problem`` plan when the operation cannot be compiled exactly.
     """
-    key = (name, tuple(kinds))
+    key = (name, tuple(kinds), strong)
     if key not in _plans:
-        _plans[key] = _plan(name, tuple(kinds))
+        _plans[key] = _plan(name, tuple(kinds), strong=strong)
     return _plans[key]
 
 
-def _plan(name, kinds, called=None):
+def _plan(name, kinds, called=None, strong=False):
     ufunc = called or UFUNCS.get(name)
     if ufunc is None or not all(k in _PYTHON or k == "bool" or k.startswith("np:")
                                 for k in kinds):
@@ -136,7 +142,7 @@ def _plan(name, kinds, called=None):
     # NumPy's counts: those always take the plan
     own_rules = name in ("LShift", "RShift", "Div", "FloorDiv", "Mod", "Pow")
     if called is None and (not any(k.startswith("np:") for k in kinds) or (
-            set(kinds) <= _NUMBA_ALIKE and not own_rules)):
+            set(kinds) <= _NUMBA_ALIKE and not own_rules and not strong)):
         return None
     integer = [k in ("int", "bool") or (k.startswith("np:") and np.dtype(k[3:]).kind in "biu")
                for k in kinds]
@@ -167,7 +173,9 @@ def _plan(name, kinds, called=None):
     if sampled != "np:" + result.name:
         return Plan(problem=f"{ufunc.__name__} of {' and '.join(_describe(k) for k in kinds)}"
                             f" gives {sampled}, not the loop's {result.name}")
-    weak_int = tuple(k == "int" and loop[0].kind in "iu" for k in kinds)
+    # (compiled code holds Python ints in int64: they always fit an int64 loop)
+    weak_int = tuple(k == "int" and loop[0].kind in "iu" and loop[0].name != "int64"
+                     for k in kinds)
     return Plan(loop=tuple(d.name for d in loop), result=result.name, weak_int=weak_int)
 
 

@@ -44,7 +44,8 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         REPLACEMENT_ARITY, REPLACEMENTS, WEAK_ARRAY_BINOPS, WEAK_BINOPS,
                         checked_pow,
                         checked_pow_num, fit_int, int64_pow_bounds, int_pow, int_pow_bounded,
-                        ALIKE_BINOPS, numpy_complex_div, numpy_int_pow, numpy_lshift,
+                        ALIKE_BINOPS, numpy_complex_div, numpy_floordiv_int64, numpy_int_pow,
+                        numpy_lshift,
                         python_to_int_dtype, store_float_checked, store_int_checked,
                         store_numpy_float_unsigned, numpy_rshift, python_complex_pow,
                         python_lshift, python_rshift, to_complex2, weak_left, weak_right)
@@ -984,8 +985,10 @@ class Specializer:
             kinds.append(next(iter(found)))
         if ufunc is None and any(k.startswith("arr:") for k in kinds):
             return self._numpy_array_op(node, op, name, kinds, values, sources)
+        # A static NumPy scalar (np.float32(2.0) folded) is as strong as a runtime one.
+        strong = any(isinstance(v, Static) and isinstance(v.value, np.generic) for v in values)
         found = (ufunc_plan(ufunc, kinds) if ufunc is not None
-                 else numpy_scalar_plan(name, kinds))
+                 else numpy_scalar_plan(name, kinds, strong))
         if found is None:
             return None
         if found.problem:
@@ -1024,9 +1027,17 @@ class Specializer:
                 self._np_cast(loop, constant_node(0), node),
                 self._np_cast(loop, constant_node(-1 if np.dtype(loop).kind == "i" else 0),
                               node)])
+        elif name == "FloorDiv" and loop == "int64":
+            out = self._call_helper(node, numpy_floordiv_int64, operands)
         elif name == "Pow" and np.dtype(loop).kind in "biu":
-            one = self._np_cast(loop, constant_node(1), node)
-            out = self._call_helper(node, numpy_int_pow, operands + [one])
+            out = self._call_helper(node, numpy_int_pow, operands)
+        elif loop == "int64" and name in ("Add", "Sub", "Mult", "USub"):
+            # wrapping int64 arithmetic, spelled in uint64 (Numba's signed ops are `nsw`)
+            unsigned = [self._np_cast("uint64", o, node) for o in operands]
+            if name == "USub":
+                unsigned = [self._np_cast("uint64", constant_node(0), node)] + unsigned
+                op = gast.Sub()
+            out = gast.BinOp(left=unsigned[0], op=op, right=unsigned[1])
         elif name == "Div" and loop.startswith("complex"):
             out = self._call_helper(node, numpy_complex_div[loop], operands)
         elif name in NUMPY_BINOPS:
