@@ -440,3 +440,20 @@ def test_int64_wraps_and_nep50_in_every_shape(fn, args):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
         assert_compiles_same(fn, *args)
+
+
+def bool_product_cubed(i1):
+    return (i1 * 0) ** 3        # True * 0 is the int 0: 0 ** 3 is the int 0
+
+
+def divmod_of_a_call(i0):
+    return divmod(i0, abs(4) + 1)[1]
+
+
+def test_fuzz_seed_2_cases():
+    # found by the fuzzer (seed 2, N=1500)
+    assert_compiles_same(bool_product_cubed, True)
+    with pytest.warns(tp.FallbackWarning, match="divmod"):
+        assert outcome(tp.jit(divmod_of_a_call), (np.int16(0),))[0] == (
+            "returned", np.int16(0))
+    assert type(tp.jit(divmod_of_a_call)(np.int16(7))) is np.int16

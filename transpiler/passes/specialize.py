@@ -1151,15 +1151,18 @@ class Specializer:
                 except (TypeError, ValueError):
                     return None
             return None
-        if fn is divmod and len(args) == 2 and all(_pure(a) for a in args):
+        if fn is divmod and len(args) == 2:
             pair = [gast.copy_location(gast.BinOp(left=args[0], op=op, right=args[1]), node)
                     for op in (gast.FloorDiv(), gast.Mod())]
-            kinds = [types.of(a) for a in args]
-            if all(len(k) == 1 for k in kinds) and any(
-                    next(iter(k)).startswith("np:") for k in kinds):
-                return gast.Tuple(elts=[self._m(self.expr(p), p) for p in pair],
-                                  ctx=gast.Load())
-            return None
+            if not any(k.startswith("np:") for k in set().union(*kinds)):
+                return None         # Python numbers: Numba's divmod is Python's
+            if not all(len(k) == 1 for k in kinds):
+                self.fail(node, "divmod() of a NumPy scalar whose operands' types differ by "
+                                "path")
+            if not all(_pure(a) for a in args):
+                self.fail(node, "divmod() of a NumPy scalar with an operand that is a call "
+                                "(NumPy's // and % would evaluate it twice here)")
+            return gast.Tuple(elts=[self._m(self.expr(p), p) for p in pair], ctx=gast.Load())
         if fn is sum and 1 <= len(args) <= 2 and isinstance(args[0], gast.Tuple) and not any(
                 isinstance(e, gast.Starred) for e in args[0].elts) and len(args[0].elts) < 64:
             total = args[1] if len(args) == 2 else gast.copy_location(
@@ -1961,7 +1964,8 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         if name in bindings:
             continue
         program.guard(Path(((("arg", index)),)), "type", kind)
-        python_params[name] = {int: "int", float: "float"}.get(kind, "num")
+        # (a bool computes as an int: True * 0 is the int 0)
+        python_params[name] = {int: "int", bool: "int", float: "float"}.get(kind, "num")
         if value:
             python_values[name] = (Path(((("arg", index)),)), value[0])
     numpy_params, array_params = set(), {}
