@@ -213,6 +213,13 @@ def to_complex(x):
     return np.complex128(x)
 
 
+def checked_round(x):
+    """``round(x)`` of a float: Python's int, half to even; nan raises ValueError and an
+    infinity OverflowError (Numba returns an arbitrary int)."""
+    _finite_for_int(x)
+    return np.int64(round(x))
+
+
 def checked_frexp(x):
     """math.frexp: a Python float and a Python int (Numba's exponent is an int32)."""
     m, e = math.frexp(np.float64(x))

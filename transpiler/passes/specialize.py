@@ -47,7 +47,7 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         ALIKE_BINOPS, numpy_complex_div, numpy_floordiv_int64, numpy_int_pow,
                         numpy_lshift,
                         python_to_int_dtype, store_float_checked, store_int_checked,
-                        store_numpy_float_unsigned, numpy_rshift, python_complex_pow,
+                        store_numpy_float_unsigned, checked_round, numpy_rshift, python_complex_pow,
                         python_lshift, python_rshift, to_complex2, weak_left, weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
@@ -1181,6 +1181,10 @@ class Specializer:
                 values.append(value)
             return gast.Call(func=self.materialize(Static(range), node), args=values,
                              keywords=[])
+        if fn is round and len(args) == 1 and types.of(args[0]) and all(
+                k == "float" or k in ("np:float32", "np:float64") for k in types.of(args[0])):
+            return self._call_helper(node, checked_round, [self._m(self.expr(args[0]),
+                                                                   args[0])])
         if fn is round and args:
             kinds = types.of(args[0])
             if kinds == {"np:bool"}:
