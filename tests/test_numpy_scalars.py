@@ -471,3 +471,16 @@ def test_round_of_a_float(x):
 def test_round_beyond_int64_runs_again_as_python():
     with pytest.warns(tp.FallbackWarning, match="ran as plain Python"):
         assert tp.jit(round_it)(1e300) == round(1e300)
+
+
+def complex_by_path(c0, a):
+    z1 = 1j                  # a Python complex, or the np.complex128 argument after the loop
+    for _ in range(a.shape[0]):
+        z1 = c0
+    return z1
+
+
+@pytest.mark.parametrize("a", [np.zeros(0), np.zeros(1)], ids=["no trips", "one trip"])
+def test_a_result_complex_or_np_complex128_by_path(a):
+    # found by the fuzzer (seed 4, N=1000): the result flag's box had no complex (KeyError)
+    assert_compiles_same(complex_by_path, np.complex128(2j), a)

@@ -14,10 +14,10 @@ _BOXES = {"np:float64": (float, np.float64), "np:int64": (int, np.int64),
 def tag_reboxer(dtype, python):
     """The boxing of a tagged result (``ScalarTypes.weak_merges(tag_result=True)``,
     ``ScalarTypes.alike_tag``): compiled code returns ``(value, is_python)``; the plain call
-    gives a Python ``python`` ("float", "int" or "bool") where a Python number was assigned
+    gives a Python ``python`` ("float", "int", "bool" or "complex") where a Python number was assigned
     last, else an np.<dtype>."""
     box = np.dtype(dtype).type
-    number = {"float": float, "int": int, "bool": bool}[python]
+    number = {"float": float, "int": int, "bool": bool, "complex": complex}[python]
 
     def rebox_tagged(result):
         value, is_python = result
