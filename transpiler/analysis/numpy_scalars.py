@@ -148,8 +148,7 @@ def _plan(name, kinds, called=None, strong=False):
                for k in kinds]
     if name in COMPARISONS and "int" in kinds and all(integer):
         return None    # NumPy 2 compares a Python int with an integer scalar exactly: kept
-    dtypes = tuple(_PYTHON[k] if k in _PYTHON else np.dtype(k[3:] if k != "bool" else "bool")
-                   for k in kinds)
+    dtypes = tuple(operand_dtype(k) for k in kinds)
     try:
         resolved = ufunc.resolve_dtypes(dtypes + (None,))
     except Exception as exc:  # noqa: BLE001 - NumPy refuses these types: so does the call
@@ -230,8 +229,7 @@ def array_plan(name, kinds, constants):
     ufunc = UFUNCS.get(name)
     if ufunc is None:
         return None
-    dtypes = tuple(_PYTHON[k] if k in _PYTHON else np.dtype(
-        "bool" if k == "bool" else k.split(":")[1]) for k in kinds)
+    dtypes = tuple(operand_dtype(k) for k in kinds)
     try:
         resolved = ufunc.resolve_dtypes(dtypes + (None,))
     except Exception as exc:  # noqa: BLE001 - NumPy refuses these types: so does the call

@@ -360,12 +360,10 @@ class Specializer:
         kind = next(iter(kinds))
         if kind == "np:" + dtype.name:
             return value
-        source_dtype = (np.dtype({"int": "int64", "bool": "bool", "float": "float64",
-                                  "complex": "complex128"}[kind]) if kind in (
-            "int", "bool", "float", "complex") else np.dtype(kind[3:]) if kind.startswith(
-            "np:") else None)
-        if source_dtype is None:
+        if not (kind in ("int", "bool", "float", "complex") or kind.startswith("np:")):
             return value
+        # a Python number as compiled code holds it (int64, float64, complex128)
+        source_dtype = np.dtype(_ufunc_operand(kind))
         if source_dtype.kind == "c":
             self.fail(node, f"a complex value stored into an {dtype.name} array (NumPy "
                             "raises or warns by type)")
@@ -428,10 +426,7 @@ class Specializer:
         value = self.expr(node.value)
         if isinstance(target, gast.Name) or (isinstance(target, gast.Subscript) and
                                              _pure(target)):
-            current = copy.deepcopy(target)
-            for child in gast.walk(current):
-                if hasattr(child, "ctx"):
-                    child.ctx = gast.Load()
+            current = _as_load(target)
             target_kinds = self.scalar_types.of(node.target) if self.scalar_types else set()
             if target_kinds and all(k.startswith("arr:") for k in target_kinds):
                 # an array updated in place: NumPy's loop, its result cast into the array
@@ -461,10 +456,7 @@ class Specializer:
         weak_value = self._python_number(value, node.value)
         strong_target = (isinstance(target, gast.Name) and target.id not in self.python_numbers
                          ) or (isinstance(target, gast.Subscript) and _pure(target))
-        like = copy.deepcopy(target)
-        for child in gast.walk(like):
-            if hasattr(child, "ctx"):
-                child.ctx = gast.Load()
+        like = _as_load(target)
         if weak_value and strong_target and self.fidelity:
             value = self._weak(value, node.value, like)
         value = self._m(value, node.value)
@@ -2012,6 +2004,15 @@ def specialize(program, function, self_value=None, static_args=None, source=None
     program.functions.append(entry)
     program.entry = entry
     return entry
+
+
+def _as_load(target):
+    """A copy of an assignment target that reads it (``a[i]`` for ``a[i] op= v``)."""
+    copied = copy.deepcopy(target)
+    for child in gast.walk(copied):
+        if hasattr(child, "ctx"):
+            child.ctx = gast.Load()
+    return copied
 
 
 def _holds_numpy(key):
