@@ -59,8 +59,10 @@ class Site:
 
     def ran_on_cpu(self, why):
         self.cpu_calls += 1
-        if why and why not in self.notes:
-            self.notes.append(why)
+        if why:
+            if why not in self.notes:
+                self.notes.append(why)
+            # Every time, through the warnings registry: Python's filters decide what shows.
             from transpiler.errors import FallbackWarning, user_stacklevel
             warnings.warn(f"graphjit: {self.region} at {self.filename}:{self.line} runs on "
                           f"the CPU: {why}", FallbackWarning, stacklevel=user_stacklevel())

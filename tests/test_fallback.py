@@ -23,7 +23,7 @@ def uses_try(x):
         return 0
 
 
-def test_fallback_warns_once_and_returns_the_right_value():
+def test_fallback_warns_through_pythons_filters_and_returns_the_right_value():
     compiled = tp.jit(uses_try)
     with pytest.warns(tp.FallbackWarning) as record:
         assert compiled(1) == 2
@@ -31,9 +31,32 @@ def test_fallback_warns_once_and_returns_the_right_value():
     assert "uses_try" in message and "try/except" in message
     line = uses_try.__code__.co_firstlineno + 1
     assert f"test_fallback.py:{line}" in message
+    assert record[0].filename == __file__       # the warning points at the caller's line
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")        # Python's default: once per call site
+        for n in range(3):
+            assert compiled(n) == n + 1
+        assert compiled(5) == 6                 # another line: shown again
+    assert [str(w.message) for w in caught] == [message, message]
     with warnings.catch_warnings():
         warnings.simplefilter("error", tp.FallbackWarning)
-        assert compiled(5) == 6                 # decision cached: no second warning
+        with pytest.raises(tp.FallbackWarning):  # -W error works, after it was shown
+            compiled(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert compiled(7) == 8
+    with pytest.warns(tp.FallbackWarning):      # ignored once does not silence it for good
+        compiled(7)
+
+
+_SHARED = tp.jit(uses_try)
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_pytest_warns_in_each_of_two_tests_of_one_function(n):
+    # pytest resets the filters per test: a warning shown in the first test shows again
+    with pytest.warns(tp.FallbackWarning, match="uses_try"):
+        assert _SHARED(n) == n + 1
 
 
 def test_numba_typing_error_falls_back_with_user_line_and_no_internals():

@@ -2,6 +2,7 @@
 import functools
 import inspect
 import os
+import threading
 import types
 import warnings
 import weakref
@@ -64,6 +65,18 @@ class Specialization:
         return self.prepare(obj, values, self.roots, self.constants)
 
 
+def _find(specs, obj, values, backend_name):
+    """The first specialization in ``specs`` whose guards hold, and its runtime inputs; else
+    ``(None, None)``. Iterates a snapshot: another thread may publish a new list meanwhile."""
+    for candidate in tuple(specs):
+        if candidate.backend_name != backend_name:
+            continue
+        inputs = candidate.matches(obj, values)
+        if inputs is not None:
+            return candidate, inputs
+    return None, None
+
+
 def _origin_of(function):
     code = getattr(function, "__code__", None)
     return Origin(code.co_filename, code.co_firstlineno) if code else None
@@ -105,7 +118,8 @@ class JitFunction:
                              f"{function.__qualname__}")
         self._plain = []
         self._by_instance = {}
-        self._warned = set()
+        self._lock = threading.RLock()   # guards _plain, _by_instance, _pending
+        self._pending = {}               # key -> [lock, waiters]: specializations under way
 
     # -- binding ----------------------------------------------------------------------------
 
@@ -160,15 +174,8 @@ class JitFunction:
                 self._fall_back(Specialization(str(error)), None)
             return self._python(obj, args, kwargs)  # Python raises the binding TypeError
         specs = self._specs_for(obj)
-        spec = inputs = None
         backend_name = self._backend_name()   # set_context(device_target=) may change it
-        for candidate in specs:
-            if candidate.backend_name != backend_name:
-                continue
-            inputs = candidate.matches(obj, values)
-            if inputs is not None:
-                spec = candidate
-                break
+        spec, inputs = _find(specs, obj, values, backend_name)
         if spec is None:
             offset = 1 if obj is not None else 0
             runtime = [(n, v) for n, v in zip(self._params[offset:], values)
@@ -179,14 +186,7 @@ class JitFunction:
                     raise UnsupportedConstruct(problem, _origin_of(self.python_function))
                 self._fall_back(None, None, problem)
                 return self._python(obj, args, kwargs)
-            spec = self._specialize(obj, values)
-            spec.arg_key = _values_key(values)
-            specs.insert(0, spec)
-            del specs[MAX_SPECIALIZATIONS:]
-            inputs = spec.matches(obj, values)
-            if inputs is None:
-                spec.fallback_reason = self._unstable_guard(spec, obj, values)
-                inputs = ()
+            spec, inputs = self._specialize_once(specs, obj, values, backend_name)
         if spec.fallback_reason is not None:
             return self._run_fallback(spec, obj, args, kwargs, warn=True)
         dynamic = [values[i] for i in spec.dynamic_indices]
@@ -218,14 +218,54 @@ class JitFunction:
                                           _origin_of(self.python_function))
             if self._fullgraph():
                 raise error from None
-            spec.failed_types[_numba_types(dynamic, inputs)] = error
-            if spec.split is None:
-                spec.split = self._split(obj, str(error))
+            with self._lock:   # one split per specialization, however many threads fail
+                spec.failed_types[_numba_types(dynamic, inputs)] = error
+                if spec.split is None:
+                    spec.split = self._split(obj, str(error))
             return self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
         result = spec.backend.box_result(spec.function, result, dynamic, inputs)
         if spec.rebox is not None:
             result = spec.rebox(result)
         return result
+
+    def _specialize_once(self, specs, obj, values, backend_name):
+        """Specialize for these arguments, once however many threads ask at the same time.
+
+        One lock per argument-type key: the first thread transpiles, the others wait on it and
+        then find its specialization (the list is searched again under the lock); calls with
+        other types specialize independently. The specialization is published (inserted in
+        ``specs``) only when complete, so no call sees a half-built one. Locks rather than the
+        GIL: free-threaded CPython runs these in parallel.
+
+        Returns:
+            tuple[Specialization, tuple]: the specialization and its runtime inputs.
+        """
+        key = (id(specs), _values_key(values), backend_name)
+        with self._lock:
+            entry = self._pending.get(key)
+            if entry is None:
+                entry = self._pending[key] = [threading.Lock(), 0]
+            entry[1] += 1
+        try:
+            with entry[0]:
+                spec, inputs = _find(specs, obj, values, backend_name)
+                if spec is not None:
+                    return spec, inputs
+                spec = self._specialize(obj, values)
+                spec.arg_key = _values_key(values)
+                inputs = spec.matches(obj, values)
+                if inputs is None:
+                    spec.fallback_reason = self._unstable_guard(spec, obj, values)
+                    inputs = ()
+                with self._lock:
+                    # A new list, swapped in whole: readers iterate a list never mutated.
+                    specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
+                return spec, inputs
+        finally:
+            with self._lock:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self._pending[key]
 
     def _rerun_allowed(self, spec, exc):
         """Whether the call may run again as Python after compiled code raised ``exc``: its
@@ -242,11 +282,10 @@ class JitFunction:
             return False
         reason = (f"{exc} (the compiled code has no effects, so the call ran again as "
                   "Python; it does at every such call)")
-        if reason not in self._warned:
-            self._warned.add(reason)
-            warnings.warn(f"graphjit: a call of {self.python_function.__qualname__} ran as "
-                          f"plain Python: {reason}", FallbackWarning,
-                          stacklevel=user_stacklevel())
+        # Through the warnings registry, at the user's line: Python's filters decide how often
+        # it shows (default: once per call site), as for any warning.
+        warnings.warn(f"graphjit: a call of {self.python_function.__qualname__} ran as "
+                      f"plain Python: {reason}", FallbackWarning, stacklevel=user_stacklevel())
         return True
 
     def _run_fallback(self, spec, obj, args, kwargs, warn=False, error=None):
@@ -307,9 +346,6 @@ class JitFunction:
 
     def _fall_back(self, spec, error, reason=None):
         reason = reason or (str(error) if error is not None else spec.fallback_reason)
-        if reason in self._warned:
-            return
-        self._warned.add(reason)
         how = "runs as plain Python"
         compiled = [] if spec is None or spec.split is None else [
             r for r in spec.split.regions if not _region_fell_back(r)]
@@ -328,17 +364,21 @@ class JitFunction:
         slot = self._by_instance.get(key)
         if slot is not None and slot[0]() is obj:
             return slot[1]
-        store = self._by_instance
+        with self._lock:
+            slot = self._by_instance.get(key)
+            if slot is not None and slot[0]() is obj:
+                return slot[1]
+            store = self._by_instance
 
-        def forget(_ref, key=key):
-            store.pop(key, None)
-        try:
-            ref = weakref.ref(obj, forget)
-        except TypeError:  # not weak-referenceable: keep it alive with its code
-            ref = (lambda o: lambda: o)(obj)
-        specs = []
-        store[key] = (ref, specs)
-        return specs
+            def forget(_ref, key=key):
+                store.pop(key, None)
+            try:
+                ref = weakref.ref(obj, forget)
+            except TypeError:  # not weak-referenceable: keep it alive with its code
+                ref = (lambda o: lambda: o)(obj)
+            specs = []
+            store[key] = (ref, specs)
+            return specs
 
     # -- specialization ---------------------------------------------------------------------
 
@@ -436,7 +476,9 @@ class JitFunction:
                 raise ValueError(f"{self.python_function.__qualname__} has static arguments: "
                                  "call it once before asking for its source")
             spec = self._specialize(obj, None)
-            specs.insert(0, spec)
+            with self._lock:
+                if not specs:
+                    specs.insert(0, spec)
         return specs[0]
 
     def source(self):

@@ -77,7 +77,12 @@ class CacheWarning(UserWarning):
 
 
 class FallbackWarning(UserWarning):
-    """Issued once per function and reason when graphjit runs a function as plain Python."""
+    """Issued when graphjit runs a function (or a part of it) as plain Python.
+
+    Issued through :func:`warnings.warn` at every such call, pointing at the user's line, so
+    Python's own filters and registry decide what shows: by default once per message and call
+    site; ``pytest.warns``, ``-W error::transpiler.FallbackWarning`` and
+    ``warnings.filterwarnings`` behave as for any warning."""
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -10,6 +10,9 @@ import os
 import re
 import sys
 import tempfile
+import threading
+
+_LOCK = threading.Lock()   # a module is in sys.modules only once it has executed
 
 
 def cache_dir():
@@ -48,6 +51,14 @@ def load_source(source, stem):
     module = sys.modules.get(name)
     if module is not None:
         return module, module.__file__
+    with _LOCK:
+        module = sys.modules.get(name)
+        if module is not None:
+            return module, module.__file__
+        return _load(source, name)
+
+
+def _load(source, name):
     folder = cache_dir()
     if not _writable(folder):
         folder = os.path.join(tempfile.gettempdir(), "graphjit")
@@ -66,12 +77,8 @@ def load_source(source, stem):
         os.replace(tmp, path)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
     return module, path
 
 
