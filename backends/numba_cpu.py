@@ -121,6 +121,8 @@ class NumbaCPUBackend(Backend):
                       "again", CacheWarning, stacklevel=4)
 
     def weak_source(self, name, numpy_alias):
+        if not self.standalone:   # one shared registration (backends/numba_weak.py: why)
+            return f"from backends.numba_weak import weak as {name}"
         return WEAK_SOURCE.replace("np.", numpy_alias + ".").format(name=name)
 
     @staticmethod

@@ -56,7 +56,7 @@ def test_graph_mode_equals_pynative_exactly(seed):
     assert out.dtype == np.float32 and out.shape == (64, 10)
     assert np.array_equal(out, expected)
     compiled = tp.nn.cell._graph_function(Network.construct)
-    assert compiled._specs_for(net)[0].fallback_reason is None
+    assert compiled._serving(net)[0].fallback_reason is None
 
 
 def test_jit_on_construct_equals_pynative_exactly(seed):
@@ -87,7 +87,7 @@ def test_weight_update_changes_result_without_recompile():
     tp.set_context(mode=tp.GRAPH_MODE)
     x = np.ones((4, 1, 4, 4), np.float32)
     first = net(x)
-    specs = tp.nn.cell._graph_function(Network.construct)._specs_for(net)
+    specs = tp.nn.cell._graph_function(Network.construct)._serving(net)
     spec = specs[0]
     dispatcher = spec.function
     dense = net.dense_relu_sequential[4]
@@ -113,7 +113,7 @@ def test_static_flag_change_transpiles_again():
     assert np.array_equal(without, dense(x))
     np.testing.assert_allclose(with_bias - without, np.broadcast_to(dense.bias, (2, 2)),
                                rtol=1e-6, atol=1e-6)
-    specs = tp.nn.cell._graph_function(nn.Dense.construct)._specs_for(dense)
+    specs = tp.nn.cell._graph_function(nn.Dense.construct)._serving(dense)
     assert len(specs) == 2
 
 

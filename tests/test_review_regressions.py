@@ -50,7 +50,7 @@ def test_method_called_from_compiled_code_compiles_and_is_reused():
     model = Model()
     assert model.run(1.0) == 3.0
     assert model.run(2.0) == 5.0
-    assert len(Model.run._specs_for(model)) == 1
+    assert len(Model.run._serving(model)) == 1
     model.k = 3
     assert model.run(2.0) == 7.0
 

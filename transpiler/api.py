@@ -56,6 +56,8 @@ class Specialization:
         self.effect_free = None     # whether the code may run again (analysis.effects); lazy
         self.rebox = None           # result -> result boxed as the plain call boxes it
         self.arg_key = None         # the argument types a fallback was decided for
+        self.shared = False         # serves every instance of its class (program.structural)
+        self.for_calls = True       # False: made for source()/ir() before any call
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None. A fallback is kept for
@@ -69,12 +71,33 @@ def _find(specs, obj, values, backend_name):
     """The first specialization in ``specs`` whose guards hold, and its runtime inputs; else
     ``(None, None)``. Iterates a snapshot: another thread may publish a new list meanwhile."""
     for candidate in tuple(specs):
-        if candidate.backend_name != backend_name:
+        if candidate.backend_name != backend_name or not candidate.for_calls:
             continue
         inputs = candidate.matches(obj, values)
         if inputs is not None:
             return candidate, inputs
     return None, None
+
+
+def _forget_instance(spec):
+    """Drop a shared specialization's references to the objects of the instance it was made
+    for (its structural guards only need their type, already in ``spec.constants``), so the
+    class's list does not keep that instance's layers and weights alive."""
+    from .program import structural
+    for guard in spec.guards:
+        if structural(guard, spec.program):
+            guard.expected = _Forgotten(guard.expected)
+
+
+class _Forgotten:
+    """Stands for an instance's object in a shared specialization's guard: its type and
+    length, for ``explain`` and ``structural``."""
+
+    __slots__ = ("type", "length")
+
+    def __init__(self, value):
+        self.type = type(value)
+        self.length = len(value) if isinstance(value, (list, tuple)) else None
 
 
 def _origin_of(function):
@@ -118,6 +141,7 @@ class JitFunction:
                              f"{function.__qualname__}")
         self._plain = []
         self._by_instance = {}
+        self._by_class = weakref.WeakKeyDictionary()   # class -> shared specializations
         self._lock = threading.RLock()   # guards _plain, _by_instance, _pending
         self._pending = {}               # key -> [lock, waiters]: specializations under way
 
@@ -176,6 +200,8 @@ class JitFunction:
         specs = self._specs_for(obj)
         backend_name = self._backend_name()   # set_context(device_target=) may change it
         spec, inputs = _find(specs, obj, values, backend_name)
+        if spec is None and obj is not None:
+            spec, inputs = _find(self._shared_for(obj), obj, values, backend_name)
         if spec is None:
             offset = 1 if obj is not None else 0
             runtime = [(n, v) for n, v in zip(self._params[offset:], values)
@@ -218,6 +244,11 @@ class JitFunction:
                                           _origin_of(self.python_function))
             if self._fullgraph():
                 raise error from None
+            if spec.shared:
+                # A split is bound to its instance: this one gets its own fallback, found
+                # before the shared code at its later calls with these argument types.
+                spec = self._instance_fallback(specs, obj, values, error)
+                return self._run_fallback(spec, obj, args, kwargs, warn=True)
             with self._lock:   # one split per specialization, however many threads fail
                 spec.failed_types[_numba_types(dynamic, inputs)] = error
                 if spec.split is None:
@@ -240,7 +271,7 @@ class JitFunction:
         Returns:
             tuple[Specialization, tuple]: the specialization and its runtime inputs.
         """
-        key = (id(specs), _values_key(values), backend_name)
+        key = (id(specs) if obj is None else type(obj), _values_key(values), backend_name)
         with self._lock:
             entry = self._pending.get(key)
             if entry is None:
@@ -248,24 +279,56 @@ class JitFunction:
             entry[1] += 1
         try:
             with entry[0]:
-                spec, inputs = _find(specs, obj, values, backend_name)
-                if spec is not None:
-                    return spec, inputs
+                shared = self._shared_for(obj) if obj is not None else []
+                for where in (specs, shared):
+                    spec, inputs = _find(where, obj, values, backend_name)
+                    if spec is not None:
+                        return spec, inputs
                 spec = self._specialize(obj, values)
                 spec.arg_key = _values_key(values)
                 inputs = spec.matches(obj, values)
                 if inputs is None:
                     spec.fallback_reason = self._unstable_guard(spec, obj, values)
                     inputs = ()
+                # Code that depends on nothing of this instance but what its guards check
+                # serves every instance of the class (program.structural).
+                where = shared if spec.shared else specs
+                if spec.shared:
+                    _forget_instance(spec)
                 with self._lock:
-                    # A new list, swapped in whole: readers iterate a list never mutated.
-                    specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
+                    where[:] = [spec, *where][:MAX_SPECIALIZATIONS]
                 return spec, inputs
         finally:
             with self._lock:
                 entry[1] -= 1
                 if not entry[1]:
                     del self._pending[key]
+
+    def _serving(self, obj):
+        """Every specialization a call on ``obj`` may use: its own, then its class's shared
+        ones (for tests and explain)."""
+        own = list(self._specs_for(obj))
+        return own + (list(self._shared_for(obj)) if obj is not None else [])
+
+    def _instance_fallback(self, specs, obj, values, error):
+        """A fallback specialization for one instance, with its split (see _split), after the
+        code shared by its class failed to compile for these argument types."""
+        spec = Specialization(fallback_reason=str(error))
+        spec.arg_key = _values_key(values)
+        spec.backend_name = self._backend_name()
+        spec.split = self._split(obj, str(error))
+        with self._lock:
+            specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
+        return spec
+
+    def _shared_for(self, obj):
+        """The specializations shared by every instance of ``type(obj)`` (a list)."""
+        kind = type(obj)
+        shared = self._by_class.get(kind)
+        if shared is None:
+            with self._lock:
+                shared = self._by_class.setdefault(kind, [])
+        return shared
 
     def _rerun_allowed(self, spec, exc):
         """Whether the call may run again as Python after compiled code raised ``exc``: its
@@ -427,6 +490,7 @@ class JitFunction:
                 "enable_compile_cache")
             backend = get_backend(self._backend_name(), cache=cache,
                                   boundscheck=self.boundscheck)
+            backend.standalone = False
             origin = _origin_of(fn)
             # The versions are part of the text, so of the file's content hash: an upgrade of
             # any of them gives a new module and a new Numba cache entry, never a stale one.
@@ -458,6 +522,8 @@ class JitFunction:
         spec.dynamic_names = tuple(entry.dynamic_params)
         spec.guards = tuple(program.guards.values())
         spec.program = program
+        spec.shared = obj is not None and not program.instance_specific and \
+            self._bound_self is None
         spec.raise_sites = _raise_sites(program)
         tagged = getattr(entry, "tagged", None)
         spec.rebox = tag_reboxer(*tagged[1:]) if tagged else reboxer(
@@ -471,14 +537,19 @@ class JitFunction:
 
     def _latest(self, obj):
         specs = self._specs_for(obj)
-        if not specs:
-            if self.static_argnames:
-                raise ValueError(f"{self.python_function.__qualname__} has static arguments: "
-                                 "call it once before asking for its source")
-            spec = self._specialize(obj, None)
-            with self._lock:
-                if not specs:
-                    specs.insert(0, spec)
+        made = tuple(specs) + (tuple(self._shared_for(obj)) if obj is not None else ())
+        if made:
+            return made[0]
+        if self.static_argnames:
+            raise ValueError(f"{self.python_function.__qualname__} has static arguments: "
+                             "call it once before asking for its source")
+        spec = self._specialize(obj, None)
+        # Made without the argument types (Python's number rules, no type guards): shown,
+        # never run; the first call specializes on its arguments.
+        spec.for_calls = False
+        with self._lock:
+            if not specs:
+                specs.insert(0, spec)
         return specs[0]
 
     def source(self):
@@ -536,9 +607,13 @@ class JitFunction:
         if env_flag("GRAPHJIT_DISABLE"):
             rows.append(ExplainRow("function", origin, "python", "GRAPHJIT_DISABLE is set"))
         specs = list(self._specs_for(obj))
+        if obj is not None:
+            specs.extend(self._shared_for(obj))
         if obj is None:  # a method asked on its class: every instance's specializations
             for _ref, instance_specs in list(self._by_instance.values()):
                 specs.extend(instance_specs)
+            for class_specs in list(self._by_class.values()):
+                specs.extend(class_specs)
         for spec in specs:
             if spec.fallback_reason is None:
                 rows.append(ExplainRow("function", origin, "compiled",

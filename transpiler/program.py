@@ -80,6 +80,22 @@ class Guard:
         self.expected = expected
 
 
+def structural(guard, program):
+    """Whether ``guard`` checks structure rather than identity: an identity guard on a Cell,
+    list or tuple reached from ``self``, in a program not specific to its instance. Everything
+    the code read from such an object went through a path of its own, with its own guard; so
+    another instance of the same class passes when the object has the same type (and length),
+    and the program is shared (README "Cells": a new instance costs a guard check).
+    ``_prepare`` then tests ``type(v)`` (and ``len(v)``) instead of ``v is K``."""
+    if program.instance_specific or guard.path[0][0] != "self" or guard.kind not in ("is", "len"):
+        return False
+    if type(guard.expected).__name__ == "_Forgotten" or isinstance(guard.expected,
+                                                                    (list, tuple)):
+        return True
+    from .nn.cell import Cell
+    return isinstance(guard.expected, Cell)
+
+
 class Program:
     """Everything generated for one specialization of one jitted function."""
 
@@ -94,6 +110,9 @@ class Program:
         self.in_progress = {}       # specialization key -> Specializer still running
         self.dedup = {}             # structural key -> GeneratedFunction
         self.entry = None
+        # True when the code depends on an object reached from ``self`` beyond its type and its
+        # guarded attributes (Specializer._instance_fact): not shared with other instances.
+        self.instance_specific = False
 
     def root(self, obj):
         """The Path root for an extra root object (a globals dict or a closure cell)."""

@@ -524,6 +524,7 @@ class Specializer:
     def stmt_If(self, node):
         test = self.expr(node.test)
         if isinstance(test, Static):
+            self._truth_of(test)
             try:
                 taken = bool(test.value)
             except Exception:  # noqa: BLE001 - a __bool__ that raises: let Python raise it
@@ -1469,6 +1470,7 @@ class Specializer:
     def expr_Compare(self, node):
         operands = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
         if all(isinstance(o, Static) for o in operands):
+            self._compare_fact(node.ops, operands)
             result = True
             try:
                 for op, a, b in zip(node.ops, operands, operands[1:]):
@@ -1507,6 +1509,7 @@ class Specializer:
         for i, child in enumerate(node.values):
             value = self.expr(child)
             if isinstance(value, Static) and not rest:
+                self._truth_of(value)
                 decided = (not value.value) if is_and else bool(value.value)
                 if decided or i == len(node.values) - 1:
                     return value
@@ -1519,11 +1522,37 @@ class Specializer:
     def expr_IfExp(self, node):
         test = self.expr(node.test)
         if isinstance(test, Static):
+            self._truth_of(test)
             return self.expr(node.body if test.value else node.orelse)
         return gast.IfExp(test=test, body=self.value(node.body), orelse=self.value(node.orelse))
 
     def _m(self, result, node):
         return self.materialize(result, node) if isinstance(result, Static) else result
+
+    def _instance_fact(self, *statics):
+        """Record that the code depends on these static objects beyond their type and the
+        attributes read through guarded paths (their identity, ``len``, ``hasattr``): the
+        program is then specific to this instance and never shared with others of its class
+        (Program.instance_specific)."""
+        if any(_instance_like(s.value) for s in statics):
+            self.program.instance_specific = True
+
+    def _compare_fact(self, ops, operands):
+        """``self.a is self.b`` compares identities (instance state); ``self.act is None``
+        depends only on the type (an object is never None, a scalar or a function)."""
+        for op, a, b in zip(ops, operands, operands[1:]):
+            if isinstance(op, (gast.Is, gast.IsNot)) and not (
+                    _instance_like(a.value) and _instance_like(b.value)):
+                continue
+            self._instance_fact(a, b)
+
+    def _truth_of(self, static):
+        """A static object's truth value decides a branch: instance state when its class
+        defines ``__bool__``/``__len__`` (a SequentialCell's length)."""
+        kind = type(static.value)
+        if _instance_like(static.value) and (hasattr(kind, "__bool__") or
+                                             hasattr(kind, "__len__")):
+            self.program.instance_specific = True
 
     def _fold(self, op, *operands):
         if op is None or not all(isinstance(o, Static) and is_scalar(o.value)
@@ -1570,6 +1599,8 @@ class Specializer:
             args = [self.expr(a) for a in node.args]
             kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
             if all(isinstance(a, Static) for a in args + list(kwargs.values())) and k_ok(kwargs):
+                if fn in (len, hasattr, getattr) and args:
+                    self._instance_fact(args[0])   # instance state read without a path
                 try:
                     result = fn(*(a.value for a in args),
                                 **{k: v.value for k, v in kwargs.items()})
@@ -1893,6 +1924,14 @@ def _store(name):
 
 def _load(name):
     return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+def _instance_like(value):
+    """An object whose identity or state can differ between instances of one class: not a
+    scalar, module, class, function or method (those are the same for every instance)."""
+    return not (is_scalar(value) or value is None or isinstance(value, (
+        types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
+        types.MethodType)) or callable(value) and not hasattr(value, "__dict__"))
 
 
 def _hashable(value):
