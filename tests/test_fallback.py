@@ -184,3 +184,60 @@ def test_fallback_warning_points_at_the_callers_line():
         tp.jit(uses_a_dict)(3)
     fallback = [w for w in caught if issubclass(w.category, tp.FallbackWarning)]
     assert fallback and fallback[0].filename == __file__, [w.filename for w in fallback]
+
+
+def test_bound_jitted_methods_look_like_methods_and_copy():
+    import copy
+    import inspect
+
+    class Model:
+        def __init__(self):
+            self.k = 2.0
+
+        @tp.jit
+        def run(self, x, y=1.0):
+            """Scales x."""
+            return x * self.k + y
+
+    model = Model()
+    bound = model.run
+    assert bound.__name__ == "run" and bound.__doc__ == "Scales x."
+    assert str(inspect.signature(bound)) == "(x, y=1.0)"
+    assert str(inspect.signature(Model.run)) == "(self, x, y=1.0)"
+    assert "Model.run" in repr(bound) and "Model.run" in repr(Model.run)
+    assert "test_fallback.py" in repr(Model.run)
+    assert bound(3.0) == 7.0 and bound == model.run
+    clone = copy.deepcopy(model)             # a model with a called jitted method copies
+    clone.k = 5.0
+    assert clone.run(1.0) == 6.0 and model.run(1.0) == 3.0
+    jitted = tp.jit(model.run)               # jit of a bound jitted method
+    assert jitted(4.0) == 9.0
+    copied = copy.deepcopy(jitted)           # called, then deep-copied: its own self
+    assert copied(4.0) == 9.0 and copied._bound_self is not model
+    assert copy.copy(Model.run)(model, 1.0) == 3.0
+
+
+def test_a_long_first_compile_says_so_on_stderr(monkeypatch, capsys):
+    import time
+    from transpiler import api
+    original = api.JitFunction._specialize
+
+    def slow(self, obj, values):
+        time.sleep(0.4)
+        return original(self, obj, values)
+    monkeypatch.setattr(api.JitFunction, "_specialize", slow)
+    monkeypatch.setenv("GRAPHJIT_PROGRESS_AFTER", "0.1")
+    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)   # the plain-text report
+
+    def add_one(x):
+        return x + 1
+    compiled = tp.jit(add_one, fullgraph=True)
+    assert compiled(1) == 2
+    err = capsys.readouterr().err
+    assert "graphjit: compiling" in err and "add_one" in err
+    assert "graphjit: compiled" in err and " s\n" in err
+    assert compiled(2) == 3                  # later calls are quiet
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("GRAPHJIT_PROGRESS_AFTER", "5")
+    assert tp.jit(add_one, fullgraph=True)(1.5) == 2.5   # a quick one is quiet
+    assert capsys.readouterr().err == ""

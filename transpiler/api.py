@@ -117,7 +117,7 @@ class JitFunction:
         bound_self = None
         if isinstance(function, JitFunction):
             function = function.python_function
-        elif isinstance(function, types.MethodType):
+        elif isinstance(function, (types.MethodType, BoundJitFunction)):
             bound_self, function = function.__self__, function.__func__
         if not isinstance(function, types.FunctionType):
             raise TypeError(f"jit() needs a Python function or method, got {function!r}")
@@ -144,6 +144,29 @@ class JitFunction:
         self._by_class = weakref.WeakKeyDictionary()   # class -> shared specializations
         self._lock = threading.RLock()   # guards _plain, _by_instance, _pending
         self._pending = {}               # key -> [lock, waiters]: specializations under way
+
+    def __repr__(self):
+        origin = _origin_of(self.python_function)
+        where = f" ({os.path.basename(origin.filename)}:{origin.lineno})" if origin else ""
+        return f"<graphjit function {self.python_function.__qualname__}{where}>"
+
+    def __copy__(self):
+        return self._like(self._bound_self)
+
+    def __deepcopy__(self, memo):
+        """A new JitFunction of the same function and options, with no specializations
+        (compiled code, locks and modules are not data); a bound ``self`` is deep-copied."""
+        import copy
+        bound = self._bound_self
+        return self._like(copy.deepcopy(bound, memo) if bound is not None else None)
+
+    def _like(self, bound_self):
+        function = self.python_function if bound_self is None else \
+            types.MethodType(self.python_function, bound_self)
+        return JitFunction(function, backend=self.backend, fullgraph=self.fullgraph,
+                           static_argnames=self.static_argnames, cache=self.cache,
+                           boundscheck=self.boundscheck, source=self._source,
+                           split=self._split_allowed)
 
     # -- binding ----------------------------------------------------------------------------
 
@@ -212,7 +235,21 @@ class JitFunction:
                     raise UnsupportedConstruct(problem, _origin_of(self.python_function))
                 self._fall_back(None, None, problem)
                 return self._python(obj, args, kwargs)
-            spec, inputs = self._specialize_once(specs, obj, values, backend_name)
+            from .progress import compile_progress
+            with compile_progress(self._describe(obj)):   # a first call: transpile, compile
+                spec, inputs = self._specialize_once(specs, obj, values, backend_name)
+                if spec.fallback_reason is None:
+                    return self._run(spec, inputs, specs, obj, values, args, kwargs)
+        return self._run(spec, inputs, specs, obj, values, args, kwargs)
+
+    def _describe(self, obj):
+        origin = _origin_of(self.python_function)
+        where = f" ({os.path.basename(origin.filename)}:{origin.lineno})" if origin else ""
+        return f"{self.python_function.__qualname__}{where}"
+
+    def _run(self, spec, inputs, specs, obj, values, args, kwargs):
+        """Call ``spec`` (its guards held, giving ``inputs``), or fall back; ``specs`` is the
+        instance's list (or the function's)."""
         if spec.fallback_reason is not None:
             return self._run_fallback(spec, obj, args, kwargs, warn=True)
         dynamic = [values[i] for i in spec.dynamic_indices]
@@ -732,7 +769,26 @@ class BoundJitFunction:
     def __init__(self, jit_function, obj):
         self._jit = jit_function
         self.__self__ = obj
-        self.__func__ = jit_function.python_function
+        function = jit_function.python_function
+        self.__func__ = function
+        # What a bound method shows: the function's name, doc and signature without self.
+        self.__name__ = function.__name__
+        self.__qualname__ = function.__qualname__
+        self.__doc__ = function.__doc__
+        self.__module__ = function.__module__
+        self.__wrapped__ = function.__get__(obj, type(obj))
+        params = list(jit_function._signature.parameters.values())[1:]
+        self.__signature__ = jit_function._signature.replace(parameters=params)
+
+    def __repr__(self):
+        return f"<bound graphjit function {self.__qualname__} of {self.__self__!r}>"
+
+    def __eq__(self, other):
+        return isinstance(other, BoundJitFunction) and other._jit is self._jit and \
+            other.__self__ is self.__self__
+
+    def __hash__(self):
+        return hash((id(self._jit), id(self.__self__)))
 
     def __call__(self, *args, **kwargs):
         return self._jit._call(self.__self__, args, kwargs)

@@ -5,17 +5,25 @@ compiled in either mode when ``construct`` is decorated with ``@jit`` (MindSpore
 Sub-cells and other attributes are resolved at transpile time; array attributes reach the
 compiled code as runtime inputs, so assigning a new ``weight`` shows at the next call.
 """
+import threading
+
 from ..api import JitFunction
 from ..context import GRAPH_MODE, get_context
 
-_graph_functions = {}
+_LOCK = threading.Lock()
 
 
 def _graph_function(construct):
-    """The JitFunction that GRAPH_MODE uses for a class's ``construct`` (one per function)."""
-    jitted = _graph_functions.get(construct)
+    """The JitFunction that GRAPH_MODE uses for a class's ``construct`` (one per function,
+    made once however many threads call first). Kept on the function itself, so it lives as
+    long as the class does (a module-level table kept every class ever defined)."""
+    jitted = getattr(construct, "__graphjit_graph__", None)
     if jitted is None:
-        jitted = _graph_functions[construct] = JitFunction(construct)
+        with _LOCK:
+            jitted = getattr(construct, "__graphjit_graph__", None)
+            if jitted is None:
+                jitted = JitFunction(construct)
+                construct.__graphjit_graph__ = jitted
     return jitted
 
 
