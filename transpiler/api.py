@@ -651,6 +651,8 @@ class JitFunction:
                 specs.extend(instance_specs)
             for class_specs in list(self._by_class.values()):
                 specs.extend(class_specs)
+        if any(spec.for_calls for spec in specs):   # one made for source() is superseded
+            specs = [spec for spec in specs if spec.for_calls]
         for spec in specs:
             if spec.fallback_reason is None:
                 rows.append(ExplainRow("function", origin, "compiled",
