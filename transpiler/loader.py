@@ -193,7 +193,7 @@ def _run(text, name, filename, in_memory):
 def _cached_file(source, name):
     """The path of a cache file holding exactly ``source`` (written now when missing or
     damaged), or None when the module is to be compiled in memory."""
-    folder = cache_dir()
+    folder = os.path.abspath(cache_dir())
     state, reason = _folder_state(folder)
     if state == "refused":
         _warn_once(folder, reason)
@@ -358,7 +358,7 @@ def cache_info():
         entry), their total size, and the size cap (0: none). A folder that does not exist or
         is refused (see the module docstring) is reported with 0 entries and is not read.
     """
-    folder = cache_dir()
+    folder = os.path.abspath(cache_dir())
     state, _ = _folder_state(folder, create=False)
     entries = _scan(folder)[0] if state in ("ok", "read-only") else {}
     return {"path": folder, "entries": len(entries),
@@ -374,7 +374,7 @@ def cache_clear():
     Returns:
         int: the number of entries removed.
     """
-    folder = cache_dir()
+    folder = os.path.abspath(cache_dir())
     state, reason = _folder_state(folder, create=False)
     if state == "missing":
         return 0
