@@ -85,7 +85,7 @@ def _foreign(folder, monkeypatch):
 
 
 @pytest.mark.parametrize("fault", ["other owner", "group-writable", "world-writable",
-                                   "symlink", "file"])
+                                   "symlink", "file", "changeable parent"])
 def test_unsafe_folder_is_refused_and_nothing_in_it_runs(cache, tmp_path, monkeypatch, fault):
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
@@ -102,6 +102,12 @@ def test_unsafe_folder_is_refused_and_nothing_in_it_runs(cache, tmp_path, monkey
     elif fault == "symlink":
         (tmp_path / "elsewhere").mkdir(mode=0o700)
         os.symlink(tmp_path / "elsewhere", cache)
+    elif fault == "changeable parent":
+        (tmp_path / "shared").mkdir()
+        os.chmod(tmp_path / "shared", 0o777)  # no sticky bit: others can rename what is in it
+        cache = tmp_path / "shared" / "cache"
+        cache.mkdir(mode=0o700)
+        monkeypatch.setenv("GRAPHJIT_CACHE_DIR", str(cache))
     else:
         cache.write_text("not a folder")
     if fault != "file":
@@ -117,7 +123,9 @@ def test_unsafe_folder_is_refused_and_nothing_in_it_runs(cache, tmp_path, monkey
     assert f"not using the cache folder {cache}" in message and "compiling in memory" in message
     assert {"other owner": "owned by user id", "group-writable": "writable by other users",
             "world-writable": "writable by other users", "symlink": "symbolic link",
-            "file": "not a folder"}[fault] in message
+            "file": "not a folder",
+            "changeable parent": f"is in {cache.parent}, which other users can change"}[fault] \
+        in message
     assert caught[0].filename == __file__  # points at the caller, not into graphjit
     if listing is not None:
         assert sorted(os.listdir(os.path.realpath(cache))) == listing  # nothing written
@@ -125,6 +133,15 @@ def test_unsafe_folder_is_refused_and_nothing_in_it_runs(cache, tmp_path, monkey
     # Warned once per folder and reason.
     module, path, caught = load(text())
     assert caught == [] and path.startswith("<graphjit-memory>")
+
+
+def test_folder_in_a_sticky_shared_folder_is_used(cache, tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)  # as /tmp: others cannot rename or remove what is not theirs
+    monkeypatch.setenv("GRAPHJIT_CACHE_DIR", str(shared / "cache"))
+    _, path, caught = load(text())
+    assert caught == [] and os.path.dirname(path) == str(shared / "cache")
 
 
 def test_refused_folder_with_numba_cache_on_compiles_in_memory(cache, monkeypatch):

@@ -74,8 +74,9 @@ def cache_limit_bytes():
 
 def _expected_owner():
     """The user id a usable cache folder must belong to (a function, so tests can play
-    another user)."""
-    return os.geteuid()
+    another user); None where the system has no user ids (then no owner check)."""
+    geteuid = getattr(os, "geteuid", None)
+    return geteuid() if geteuid is not None else None
 
 
 def _warn(message):
@@ -83,12 +84,13 @@ def _warn(message):
     warnings.warn(message, CacheWarning, stacklevel=user_stacklevel())
 
 
-def _warn_once(folder, reason):
+def _warn_once(folder, reason, message=None):
     with _guard:
         if (folder, reason) in _warned:
             return
         _warned.add((folder, reason))
-    _warn(f"graphjit: not using the cache folder {folder}: it {reason}; compiling in memory")
+    _warn(message or f"graphjit: not using the cache folder {folder}: it {reason}; compiling "
+          "in memory")
 
 
 def _folder_state(folder, create=True):
@@ -121,14 +123,38 @@ def _folder_state(folder, create=True):
     if not stat.S_ISDIR(info.st_mode):
         return "refused", "is not a folder"
     owner = _expected_owner()
-    if info.st_uid != owner:
-        return "refused", f"is owned by user id {info.st_uid}, not by you (user id {owner})"
-    if info.st_mode & 0o022:
-        return "refused", (f"is writable by other users (mode {stat.S_IMODE(info.st_mode):o}; "
-                           "chmod 700 it)")
+    if owner is not None:
+        if info.st_uid != owner:
+            return "refused", f"is owned by user id {info.st_uid}, not by you (user id {owner})"
+        if info.st_mode & 0o022:
+            return "refused", (f"is writable by other users (mode "
+                               f"{stat.S_IMODE(info.st_mode):o}; chmod 700 it)")
+        parent = _unsafe_parent(folder, owner)
+        if parent is not None:
+            return "refused", (f"is in {parent}, which other users can change (they could "
+                               "put another folder in its place)")
     if not os.access(folder, os.W_OK | os.X_OK):
         return "read-only", "is read-only"
     return "ok", ""
+
+
+def _unsafe_parent(folder, owner):
+    """The first folder above ``folder`` that a user other than ``owner`` and root could
+    rename entries of (owned by another user, or writable by group or others without the
+    sticky bit, as ``/tmp`` has); None when there is none."""
+    parent = os.path.dirname(os.path.abspath(folder))
+    while True:
+        try:
+            info = os.stat(parent)
+        except OSError:
+            return None  # unreadable: it is the folder's own check that decides then
+        if info.st_uid not in (owner, 0) or (
+                info.st_mode & 0o022 and not info.st_mode & stat.S_ISVTX):
+            return parent
+        above = os.path.dirname(parent)
+        if above == parent:
+            return None
+        parent = above
 
 
 def module_name(source, stem):
@@ -209,7 +235,8 @@ def _cached_file(source, name):
             _warn(f"graphjit: cache entry {path} {problem}; the cache folder is read-only: "
                   "compiling in memory")
         else:
-            _warn_once(folder, "is read-only: new entries are compiled in memory")
+            _warn_once(folder, "read-only", f"graphjit: the cache folder {folder} is read-only: "
+                       "its entries are used, new ones are compiled in memory")
         return None
     if problem != "missing":
         _warn(f"graphjit: cache entry {path} is corrupt or truncated ({problem}); rebuilding it")
