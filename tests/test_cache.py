@@ -137,6 +137,7 @@ def test_damaged_module_files_are_rebuilt_and_never_run(project, tmp_path):
         after = run(project, cache)
         assert any("corrupt or truncated" in w and path in w for w in after["warnings"]), fault
         assert rebuilt(path) and not marker.exists(), fault
+        assert not glob.glob(str(cache / "*.tmp")), fault  # none left by a failed write
     final = run(project, cache)
     assert final["warnings"] == [] and final["misses"] == 0 and final["hits"] >= 1
 

@@ -224,6 +224,7 @@ def test_damaged_entry_is_rebuilt_with_a_warning(cache, fault):
     assert path in message and "rebuilding it" in message and "\n" not in message
     assert caught[0].filename == __file__
     assert stat.S_ISREG(os.lstat(path).st_mode) and digest_ok(path)
+    assert not [n for n in os.listdir(cache) if n.endswith(".tmp")]
     sys.modules.pop(module.__name__)
     _, _, caught = load(source)
     assert caught == []

@@ -232,8 +232,8 @@ def _cached_file(source, name):
         return path
     if state == "read-only":
         if problem != "missing":
-            _warn(f"graphjit: cache entry {path} {problem}; the cache folder is read-only: "
-                  "compiling in memory")
+            _warn(f"graphjit: cache entry {path} is corrupt or truncated ({problem}); the "
+                  "cache folder is read-only: compiling in memory")
         else:
             _warn_once(folder, "read-only", f"graphjit: the cache folder {folder} is read-only: "
                        "its entries are used, new ones are compiled in memory")
