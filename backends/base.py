@@ -131,9 +131,15 @@ class Backend:
         """Give a result the Python type the plain call would give (identity here)."""
         return result
 
+    def memory_source(self, source):
+        """The module text to run when it is compiled in memory instead of from a cache file
+        (same lines; the numba-cpu backend turns Numba's on-disk cache off, it needs a file)."""
+        return source
+
     def load(self, generated, stem):
         """Import the generated module; returns ``(module, path)``."""
-        return load_source(generated.source, stem)
+        return load_source(generated.source, stem,
+                           memory_source=self.memory_source(generated.source))
 
 
 def emit_def(lines, line_map, node, filename, decorator=None):

@@ -72,6 +72,15 @@ class NumbaCPUBackend(Backend):
             f"_jit = numba.njit(cache={self.cache}, boundscheck={self.boundscheck})",
         ]
 
+    def memory_source(self, source):
+        """Without a file Numba cannot cache (it raises when the decorator runs): a module
+        compiled in memory (cache folder refused, read-only or unwritable) gets ``cache=False``
+        on the same line."""
+        if not self.cache:
+            return source
+        return source.replace(self.decorator_lines[1], self.decorator_lines[1].replace(
+            "cache=True", "cache=False"), 1)
+
     def versions(self):
         import numba
         return f"{super().versions()}, Numba {numba.__version__}, NumPy {np.__version__}"
@@ -106,7 +115,7 @@ class NumbaCPUBackend(Backend):
                    for f in frames)
 
     def clear_cache(self, path, exc):
-        from transpiler.errors import CacheWarning
+        from transpiler.errors import CacheWarning, user_stacklevel
         folder = os.path.join(os.path.dirname(path), "__pycache__")
         stem = os.path.splitext(os.path.basename(path))[0]
         removed = 0
@@ -118,7 +127,7 @@ class NumbaCPUBackend(Backend):
                 pass
         warnings.warn(f"graphjit: the compile cache of {path} could not be read "
                       f"({type(exc).__name__}: {exc}); removed {removed} file(s), compiling "
-                      "again", CacheWarning, stacklevel=4)
+                      "again", CacheWarning, stacklevel=user_stacklevel())
 
     def weak_source(self, name, numpy_alias):
         if not self.standalone:   # one shared registration (backends/numba_weak.py: why)

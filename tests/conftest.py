@@ -1,10 +1,14 @@
 """Test setup: generated modules go to a fresh folder; the context is reset around each test."""
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
 
-os.environ.setdefault("GRAPHJIT_CACHE_DIR", tempfile.mkdtemp(prefix="graphjit-test-"))
+if "GRAPHJIT_CACHE_DIR" not in os.environ:  # subprocesses of the tests inherit it
+    os.environ["GRAPHJIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="graphjit-test-")
+    atexit.register(shutil.rmtree, os.environ["GRAPHJIT_CACHE_DIR"], True)
 os.environ.pop("GRAPHJIT_FULLGRAPH", None)
 os.environ.pop("GRAPHJIT_DISABLE", None)
 

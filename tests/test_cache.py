@@ -1,7 +1,9 @@
 """The on-disk cache: hits across processes, never stale, corrupt entries rebuilt, races."""
 import glob
+import hashlib
 import json
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -92,6 +94,87 @@ def test_corrupt_entries_are_rebuilt_with_a_warning(project, tmp_path):
     assert any("corrupt or truncated" in w for w in third["warnings"])
     fourth = run(project, cache)
     assert fourth["warnings"] == [] and fourth["misses"] == 0 and fourth["hits"] >= 1
+    # Numba's index and data files: random bytes, truncated.
+    noise = random.Random(16)
+    for pattern, fault in (("*.nbi", "random"), ("*.nbc", "truncate"), ("*.nbc", "random")):
+        files = glob.glob(str(cache / "__pycache__" / pattern))
+        assert files
+        for name in files:
+            size = os.path.getsize(name)
+            with open(name, "r+b") as handle:
+                if fault == "truncate":
+                    handle.truncate(size // 2)
+                else:
+                    handle.write(noise.randbytes(size))
+        damaged = run(project, cache)
+        assert any("could not be read" in w for w in damaged["warnings"]), (pattern, fault)
+        again = run(project, cache)
+        assert again["warnings"] == [] and again["misses"] == 0 and again["hits"] >= 1
+
+
+def rebuilt(path):
+    """The entry is a file again whose content has the hash its name says."""
+    digest = os.path.basename(path)[:-3].rsplit("_", 1)[1]
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()[:16] == digest
+
+
+def test_damaged_module_files_are_rebuilt_and_never_run(project, tmp_path):
+    cache = tmp_path / "cache"
+    path = run(project, cache)["module"]
+    marker = tmp_path / "marker"
+    for fault in ("random bytes", "folder", "other valid code"):
+        if fault == "random bytes":
+            with open(path, "wb") as handle:
+                handle.write(random.Random(16).randbytes(os.path.getsize(path)))
+        elif fault == "folder":
+            os.remove(path)
+            os.makedirs(os.path.join(path, "inside"))
+        else:
+            with open(path, "w") as handle:
+                handle.write(f"open({str(marker)!r}, 'w').close()\n"
+                             "def _prepare(*args):\n    return None\n")
+        after = run(project, cache)
+        assert any("corrupt or truncated" in w and path in w for w in after["warnings"]), fault
+        assert rebuilt(path) and not marker.exists(), fault
+        assert not glob.glob(str(cache / "*.tmp")), fault  # none left by a failed write
+    final = run(project, cache)
+    assert final["warnings"] == [] and final["misses"] == 0 and final["hits"] >= 1
+
+
+def test_planted_or_truncated_bytecode_is_ignored(project, tmp_path):
+    import importlib._bootstrap_external as external
+    import importlib.util
+    cache = tmp_path / "cache"
+    path = run(project, cache)["module"]
+    marker = tmp_path / "marker"
+    # Valid bytecode for this very file (its header matches the file's mtime and size), so
+    # Python's import system would run it instead of the file.
+    code = compile(f"open({str(marker)!r}, 'w').close()\n", path, "exec")
+    info = os.stat(path)
+    pyc = importlib.util.cache_from_source(path)
+    with open(pyc, "wb") as handle:
+        handle.write(external._code_to_timestamp_pyc(code, info.st_mtime, info.st_size))
+    planted = run(project, cache)
+    assert not marker.exists()
+    assert planted["warnings"] == [] and planted["hits"] >= 1 and planted["misses"] == 0
+    with open(pyc, "r+b") as handle:
+        handle.truncate(20)
+    truncated = run(project, cache)
+    assert truncated["warnings"] == [] and truncated["hits"] >= 1 and rebuilt(path)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="needs root to make a folder owned by another user (the refusal "
+                           "itself is tested in test_cache_policy.py for any user)")
+def test_cache_folder_of_another_user_is_refused(project, tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    os.chown(cache, 65534, 65534)
+    result = run(project, cache)
+    assert any("not using the cache folder" in w and "owned by user id 65534" in w
+               for w in result["warnings"])
+    assert result["module"].startswith("<graphjit-memory>") and os.listdir(cache) == []
 
 
 def test_two_processes_racing_on_one_entry(project, tmp_path):

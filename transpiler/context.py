@@ -10,11 +10,11 @@ PYNATIVE_MODE = 1
 
 _DEVICE_BACKENDS = {"CPU": "numba-cpu", "GPU": "numba-cuda"}
 _context = {"mode": PYNATIVE_MODE, "device_target": "CPU", "enable_compile_cache": None,
-            "compile_cache_path": None}
+            "compile_cache_path": None, "compile_cache_limit_mb": None}
 
 
 def set_context(mode=None, device_target=None, enable_compile_cache=None,
-                compile_cache_path=None):
+                compile_cache_path=None, compile_cache_limit_mb=None):
     """Set the execution mode, the device target and the compile cache (MindSpore's names).
 
     Args:
@@ -25,7 +25,12 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
             on disk beside the generated modules, so a later process skips compiling. Unset,
             the environment variable ``GRAPHJIT_CACHE=1`` turns it on.
         compile_cache_path (str): folder of generated modules and caches; unset,
-            ``$GRAPHJIT_CACHE_DIR``, else ``~/.cache/graphjit``.
+            ``$GRAPHJIT_CACHE_DIR``, else ``~/.cache/graphjit``. It must be a folder of
+            yours that others cannot write (created with mode 0700); otherwise graphjit warns
+            and compiles in memory.
+        compile_cache_limit_mb (float): size cap of that folder; the least recently used
+            entries are removed when a new one is written and the folder is larger. Unset,
+            ``$GRAPHJIT_CACHE_LIMIT_MB``, else 256. 0 or less: no cap.
 
     Raises:
         ValueError: unknown mode or device target.
@@ -34,6 +39,8 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
         _context["enable_compile_cache"] = bool(enable_compile_cache)
     if compile_cache_path is not None:
         _context["compile_cache_path"] = str(compile_cache_path)
+    if compile_cache_limit_mb is not None:
+        _context["compile_cache_limit_mb"] = float(compile_cache_limit_mb)
     if mode is not None:
         if mode not in (GRAPH_MODE, PYNATIVE_MODE):
             raise ValueError(f"mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), got {mode!r}")
@@ -47,8 +54,9 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
 
 
 def get_context(key):
-    """Return a context value: ``"mode"``, ``"device_target"``, ``"enable_compile_cache"`` or
-    ``"compile_cache_path"`` (the last two resolved from the environment when unset).
+    """Return a context value: ``"mode"``, ``"device_target"``, ``"enable_compile_cache"``,
+    ``"compile_cache_path"`` or ``"compile_cache_limit_mb"`` (the last three resolved from the
+    environment when unset).
 
     Raises:
         ValueError: unknown key.
@@ -60,6 +68,9 @@ def get_context(key):
     if key == "compile_cache_path" and _context[key] is None:
         from .loader import cache_dir
         return cache_dir()
+    if key == "compile_cache_limit_mb" and _context[key] is None:
+        from .loader import cache_limit_bytes
+        return cache_limit_bytes() / (1024 * 1024)
     return _context[key]
 
 
