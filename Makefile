@@ -43,3 +43,9 @@ fuzz: $(STAMP)
 .PHONY: matrix
 matrix: $(STAMP)
 	$(PY) -m tests.dtype_universe $(MATRIX_ARGS)
+
+# Memory kept by N dropped jitted closures, beside numba.njit (benchmarks/memory.py).
+.PHONY: memory
+memory: N ?= 1000
+memory: $(STAMP)
+	$(PY) benchmarks/memory.py --n $(N)

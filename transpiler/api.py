@@ -550,6 +550,8 @@ class JitFunction:
                 fallback_reason=f"internal error in graphjit ({type(exc).__name__}: {exc}); "
                                 "please report it")
         spec = Specialization()
+        from .loader import release_with
+        release_with(module.__name__, spec)   # the module goes when its last user does
         spec.backend = backend
         spec.prepare = module._prepare
         spec.function = getattr(module, generated.entry_name)

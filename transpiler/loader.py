@@ -21,6 +21,7 @@ and Numba's on-disk cache something to read. The rules:
   ...)``, default 256 MB): when a new entry is written and the folder is larger, the least
   recently used entries (a module and Numba's files for it in ``__pycache__``) are removed.
 """
+import collections
 import hashlib
 import os
 import re
@@ -157,6 +158,11 @@ def _unsafe_parent(folder, owner):
         parent = above
 
 
+_users = {}   # module name -> loads not yet released (see release_with); under _guard
+_idle = collections.OrderedDict()   # modules no one uses, oldest first, kept for reuse
+IDLE_MODULES = 64   # as Numba keeps its last dispatchers (config.FUNCTION_CACHE_SIZE: 128)
+
+
 def module_name(source, stem):
     """The module (and file) name of ``source``: ``_graphjit_<stem>_<sha256[:16]>``."""
     digest = hashlib.sha256(source.encode()).hexdigest()[:16]
@@ -183,25 +189,70 @@ def load_source(source, stem, memory_source=None):
         its text then).
     """
     name = module_name(source, stem)
-    module = sys.modules.get(name)
-    if module is not None:
-        return module, module.__file__
     with _guard:
+        module = sys.modules.get(name)
+        if module is not None:
+            _in_use(name)
+            return module, module.__file__
         lock = _locks.get(name)
         if lock is None:
             lock = _locks[name] = threading.Lock()
     with lock:
-        module = sys.modules.get(name)
-        if module is not None:
-            return module, module.__file__
+        with _guard:
+            module = sys.modules.get(name)
+            if module is not None:
+                _in_use(name)
+                return module, module.__file__
         path = _cached_file(source, name)
         if path is None:
             text = source if memory_source is None else memory_source
             module = _run(text, name, os.path.join("<graphjit-memory>", name + ".py"), True)
         else:
             module = _run(source, name, path, False)
-        sys.modules[name] = module  # only now: it has run to the end
+        with _guard:
+            sys.modules[name] = module  # only now: it has run to the end
+            _in_use(name)
     return module, module.__file__
+
+
+def release_with(name, owner):
+    """Let go of module ``name`` (as counted by :func:`load_source`) when ``owner`` is
+    collected. When its last user is gone the module leaves ``sys.modules`` and its namespace
+    is cleared: a Numba dispatcher held in its own module's globals forms a reference cycle
+    the garbage collector never frees (Numba's C dispatcher does not expose all of its
+    references), so without this every generated module, its dispatchers and their compile
+    results stayed for the life of the process. Numba's machine code itself stays whatever
+    graphjit does (LLVM MCJIT does not free it: numba#5976, numba#7831).
+
+    A load that was never released (another caller of load_source) keeps its module, as before.
+    """
+    weakref.finalize(owner, _release, name)
+
+
+def _release(name):
+    with _guard:
+        left = _users.get(name, 0) - 1
+        if left > 0:
+            _users[name] = left
+            return
+        _users.pop(name, None)
+        # Kept a while, unused: a function made again with the same code (a closure built
+        # anew at each call of its maker) finds its module instead of compiling it again.
+        _idle[name] = None
+        evicted = []
+        while len(_idle) > IDLE_MODULES:
+            old, _ = _idle.popitem(last=False)
+            module = sys.modules.pop(old, None)
+            if module is not None:
+                evicted.append(module)
+    for module in evicted:
+        module.__dict__.clear()
+
+
+def _in_use(name):
+    """Count one more user of module ``name`` (under _guard)."""
+    _users[name] = _users.get(name, 0) + 1
+    _idle.pop(name, None)
 
 
 def _run(text, name, filename, in_memory):
