@@ -296,12 +296,14 @@ def cmd_explain(args):
 
 
 def _size(count):
-    """``count`` bytes for a person: 1.5 MB."""
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if count < 1024 or unit == "GB":
-            return f"{count} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
-        count /= 1024
-    return f"{count:.1f} GB"
+    """``count`` bytes for a person: ``1.5 MB (1572864 bytes)``."""
+    if count < 1024:
+        return f"{count} bytes"
+    scaled = count
+    for unit in ("KB", "MB", "GB"):
+        scaled /= 1024
+        if scaled < 1024 or unit == "GB":
+            return f"{scaled:.1f} {unit} ({count} bytes)"
 
 
 def _cache_functions():
@@ -327,8 +329,8 @@ def cmd_cache(args):
         limit = info.get("limit_bytes") or 0
         print(f"path:    {info['path']}")
         print(f"entries: {info['entries']}")
-        print(f"size:    {_size(info['bytes'])} ({info['bytes']} bytes)")
-        print(f"limit:   {_size(limit) + f' ({limit} bytes)' if limit else 'none'}")
+        print(f"size:    {_size(info['bytes'])}")
+        print(f"limit:   {_size(limit) if limit else 'none'}")
         return 0
     folder = cache_info()["path"]
     removed = cache_clear()
