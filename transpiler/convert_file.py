@@ -278,21 +278,28 @@ def _convert(path, backend, convert_all, use_import, progress):
 def _convert_one(program, stmt, marked, fn):
     """Specialize one top-level function into ``program``; its :class:`ConvertedFunction`."""
     from .passes.specialize import specialize
-    from .program import Program
 
     if fn is None:
         return ConvertedFunction(stmt.name, stmt.lineno, marked,
                                  "a default value is not a literal")
+    # A failure must not leave half a function behind: the program is rolled back to this
+    # point (not tried first in a fresh program, which would specialize each callee once per
+    # caller: quadratic for a file whose functions call one another).
+    state = program.checkpoint()
     try:
-        specialize(Program(), fn)   # a failure must not leave half a function behind
         entry = specialize(program, fn)
     except TranspileError as exc:
+        program.rollback(state)
         return ConvertedFunction(stmt.name, stmt.lineno, marked, str(exc))
     except RecursionError:
+        program.rollback(state)
         return ConvertedFunction(stmt.name, stmt.lineno, marked, "too deeply nested for the "
                                  "converter (RecursionError)")
+    except BaseException:
+        program.rollback(state)
+        raise
     if entry.inputs:
-        program.functions.remove(entry)
+        program.rollback(state)
         return ConvertedFunction(stmt.name, stmt.lineno, marked, "it reads arrays held by "
                                  "objects or globals, which a standalone module cannot re-read")
     entry.public_name = stmt.name
