@@ -5,6 +5,7 @@ function printed last should stay about the same from the smallest N to the larg
 
     PYTHONPATH=. python benchmarks/cli_scale.py            # 250 1000 4000
     PYTHONPATH=. python benchmarks/cli_scale.py 250 2000
+    PYTHONPATH=. python benchmarks/cli_scale.py --calls        # each calls the previous one
     PYTHONPATH=. python benchmarks/cli_scale.py --profile 1000   # cProfile, top 25
 """
 import os
@@ -17,13 +18,16 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def generated_source(count):
-    """A module of ``count`` functions, each with a ``for`` loop and an ``if``."""
+def generated_source(count, calls=False):
+    """A module of ``count`` functions, each with a ``for`` loop and an ``if``; with
+    ``calls``, each also calls the one before it (chains of 10: a callee is converted once,
+    not once per caller)."""
     parts = ["import numpy as np\n"]
     for i in range(count):
+        start = f"f{i - 1}(a, n)" if calls and i % 10 else "0.0"
         parts.append(f"""
 def f{i}(a, n):
-    total = 0.0
+    total = {start}
     for j in range(n):
         if a[j] > {i % 7}:
             total += a[j] * {i}
@@ -34,12 +38,12 @@ def f{i}(a, n):
     return "".join(parts)
 
 
-def measure(count, folder):
+def measure(count, folder, calls=False):
     """Wall and CPU seconds of one ``python -m transpiler convert --all -q`` of ``count``
     functions (CPU time too: on a shared machine the wall time varies with the load)."""
     src = os.path.join(folder, f"gen{count}.py")
     with open(src, "w") as handle:
-        handle.write(generated_source(count))
+        handle.write(generated_source(count, calls))
     env = dict(os.environ, PYTHONPATH=ROOT)
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -73,10 +77,11 @@ def main(argv):
         if argv[:1] == ["--profile"]:
             profile(int(argv[1]) if len(argv) > 1 else 1000, folder)
             return
-        counts = [int(a) for a in argv] or [250, 1000, 4000]
+        calls = "--calls" in argv
+        counts = [int(a) for a in argv if a != "--calls"] or [250, 1000, 4000]
         print(f"{'functions':>9} {'wall s':>8} {'cpu s':>8} {'wall ms/fn':>11} {'cpu ms/fn':>10}")
         for count in counts:
-            wall, cpu = measure(count, folder)
+            wall, cpu = measure(count, folder, calls)
             print(f"{count:>9} {wall:>8.2f} {cpu:>8.2f} {1000 * wall / count:>11.2f} "
                   f"{1000 * cpu / count:>10.2f}", flush=True)
 
