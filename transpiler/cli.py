@@ -394,7 +394,10 @@ def main(argv=None):
 
     Every failure is one line on stderr and status 2, never a traceback
     (``GRAPHJIT_TRACEBACK=1`` re-raises an unexpected error, for a bug report)."""
-    drop_cwd()  # the console script too: $PYTHONPATH may name '.' (see transpiler.safe_path)
+    if argv is None:
+        # The command (console script too: $PYTHONPATH may name '.'; see
+        # transpiler.safe_path); a caller passing argv keeps its own sys.path.
+        drop_cwd()
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with status 2 on a usage error
     try:
