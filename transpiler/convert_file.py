@@ -1,11 +1,13 @@
 """Convert a whole file without importing it: the engine behind ``graphjit convert``.
 
 The file is parsed, never executed. Its module namespace is rebuilt from the source alone:
-imports of library modules (NumPy, math, the standard library) are imported for real; constants
-whose value is a literal (``ast.literal_eval``) are bound; each top-level ``def`` is compiled on
-its own, without its decorators, into a function whose globals are that namespace (defining a
+imports of library modules (NumPy, math, the standard library but those whose import acts:
+EFFECTFUL_IMPORTS) are imported for real; constants whose value is a literal
+(``ast.literal_eval``) are bound; each top-level ``def`` is compiled on its own, without its
+decorators and annotations, into a function whose globals are that namespace (defining a
 function runs none of its body; a default value that is not a literal keeps the function out).
-Everything else (classes, calls, other module-level code) is never run.
+Everything else (classes, calls, other module-level code) is never run. The file is read as
+Python reads source (coding cookie, BOM), and only if it is a regular file (read_source).
 
 The converted functions share one program (a helper used by two of them is generated once) and
 are lowered into one module that imports only NumPy, Numba and the standard library.
