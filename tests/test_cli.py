@@ -16,10 +16,10 @@ SAMPLES = os.path.join(ROOT, "samples")
 GRAPHJIT = [sys.executable, "-m", "transpiler"]
 
 
-def graphjit(*args, cwd=None):
-    env = dict(os.environ)
+def graphjit(*args, cwd=None, timeout=300, env=None):
+    env = dict(os.environ, **(env or {}))
     return subprocess.run(GRAPHJIT + list(args), capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=300)
+                          env=env, timeout=timeout)
 
 
 def run_without_graphjit(module_dir, code):
@@ -40,7 +40,7 @@ def load(path, name):
 
 
 def test_help_for_every_command():
-    for args in ([], ["convert"], ["show"], ["explain"]):
+    for args in ([], ["convert"], ["show"], ["explain"], ["cache"]):
         proc = graphjit(*args, "--help")
         assert proc.returncode == 0 and "usage:" in proc.stdout
     script = shutil.which("graphjit", path=os.path.dirname(sys.executable))
@@ -224,3 +224,228 @@ def test_import_option_reads_live_values_and_warns(tmp_path):
         print(json.dumps(computed.scaled(3)))
     """)
     assert result == 48
+
+
+def one_line_failure(proc):
+    """The command failed as the README says: status 2, one line on stderr, no traceback."""
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2, proc.stderr
+    assert len(lines) == 1 and lines[0].startswith("graphjit: "), proc.stderr
+    assert "Traceback" not in proc.stderr
+    return lines[0]
+
+
+def test_annotations_defaults_decorators_and_top_level_never_run(tmp_path):
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    hostile = tmp_path / "hostile.py"
+    hostile.write_text(textwrap.dedent(f"""
+        import os
+        import numpy as np
+
+        def mark(tag):
+            open(os.path.join({str(markers)!r}, tag), "w").write(tag)
+            return lambda f: f
+
+        @mark("decorator")
+        def total(a: __import__("os").system("touch " + {str(markers / "annotation")!r})
+                  or np.ndarray, n: mark("arg") = 3) -> mark("returns"):
+            s = 0.0
+            for i in range(n):
+                if a[i] > 0:
+                    s += a[i]
+            return s
+
+        def defaulted(x=mark("default")):
+            return x
+
+        def runs_a_command(n):
+            os.system("touch " + {str(markers / "body")!r})
+            return n
+
+        class Planted(mark("class_base") and object):
+            mark("class_body")
+
+        mark("top_level")
+        X = mark("assignment")
+    """))
+    out = tmp_path / "out"
+    proc = graphjit("convert", "--all", str(hostile), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "1 converted" in proc.stderr      # total(): converted, its annotations dropped
+    assert graphjit("show", f"{hostile}::total").returncode == 0
+    explained = graphjit("explain", str(hostile))
+    assert explained.returncode == 0 and "compiled" in explained.stdout
+    assert sorted(os.listdir(markers)) == []
+    result = run_without_graphjit(str(out), """
+        import json, numpy as np, hostile
+        print(json.dumps(hostile.total(np.array([1.0, -2.0, 3.0]))))
+    """)
+    assert result == 4.0
+
+
+def test_current_folder_never_shadows_an_import(tmp_path):
+    """python -m transpiler puts the current folder first on sys.path: a calendar.py (a
+    module the input imports) or numpy.py there (the converter's own import) must not run."""
+    work = tmp_path / "work"
+    work.mkdir()
+    for name in ("calendar", "numpy", "random", "gast"):
+        (work / f"{name}.py").write_text(
+            f"open({str(tmp_path / ('ran_' + name))!r}, 'w').write('ran')\n")
+    (work / "model.py").write_text(textwrap.dedent("""
+        import calendar
+        import numpy as np
+
+        def days(n):
+            return n * calendar.MONDAY + 7
+    """))
+    env = {"PYTHONPATH": ROOT}
+    proc = graphjit("convert", "--all", "model.py", "-o", "out", cwd=work, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert graphjit("show", "model.py::days", cwd=work, env=env).returncode == 0
+    assert graphjit("explain", "model.py", cwd=work, env=env).returncode == 0
+    assert not [p for p in os.listdir(tmp_path) if p.startswith("ran_")]
+    assert "1 converted" in proc.stderr
+
+
+def test_two_inputs_with_one_output_name_write_nothing(tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "m.py").write_text(f"def f(n):\n    return n + {len(folder)}\n")
+    out = tmp_path / "out"
+    proc = graphjit("convert", "--all", str(tmp_path / "a" / "m.py"), str(tmp_path / "b" / "m.py"),
+                    "-o", str(out))
+    line = one_line_failure(proc)
+    assert "would both be written to" in line and "nothing written" in line
+    assert not out.exists()
+
+
+def test_symbolic_links_are_refused(tmp_path):
+    real = tmp_path / "real.py"
+    real.write_text("def f(n):\n    return n + 1\n")
+    (tmp_path / "link.py").symlink_to(real)
+    proc = graphjit("convert", "--all", str(tmp_path / "link.py"), "-o", str(tmp_path / "out"))
+    assert "symbolic link" in one_line_failure(proc)
+    assert not (tmp_path / "out" / "link.py").exists()
+    # An input that links to its own output: the output is left as it was.
+    out = tmp_path / "out2"
+    out.mkdir()
+    (out / "own.py").write_text("def f(n):\n    return n\n")
+    (tmp_path / "own.py").symlink_to(out / "own.py")
+    proc = graphjit("convert", "--all", str(tmp_path / "own.py"), "-o", str(out))
+    assert "its own output" in one_line_failure(proc)
+    assert (out / "own.py").read_text() == "def f(n):\n    return n\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_fifo_in_a_folder_is_refused_without_waiting(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    os.mkfifo(src / "x.py")
+    (src / "y.py").write_text("def f(n):\n    return n + 1\n")
+    proc = graphjit("convert", "--all", str(src), "-o", str(tmp_path / "out"), timeout=60)
+    assert proc.returncode == 2
+    assert f"{src / 'x.py'}: not a regular file" in proc.stderr
+    assert (tmp_path / "out" / "y.py").exists() and not (tmp_path / "out" / "x.py").exists()
+
+
+def test_bom_and_coding_cookie_inputs_convert(tmp_path):
+    (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbfdef inc(n):\n    return n + 1\n")
+    (tmp_path / "latin.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\nNAME = '\xe9t\xe9'\n\ndef twice(n):\n    return 2 * n\n"
+        b"\n\ndef name():\n    return NAME + ' caf\xe9'\n")
+    out = tmp_path / "out"
+    paths = [str(tmp_path / "bom.py"), str(tmp_path / "latin.py")]
+    proc = graphjit("convert", "--all", *paths, "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    result = run_without_graphjit(str(out), """
+        import json, bom, latin
+        print(json.dumps([bom.inc(1), latin.twice(4), latin.name()]))
+    """)
+    assert result == [2, 8, "\u00e9t\u00e9 caf\u00e9"]
+    # The recorded hash is that of the decoded text: --check finds the outputs up to date.
+    assert graphjit("convert", "--all", "--check", paths[0], "-o", str(out)).returncode == 0
+
+
+def test_too_deeply_nested_input_is_one_line_exit_2(tmp_path):
+    deep = tmp_path / "deep.py"
+    deep.write_text("def f(x):\n    return " + "+".join(["x"] * 30000) + "\n")
+    line = one_line_failure(graphjit("convert", "--all", str(deep), "-o", str(tmp_path / "o")))
+    assert str(deep) in line and "RecursionError" in line
+    assert one_line_failure(graphjit("explain", str(deep))).startswith("graphjit: ")
+
+
+def test_output_folder_that_is_a_file_exit_2(tmp_path):
+    src = os.path.join(SAMPLES, "loop_kernels.py")
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    assert "not a folder" in one_line_failure(graphjit("convert", src, "-o", str(afile)))
+    # A folder below a file cannot be created.
+    line = one_line_failure(graphjit("convert", src, "-o", str(afile / "sub")))
+    assert "cannot write" in line or "not a folder" in line
+    assert afile.read_text() == "mine\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root can write into a read-only folder")
+def test_unwritable_output_folder_exit_2(tmp_path):
+    out = tmp_path / "readonly"
+    out.mkdir()
+    out.chmod(0o555)
+    try:
+        line = one_line_failure(graphjit("convert", os.path.join(SAMPLES, "loop_kernels.py"),
+                                         "-o", str(out)))
+    finally:
+        out.chmod(0o755)
+    assert "cannot write" in line and os.listdir(out) == []
+
+
+def test_internal_errors_are_one_line_exit_2(monkeypatch, capsys):
+    from transpiler import cli
+
+    def fail(*args, **kwargs):
+        raise MemoryError()
+    monkeypatch.setattr(cli, "convert", fail)
+    assert cli.main(["explain", os.path.join(SAMPLES, "loop_kernels.py")]) == 2
+    assert capsys.readouterr().err == "graphjit: out of memory (MemoryError)\n"
+
+    def bug(*args, **kwargs):
+        raise KeyError("oops")
+    monkeypatch.setattr(cli, "convert", bug)
+    monkeypatch.delenv("GRAPHJIT_TRACEBACK", raising=False)
+    assert cli.main(["explain", os.path.join(SAMPLES, "loop_kernels.py")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("graphjit: internal error: KeyError") and err.count("\n") == 1
+
+
+def test_progress_inside_a_large_file(tmp_path):
+    big = tmp_path / "big.py"
+    big.write_text("".join(f"def f{i}(n):\n    return n + {i}\n\n" for i in range(120)))
+    proc = graphjit("convert", "--all", "-q", str(big), "-o", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert "120/120" in proc.stderr and "120 converted" not in proc.stderr  # -q: no summary
+    small = tmp_path / "small.py"
+    small.write_text("def f(n):\n    return n\n")
+    assert graphjit("convert", "--all", "-q", str(small), "-o", str(tmp_path / "o2")).stderr == ""
+
+
+def test_cache_info_and_clear(tmp_path):
+    cache = tmp_path / "cache"
+    env = {"GRAPHJIT_CACHE_DIR": str(cache), "PYTHONPATH": ROOT}
+    try:
+        from transpiler.loader import cache_clear, cache_info  # noqa: F401
+    except ImportError:   # this tree's loader has none: the command says so, exit 2
+        assert "no cache management" in one_line_failure(graphjit("cache", "info", env=env))
+        return
+    fill = subprocess.run([sys.executable, "-c", (
+        "from transpiler.loader import load_source\n"
+        "for i in range(3):\n    load_source(f'X = {i}\\n', f'entry{i}')\n")],
+        env=dict(os.environ, **env), capture_output=True, text=True, timeout=120)
+    assert fill.returncode == 0, fill.stderr
+    info = graphjit("cache", "info", env=env)
+    assert info.returncode == 0, info.stderr
+    assert f"path:    {cache}" in info.stdout and "entries: 3" in info.stdout
+    assert "size:" in info.stdout and "limit:" in info.stdout
+    cleared = graphjit("cache", "clear", env=env)
+    assert cleared.returncode == 0 and "removed 3 entries" in cleared.stdout
+    assert "entries: 0" in graphjit("cache", "info", env=env).stdout

@@ -4,6 +4,13 @@
 compiles it with Numba; what cannot be compiled runs as plain Python, with a warning that says
 where and why. See README.md and DESIGN.md.
 """
+from .safe_path import drop_cwd as _drop_cwd, running_as_main_module as _as_main
+
+if _as_main():
+    # ``python -m transpiler``: drop the current folder from sys.path before the imports
+    # below (and NumPy's, and the converter's) can pick up a calendar.py or numpy.py there.
+    _drop_cwd()
+
 from .api import (BoundJitFunction, Explanation, ExplainRow, GeneratedSource, JitFunction,
                   do_not_convert, jit)
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context

@@ -1,17 +1,29 @@
-"""The ``graphjit`` command (also ``python -m transpiler``): convert, show, explain.
+"""The ``graphjit`` command (also ``python -m transpiler``): convert, show, explain, cache.
 
 Exit status: 0 success; 1 with ``--check`` when a function fell back or an output is stale;
-2 usage error, unreadable or unparsable input, or an output graphjit did not write (use
-``--force``). Messages go to stderr and name the file and line.
+2 for every failure: usage error, unreadable, unparsable or refused input (a symbolic link, a
+FIFO or device), an input too deeply nested or too large to convert, two inputs with one
+output, an output graphjit did not write (use ``--force``) or cannot write. Each failure is one
+line on stderr naming the file (and line); never a traceback (``GRAPHJIT_TRACEBACK=1`` shows
+one for an internal error).
+
+The command never runs its input (unless ``--import``): files are parsed, and the current
+folder is not searched for imports (transpiler.safe_path).
 """
 import argparse
 import os
 import sys
 import tempfile
 
-from .convert_file import InputError, convert, read_header, source_hash
+from .convert_file import InputError, convert, read_header, read_source, source_hash
+from .safe_path import drop_cwd
 
 PROGRESS_FROM = 10  # files; fewer convert silently
+FUNCTION_PROGRESS_FROM = 100  # functions to convert in one file; fewer show no bar inside it
+
+
+class CommandError(Exception):
+    """A failure the command reports as one line on stderr, exiting with status 2."""
 
 
 def _inputs(paths, outdir):
@@ -30,18 +42,68 @@ def _inputs(paths, outdir):
     return found
 
 
+def _plan(files, outdir):
+    """``(input, relative, output)`` for each input, checked before anything is written.
+
+    Raises:
+        CommandError: ``outdir`` exists and is not a folder; two inputs would write one
+            output (the second would silently replace the first); an input is its own output.
+    """
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        raise CommandError(f"{outdir}: -o names an existing file, not a folder")
+    planned, seen = [], {}
+    for path, relative in files:
+        out_path = os.path.join(outdir, relative)
+        key = os.path.normcase(os.path.abspath(out_path))
+        if key in seen:
+            raise CommandError(f"{seen[key]} and {path} would both be written to {out_path}; "
+                               "nothing written (convert them into different folders)")
+        seen[key] = path
+        if os.path.normcase(os.path.abspath(path)) == key or _same_file(path, out_path):
+            raise CommandError(f"{path}: is its own output {out_path}; nothing written "
+                               "(choose another -o)")
+        planned.append((path, relative, out_path))
+    return planned
+
+
+def _same_file(a, b):
+    """True when ``a`` and ``b`` both exist and are one file (a hard or symbolic link)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def _write_atomically(path, text):
+    """Write ``text`` to ``path`` through a temporary file in its folder, then a rename (a
+    reader never sees half a module).
+
+    Raises:
+        CommandError: the folder cannot be created or written.
+    """
     folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".graphjit-", suffix=".tmp")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".graphjit-", suffix=".tmp")
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
+    except OSError as exc:
+        _remove_quietly(tmp)
+        raise CommandError(f"{path}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+        _remove_quietly(tmp)
         raise
+
+
+def _remove_quietly(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def _progress(index, total, path):
@@ -54,31 +116,88 @@ def _progress(index, total, path):
         sys.stderr.flush()
 
 
+class FunctionProgress:
+    """The bar inside one large file: a tqdm bar when tqdm is installed, else a text bar
+    redrawn at most once per percent (a log is not flooded). Silent below
+    FUNCTION_PROGRESS_FROM functions. Call it as ``convert(..., progress=bar)``."""
+
+    def __init__(self, label):
+        self.label = label
+        self.bar = None
+        self.shown = -1
+
+    def __call__(self, done, total):
+        if total < FUNCTION_PROGRESS_FROM:
+            return
+        if self.bar is None:
+            self.bar = self._tqdm(total) or False
+        if self.bar:
+            self.bar.update(done - self.bar.n)
+        else:
+            self._text(done, total)
+        if done == total:
+            self.close()
+
+    def _tqdm(self, total):
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return None
+        return tqdm(total=total, desc=self.label[-40:], unit="fn", file=sys.stderr,
+                    leave=False)
+
+    def _text(self, done, total):
+        percent = 100 * done // total
+        if percent == self.shown:
+            return
+        self.shown = percent
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\r  {self.label[-40:]} [{'#' * filled}{'.' * (width - filled)}] "
+                         f"{done}/{total} functions")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    def close(self):
+        if self.bar:
+            self.bar.close()
+        self.bar = None
+
+
 def cmd_convert(args):
     files = _inputs(args.paths, args.outdir)
     if not files:
         print("graphjit: no .py files found", file=sys.stderr)
         return 2
+    planned = _plan(files, args.outdir)  # before anything is written
     status = 0
-    for index, (path, relative) in enumerate(files, 1):
-        _progress(index, len(files), relative)
-        out_path = os.path.join(args.outdir, relative)
+    for index, (path, relative, out_path) in enumerate(planned, 1):
+        _progress(index, len(planned), relative)
         if args.check:
             status = max(status, _check(path, out_path, args))
             continue
+        bar = FunctionProgress(relative)
         try:
             result = convert(path, backend=args.backend, convert_all=args.all,
-                             use_import=args.use_import)
+                             use_import=args.use_import, progress=bar)
         except InputError as exc:
             print(f"graphjit: {exc}", file=sys.stderr)
             status = 2
             continue
+        finally:
+            bar.close()
         if os.path.exists(out_path) and read_header(out_path) is None and not args.force:
             print(f"graphjit: {out_path}: exists and was not written by graphjit; not "
                   "replaced (use --force)", file=sys.stderr)
             status = 2
             continue
-        _write_atomically(out_path, result.source)
+        try:
+            _write_atomically(out_path, result.source)
+        except CommandError as exc:
+            print(f"graphjit: {exc}", file=sys.stderr)
+            status = 2
+            continue
         for fn in result.fell_back:
             first = fn.reason.splitlines()[0]
             print(f"graphjit: {path}:{fn.lineno}: {fn.name} kept as Python: {first}",
@@ -93,11 +212,10 @@ def cmd_convert(args):
 def _check(path, out_path, args):
     """1 when the output is missing or stale, or a function of the input falls back."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            digest = source_hash(handle.read())
+        digest = source_hash(read_source(path))
         result = convert(path, backend=args.backend, convert_all=args.all,
                          use_import=args.use_import)
-    except (OSError, InputError) as exc:
+    except InputError as exc:
         print(f"graphjit: {exc}", file=sys.stderr)
         return 2
     status = 0
@@ -177,6 +295,49 @@ def cmd_explain(args):
     return 0
 
 
+def _size(count):
+    """``count`` bytes for a person: ``1.5 MB (1572864 bytes)``."""
+    if count < 1024:
+        return f"{count} bytes"
+    scaled = count
+    for unit in ("KB", "MB", "GB"):
+        scaled /= 1024
+        if scaled < 1024 or unit == "GB":
+            return f"{scaled:.1f} {unit} ({count} bytes)"
+
+
+def _cache_functions():
+    """``(cache_info, cache_clear)`` of transpiler.loader.
+
+    Raises:
+        CommandError: this graphjit's loader has no cache management.
+    """
+    try:
+        from .loader import cache_clear, cache_info
+    except ImportError:
+        raise CommandError("this graphjit has no cache management (transpiler.loader lacks "
+                           "cache_info/cache_clear)") from None
+    return cache_info, cache_clear
+
+
+def cmd_cache(args):
+    """``cache info``: the folder of generated modules, its entries, size and limit;
+    ``cache clear``: remove them."""
+    cache_info, cache_clear = _cache_functions()
+    if args.action == "info":
+        info = cache_info()
+        limit = info.get("limit_bytes") or 0
+        print(f"path:    {info['path']}")
+        print(f"entries: {info['entries']}")
+        print(f"size:    {_size(info['bytes'])}")
+        print(f"limit:   {_size(limit) if limit else 'none'}")
+        return 0
+    folder = cache_info()["path"]
+    removed = cache_clear()
+    print(f"removed {removed} {'entry' if removed == 1 else 'entries'} from {folder}")
+    return 0
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="graphjit", description="Convert Python/NumPy functions to Numba code.")
@@ -217,13 +378,50 @@ def build_parser():
                              "compiled, or Python and why.")
     explain.add_argument("target", metavar="FILE[::FUNCTION]")
     explain.set_defaults(run=cmd_explain)
+
+    cache = sub.add_parser("cache", help="the cache of generated modules",
+                           description="info: the cache folder (set_context("
+                           "compile_cache_path=...), $GRAPHJIT_CACHE_DIR, else "
+                           "~/.cache/graphjit), its entries, size and limit. clear: remove "
+                           "graphjit's entries from it.")
+    cache.add_argument("action", choices=["info", "clear"])
+    cache.set_defaults(run=cmd_cache, backend=None, use_import=False)
     return parser
 
 
 def main(argv=None):
-    """Entry point of the ``graphjit`` console script; returns the exit status."""
+    """Entry point of the ``graphjit`` console script; returns the exit status.
+
+    Every failure is one line on stderr and status 2, never a traceback
+    (``GRAPHJIT_TRACEBACK=1`` re-raises an unexpected error, for a bug report)."""
+    if argv is None:
+        # The command (console script too: $PYTHONPATH may name '.'; see
+        # transpiler.safe_path); a caller passing argv keeps its own sys.path.
+        drop_cwd()
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with status 2 on a usage error
+    try:
+        return _run(args)
+    except CommandError as exc:
+        message = str(exc)
+    except KeyboardInterrupt:
+        print("graphjit: interrupted", file=sys.stderr)
+        return 130
+    except RecursionError:
+        message = "input too deeply nested to process (RecursionError)"
+    except MemoryError:
+        message = "out of memory (MemoryError)"
+    except Exception as exc:  # a bug in graphjit: still one line, and the status says failure
+        if os.environ.get("GRAPHJIT_TRACEBACK"):
+            raise
+        first = (str(exc).splitlines() or [""])[0]
+        message = (f"internal error: {type(exc).__name__}: {first} (GRAPHJIT_TRACEBACK=1 "
+                   "shows the traceback)")
+    print(f"graphjit: {message}", file=sys.stderr)
+    return 2
+
+
+def _run(args):
     if args.backend == "numba-cuda":
         print("graphjit: the command line converts for numba-cpu or eager only: a numba-cuda "
               "module launches its kernels through graphjit's runtime (backends.cuda_runtime), "

@@ -1,27 +1,39 @@
 """Convert a whole file without importing it: the engine behind ``graphjit convert``.
 
 The file is parsed, never executed. Its module namespace is rebuilt from the source alone:
-imports of library modules (NumPy, math, the standard library) are imported for real; constants
-whose value is a literal (``ast.literal_eval``) are bound; each top-level ``def`` is compiled on
-its own, without its decorators, into a function whose globals are that namespace (defining a
+imports of library modules (NumPy, math, the standard library but those whose import acts:
+EFFECTFUL_IMPORTS) are imported for real; constants whose value is a literal
+(``ast.literal_eval``) are bound; each top-level ``def`` is compiled on its own, without its
+decorators and annotations, into a function whose globals are that namespace (defining a
 function runs none of its body; a default value that is not a literal keeps the function out).
-Everything else (classes, calls, other module-level code) is never run.
+Everything else (classes, calls, other module-level code) is never run. The file is read as
+Python reads source (coding cookie, BOM), and only if it is a regular file (read_source).
 
 The converted functions share one program (a helper used by two of them is generated once) and
 are lowered into one module that imports only NumPy, Numba and the standard library.
 """
 import ast
+import errno
+import gc
 import hashlib
 import importlib
+import io
 import os
+import stat
 import sys
+import tokenize
 
 from .errors import TranspileError
 
 HEADER = "# graphjit-generated"
+FREEZE_EVERY = 100  # functions converted between two gc.freeze() calls (see _convert)
 # Modules whose import the converter may run: they are not the user's code.
 SAFE_IMPORTS = frozenset({"numpy", "numba", "math", "cmath", "operator", "functools",
                           "itertools", "json", "os", "sys", "time", "random", "statistics"})
+# Standard-library modules whose import does something (opens a browser, prints, starts Tk,
+# runs tests): an input naming them is never made to run them.
+EFFECTFUL_IMPORTS = frozenset({"antigravity", "this", "__hello__", "__phello__", "idlelib",
+                               "turtle", "turtledemo", "tkinter", "test", "ensurepip", "venv"})
 
 
 class ConvertedFunction:
@@ -68,7 +80,45 @@ def _is_jit_decorator(node):
 
 
 def _safe_module(name):
-    return name.split(".")[0] in SAFE_IMPORTS or name.split(".")[0] in sys.stdlib_module_names
+    top = name.split(".")[0]
+    return top not in EFFECTFUL_IMPORTS and (
+        top in SAFE_IMPORTS or top in sys.stdlib_module_names)
+
+
+def read_source(path):
+    """The text of ``path``, decoded as Python decodes a source file (PEP 263 coding cookie,
+    UTF-8 BOM; universal newlines).
+
+    The file is opened without following a symbolic link and without blocking (a FIFO would
+    wait for a writer forever), and must be a regular file: a link could make an input its own
+    output, and reading a FIFO or a device never ends.
+
+    Raises:
+        InputError: missing, unreadable, a link, not a regular file, or not decodable.
+    """
+    if os.path.islink(path):  # O_NOFOLLOW below does the same where it exists (not Windows)
+        raise InputError(f"{path}: is a symbolic link; not read (name the file it points to)")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
+        getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(f"{path}: is a symbolic link; not read (name the file it points "
+                             "to)") from None
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise InputError(f"{path}: not a regular file (a folder, FIFO or device); not read")
+        try:
+            data = handle.read()
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return io.TextIOWrapper(io.BytesIO(data), encoding).read()
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        raise InputError(f"{path}: cannot read: {exc}") from None
 
 
 def read_module(path, use_import=False):
@@ -80,15 +130,13 @@ def read_module(path, use_import=False):
     Raises:
         InputError: unreadable file or syntax error (with file and line).
     """
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
+    text = read_source(path)
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
         raise InputError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
+    except ValueError as exc:       # a NUL byte in the source
+        raise InputError(f"{path}: cannot parse: {exc}") from None
     if use_import:
         return text, tree, *_imported_namespace(path, tree)
     namespace = {"__name__": "__graphjit_convert__", "__file__": path,
@@ -125,15 +173,17 @@ def read_module(path, use_import=False):
 
 
 def _define(stmt, path, namespace):
-    """The function of one ``def``, compiled alone, decorators dropped; None if a default is
-    not a literal (evaluating it could run the user's code)."""
+    """The function of one ``def``, compiled alone, decorators, annotations and the return
+    annotation dropped (defining a function evaluates them: they could run the user's code);
+    None if a default is not a literal (evaluating it could too)."""
     for default in stmt.args.defaults + [d for d in stmt.args.kw_defaults if d is not None]:
         try:
             ast.literal_eval(default)
-        except (ValueError, TypeError, SyntaxError):
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return None
-    bare = ast.FunctionDef(name=stmt.name, args=stmt.args, body=stmt.body, decorator_list=[],
-                           returns=None, type_comment=None, type_params=[])
+    bare = ast.FunctionDef(name=stmt.name, args=_without_annotations(stmt.args),
+                           body=stmt.body, decorator_list=[], returns=None, type_comment=None,
+                           type_params=[])
     ast.copy_location(bare, stmt)
     module = ast.Module(body=[bare], type_ignores=[])
     ast.fix_missing_locations(module)
@@ -142,6 +192,19 @@ def _define(stmt, path, namespace):
     fn = local[stmt.name]
     namespace[stmt.name] = fn
     return fn
+
+
+def _without_annotations(args):
+    """A copy of ``ast.arguments`` whose parameters carry no annotation (the body and the
+    defaults are shared, not copied)."""
+    def bare(arg):
+        return None if arg is None else ast.copy_location(
+            ast.arg(arg=arg.arg, annotation=None, type_comment=None), arg)
+    return ast.arguments(posonlyargs=[bare(a) for a in args.posonlyargs],
+                         args=[bare(a) for a in args.args], vararg=bare(args.vararg),
+                         kwonlyargs=[bare(a) for a in args.kwonlyargs],
+                         kw_defaults=args.kw_defaults, kwarg=bare(args.kwarg),
+                         defaults=args.defaults)
 
 
 def _imported_namespace(path, tree):
@@ -167,7 +230,7 @@ def _imported_namespace(path, tree):
     return vars(module), functions
 
 
-def convert(path, backend="numba-cpu", convert_all=False, use_import=False):
+def convert(path, backend="numba-cpu", convert_all=False, use_import=False, progress=None):
     """Convert one file; see the module docstring.
 
     Args:
@@ -175,52 +238,90 @@ def convert(path, backend="numba-cpu", convert_all=False, use_import=False):
         backend (str): ``"numba-cpu"`` or ``"eager"`` (plain Python, structured loops).
         convert_all (bool): every top-level function, not only those marked ``@jit``.
         use_import (bool): import the module for live values (runs its code).
+        progress (callable | None): called as ``progress(done, total)`` after each function
+            to convert (the CLI's bar inside a large file).
 
     Returns:
         ConvertedModule
 
     Raises:
-        InputError: unreadable or unparsable input.
+        InputError: unreadable or unparsable input, or one too deeply nested or too large to
+            convert (RecursionError, MemoryError).
         ValueError: unknown backend.
     """
-    from backends import get_backend
-    from .passes.specialize import specialize
-    from .program import Program
-
     if backend not in ("numba-cpu", "eager"):
         raise ValueError(f"backend {backend!r} is not available for conversion; use "
                          "'numba-cpu' or 'eager'")
+    try:
+        return _convert(path, backend, convert_all, use_import, progress)
+    except RecursionError:
+        raise InputError(f"{path}: too deeply nested to convert (RecursionError: a nested "
+                         "expression or a chain of calls deeper than Python's stack)") from None
+    except MemoryError:
+        raise InputError(f"{path}: out of memory while converting it (MemoryError)") from None
+
+
+def _convert(path, backend, convert_all, use_import, progress):
+    from backends import get_backend
+    from .program import Program
+
     text, tree, namespace, functions = read_module(path, use_import)
     defs = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
+    chosen = [(stmt, any(_is_jit_decorator(d) for d in stmt.decorator_list)) for stmt in defs]
+    chosen = [(stmt, marked) for stmt, marked in chosen if marked or convert_all]
     results, program = [], Program()
-    for stmt in defs:
-        marked = any(_is_jit_decorator(d) for d in stmt.decorator_list)
-        if not (marked or convert_all):
-            continue
-        fn = functions.get(stmt.name)
-        if fn is None:
-            results.append(ConvertedFunction(stmt.name, stmt.lineno, marked,
-                                             "a default value is not a literal"))
-            continue
-        trial = Program()
-        try:
-            specialize(trial, fn)       # a failure must not leave half a function behind
-            entry = specialize(program, fn)
-        except TranspileError as exc:
-            results.append(ConvertedFunction(stmt.name, stmt.lineno, marked, str(exc)))
-            continue
-        if entry.inputs:
-            results.append(ConvertedFunction(
-                stmt.name, stmt.lineno, marked, "it reads arrays held by objects or globals, "
-                "which a standalone module cannot re-read"))
-            program.functions.remove(entry)
-            continue
-        entry.public_name = stmt.name
-        entry.defaults = fn.__defaults__
-        results.append(ConvertedFunction(stmt.name, stmt.lineno, marked))
+    # The program only grows: each full collection of the cyclic GC would scan all of it
+    # again (about a fifth of the time at 4,000 functions, and growing with the file). What
+    # survived is frozen out of the collector every FREEZE_EVERY functions, young garbage
+    # collected first; unfrozen at the end. Not when the caller froze objects itself
+    # (unfreeze would release theirs too).
+    freeze = gc.get_freeze_count() == 0
+    try:
+        for done, (stmt, marked) in enumerate(chosen, 1):
+            results.append(_convert_one(program, stmt, marked, functions.get(stmt.name)))
+            if freeze and done % FREEZE_EVERY == 0:
+                gc.collect(1)
+                gc.freeze()
+            if progress is not None:
+                progress(done, len(chosen))
+    finally:
+        if freeze:
+            gc.unfreeze()
     source = _emit(path, text, tree, program, results, get_backend(
         "numba-cpu" if backend == "numba-cpu" else "eager"), backend)
     return ConvertedModule(path, source_hash(text), results, source)
+
+
+def _convert_one(program, stmt, marked, fn):
+    """Specialize one top-level function into ``program``; its :class:`ConvertedFunction`."""
+    from .passes.specialize import specialize
+
+    if fn is None:
+        return ConvertedFunction(stmt.name, stmt.lineno, marked,
+                                 "a default value is not a literal")
+    # A failure must not leave half a function behind: the program is rolled back to this
+    # point (not tried first in a fresh program, which would specialize each callee once per
+    # caller: quadratic for a file whose functions call one another).
+    state = program.checkpoint()
+    try:
+        entry = specialize(program, fn)
+    except TranspileError as exc:
+        program.rollback(state)
+        return ConvertedFunction(stmt.name, stmt.lineno, marked, str(exc))
+    except RecursionError:
+        program.rollback(state)
+        return ConvertedFunction(stmt.name, stmt.lineno, marked, "too deeply nested for the "
+                                 "converter (RecursionError)")
+    except BaseException:
+        program.rollback(state)
+        raise
+    if entry.inputs:
+        program.rollback(state)
+        return ConvertedFunction(stmt.name, stmt.lineno, marked, "it reads arrays held by "
+                                 "objects or globals, which a standalone module cannot re-read")
+    entry.public_name = stmt.name
+    entry.defaults = fn.__defaults__
+    return ConvertedFunction(stmt.name, stmt.lineno, marked)
 
 
 def _emit(path, text, tree, program, results, lowerer, backend):
@@ -260,9 +361,12 @@ def _emit(path, text, tree, program, results, lowerer, backend):
         else:
             body = lowerer.lower(program, include_prepare=False, reserved=taken).source
         lines.append(body.rstrip("\n"))
+    reasons = {}    # a dict, not a search of results per kept function (quadratic)
+    for r in results:
+        reasons.setdefault(r.name, r.reason)
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef) and stmt.name not in converted:
-            reason = next((r.reason for r in results if r.name == stmt.name), None)
+            reason = reasons.get(stmt.name)
             kept = ast.FunctionDef(name=stmt.name, args=stmt.args, body=stmt.body,
                                    decorator_list=[d for d in stmt.decorator_list
                                                    if not _is_jit_decorator(d)],

@@ -114,6 +114,29 @@ class Program:
         # guarded attributes (Specializer._instance_fact): not shared with other instances.
         self.instance_specific = False
 
+    def checkpoint(self):
+        """The program's size now, for :meth:`rollback`: O(1), so a converter can try each of
+        thousands of functions in one program (a fresh program per try would specialize every
+        callee again: quadratic in a chain of calls)."""
+        return (self.entry,) + tuple(len(part) for part in self._parts())
+
+    def rollback(self, state):
+        """Forget everything added since :meth:`checkpoint` returned ``state`` (a failed
+        specialization must not leave half a function, or its callees, behind). The lists
+        and dicts only grow while specializing, in insertion order: trimming them restores
+        them."""
+        self.entry, sizes = state[0], state[1:]
+        for part, size in zip(self._parts(), sizes):
+            if isinstance(part, list):
+                del part[size:]
+            else:
+                for key in list(part)[size:]:
+                    del part[key]
+
+    def _parts(self):
+        return (self.roots, self._root_index, self.guards, self.functions, self.symbols,
+                self._imports, self.memo, self.in_progress, self.dedup)
+
     def root(self, obj):
         """The Path root for an extra root object (a globals dict or a closure cell)."""
         key = id(obj)
