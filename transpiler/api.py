@@ -69,8 +69,10 @@ class Specialization:
 
 def _find(specs, obj, values, backend_name):
     """The first specialization in ``specs`` whose guards hold, and its runtime inputs; else
-    ``(None, None)``. Iterates a snapshot: another thread may publish a new list meanwhile."""
-    for candidate in tuple(specs):
+    ``(None, None)``."""
+    # Lists change only by one whole-content assignment under the lock; a search racing it
+    # may miss the newest entry, which the search again under the lock then finds.
+    for candidate in specs:
         if candidate.backend_name != backend_name or not candidate.for_calls:
             continue
         inputs = candidate.matches(obj, values)
