@@ -241,3 +241,17 @@ def test_a_long_first_compile_says_so_on_stderr(monkeypatch, capsys):
     monkeypatch.setenv("GRAPHJIT_PROGRESS_AFTER", "5")
     assert tp.jit(add_one, fullgraph=True)(1.5) == 2.5   # a quick one is quiet
     assert capsys.readouterr().err == ""
+
+
+def same_object(a, b):
+    return a is b
+
+
+def test_identity_of_two_arrays_is_never_compiled_wrong():
+    compiled = tp.jit(same_object)
+    a = np.ones(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert compiled(a, a) is True and compiled(a, a[:]) is False    # Numba: data pointers
+    with pytest.raises(tp.UnsupportedConstruct, match="'is' between two runtime values"):
+        tp.jit(same_object, fullgraph=True)(a, a[:])

@@ -124,3 +124,22 @@ def test_fallback_under_threads_warns_and_matches_plain():
     with pytest.warns(tp.FallbackWarning):
         results = _together([lambda i=i: compiled(i) for i in range(THREADS)])
     assert results == [("value", i + 1) for i in range(THREADS)]
+
+
+def test_one_progress_report_per_compile_not_per_waiting_thread(monkeypatch, capsys):
+    import sys
+    import time
+    original = api.JitFunction._specialize
+
+    def slow(self, obj, values):
+        time.sleep(0.3)
+        return original(self, obj, values)
+    monkeypatch.setattr(api.JitFunction, "_specialize", slow)
+    monkeypatch.setenv("GRAPHJIT_PROGRESS_AFTER", "0.05")
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    compiled = tp.jit(running_sum, fullgraph=True)
+    args = [(i, 10) if i % 2 else (float(i), 10) for i in range(THREADS)]
+    results = _together([lambda a=a: compiled(*a) for a in args])
+    assert results == [("value", running_sum(*a)) for a in args]
+    err = capsys.readouterr().err
+    assert err.count("graphjit: compiling") == 2 and err.count("graphjit: compiled") == 2

@@ -81,6 +81,35 @@ def _find(specs, obj, values, backend_name):
     return None, None
 
 
+def _holds_for(spec, obj):
+    """Whether the guards of ``spec`` that read from ``self`` hold for ``obj`` (the argument
+    guards aside): which of a class's shared specializations is this instance's."""
+    from .program import structural
+    for guard in spec.guards:
+        if guard.path[0][0] != "self":
+            continue
+        try:
+            now = guard.path.read(obj, (), spec.roots)
+        except Exception:  # noqa: BLE001 - unreadable: does not hold
+            return False
+        expected = guard.expected
+        if structural(guard, spec.program):
+            kind = expected.type if isinstance(expected, _Forgotten) else type(expected)
+            size = expected.length if isinstance(expected, _Forgotten) else (
+                len(expected) if isinstance(expected, (list, tuple)) else None)
+            if type(now) is not kind or (size is not None and len(now) != size):
+                return False
+        elif guard.kind == "eq":
+            if type(now) is not type(expected) or not (now == expected or now != now):
+                return False
+        elif guard.kind == "typekey":
+            if type_key(now) != expected:
+                return False
+        elif guard.kind in ("is", "len") and now is not expected:
+            return False
+    return True
+
+
 def _forget_instance(spec):
     """Drop a shared specialization's references to the objects of the instance it was made
     for (its structural guards only need their type, already in ``spec.constants``), so the
@@ -134,6 +163,9 @@ class JitFunction:
         self._split_allowed = split
         self._bound_self = bound_self
         self._signature = inspect.signature(function)
+        if bound_self is not None:   # what the caller passes: no self
+            self.__signature__ = self._signature.replace(
+                parameters=list(self._signature.parameters.values())[1:])
         params = list(self._signature.parameters.values())
         self._params = [p.name for p in params]
         self._simple = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
@@ -150,7 +182,8 @@ class JitFunction:
     def __repr__(self):
         origin = _origin_of(self.python_function)
         where = f" ({os.path.basename(origin.filename)}:{origin.lineno})" if origin else ""
-        return f"<graphjit function {self.python_function.__qualname__}{where}>"
+        bound = "" if self._bound_self is None else f" bound to {self._bound_self!r}"
+        return f"<graphjit function {self.python_function.__qualname__}{where}{bound}>"
 
     def __copy__(self):
         return self._like(self._bound_self)
@@ -238,7 +271,8 @@ class JitFunction:
                 self._fall_back(None, None, problem)
                 return self._python(obj, args, kwargs)
             from .progress import compile_progress
-            with compile_progress(self._describe(obj)):   # a first call: transpile, compile
+            key = (id(self), id(specs) if obj is None else type(obj), _values_key(values))
+            with compile_progress(self._describe(obj), key):   # a first call: transpile, compile
                 spec, inputs = self._specialize_once(specs, obj, values, backend_name)
                 if spec.fallback_reason is None:
                     return self._run(spec, inputs, specs, obj, values, args, kwargs)
@@ -314,7 +348,9 @@ class JitFunction:
         with self._lock:
             entry = self._pending.get(key)
             if entry is None:
-                entry = self._pending[key] = [threading.Lock(), 0]
+                # Reentrant: a property read while transpiling may call this function again
+                # on the same thread (it then transpiles its own, as the plain call nests).
+                entry = self._pending[key] = [threading.RLock(), 0]
             entry[1] += 1
         try:
             with entry[0]:
@@ -578,7 +614,9 @@ class JitFunction:
 
     def _latest(self, obj):
         specs = self._specs_for(obj)
-        made = tuple(specs) + (tuple(self._shared_for(obj)) if obj is not None else ())
+        shared = [s for s in self._shared_for(obj) if _holds_for(s, obj)] \
+            if obj is not None else []
+        made = tuple(specs) + tuple(shared)
         if made:
             return made[0]
         if self.static_argnames:
@@ -649,7 +687,7 @@ class JitFunction:
             rows.append(ExplainRow("function", origin, "python", "GRAPHJIT_DISABLE is set"))
         specs = list(self._specs_for(obj))
         if obj is not None:
-            specs.extend(self._shared_for(obj))
+            specs.extend(s for s in self._shared_for(obj) if _holds_for(s, obj))
         if obj is None:  # a method asked on its class: every instance's specializations
             for _ref, instance_specs in list(self._by_instance.values()):
                 specs.extend(instance_specs)

@@ -12,6 +12,8 @@ import threading
 import time
 
 _DEPTH = threading.local()
+_ACTIVE = set()                 # keys being compiled and reported on
+_ACTIVE_LOCK = threading.Lock()
 
 
 def _threshold():
@@ -26,10 +28,14 @@ class compile_progress:
 
     Args:
         what (str): the function, as the user knows it (``net.construct (model.py:12)``).
+        key (hashable): what is being compiled; threads waiting for the same compile stay
+            quiet (one report per compile, not per waiting thread).
     """
 
-    def __init__(self, what):
+    def __init__(self, what, key=None):
         self.what = what
+        self.key = key
+        self._owner = False
         self._done = threading.Event()
         self._thread = None
         self._started = None
@@ -40,7 +46,13 @@ class compile_progress:
         depth = getattr(_DEPTH, "value", 0)
         _DEPTH.value = depth + 1
         after = _threshold()
-        if depth == 0 and after > 0:
+        if depth == 0 and after > 0 and self.key is not None:
+            with _ACTIVE_LOCK:
+                self._owner = self.key not in _ACTIVE
+                _ACTIVE.add(self.key)
+        else:
+            self._owner = depth == 0
+        if self._owner and after > 0:
             self._started = time.monotonic()
             self._thread = threading.Thread(target=self._watch, args=(after,), daemon=True,
                                             name="graphjit-progress")
@@ -49,6 +61,9 @@ class compile_progress:
 
     def __exit__(self, *exc):
         _DEPTH.value -= 1
+        if self._owner and self.key is not None:
+            with _ACTIVE_LOCK:
+                _ACTIVE.discard(self.key)
         if self._thread is None:
             return False
         self._done.set()

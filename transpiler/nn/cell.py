@@ -35,12 +35,25 @@ class Cell:
         raise TypeError(f"{type(self).__name__} must define construct()")
 
     def __call__(self, *args, **kwargs):
+        own = vars(self).get("construct") if hasattr(self, "__dict__") else None
+        if own is not None:
+            # construct replaced on this instance: that one runs, as in PYNATIVE mode
+            return self._call_own(own, args, kwargs)
         construct = type(self).construct
         if isinstance(construct, JitFunction):
             return construct._call(self, args, kwargs)
         if get_context("mode") == GRAPH_MODE:
             return _graph_function(construct)._call(self, args, kwargs)
         return self.construct(*args, **kwargs)
+
+    def _call_own(self, own, args, kwargs):
+        import types
+        if get_context("mode") != GRAPH_MODE or isinstance(own, JitFunction) or not isinstance(
+                own, (types.FunctionType, types.MethodType)):
+            return own(*args, **kwargs)
+        if isinstance(own, types.MethodType):
+            return _graph_function(own.__func__)._call(own.__self__, args, kwargs)
+        return _graph_function(own)._call(None, args, kwargs)
 
     def cells(self):
         """The direct sub-cells, in attribute order."""

@@ -845,6 +845,11 @@ class Specializer:
         if is_runtime_value(value):
             if path is None:
                 self.fail(node, "this array is not reachable from a root graphjit can re-read")
+            # The code was typed for this array's dtype and ndim (this scalar's type): NEP 50,
+            # accumulators and result boxing follow from them. Another instance, or the same
+            # attribute reassigned, must meet the same types or specialize again.
+            from ..api import type_key
+            self.program.guard(path, "typekey", type_key(value))
             return self.runtime_input(path)
         if path is not None:
             if is_scalar(value):
@@ -1499,6 +1504,12 @@ class Specializer:
             helper = self._weak_helper(node.ops[0], operands[0], operands[1], *sources)
             if helper is not None:   # the NumPy side cannot be evaluated twice
                 return self._call_helper(node, helper, operands)
+        for op, a, b in zip(node.ops, operands, operands[1:]):
+            if isinstance(op, (gast.Is, gast.IsNot)) and not isinstance(a, Static) and \
+                    not isinstance(b, Static):
+                # Numba compares two arrays' data pointers (a is a[:] is True there)
+                self.fail(node, "'is' between two runtime values (arrays, numbers) is not "
+                                "compiled: Numba does not compare Python object identity")
         nodes = [self._m(o, n) for o, n in zip(operands, sources)]
         return gast.Compare(left=nodes[0], ops=node.ops, comparators=nodes[1:])
 
@@ -1609,6 +1620,10 @@ class Specializer:
                 else:
                     if fn is getattr:
                         return self.static(result, None, node)
+                    if fn is type and len(args) == 1 and not kwargs and \
+                            args[0].path is not None:
+                        # type(self).scale: re-read (and guard) through __class__
+                        return self.static(result, args[0].path.child(".", "__class__"), node)
                     if is_scalar(result) or isinstance(result, type):
                         return Static(result)
         plain_args = not node.keywords and not any(isinstance(a, gast.Starred)
@@ -1672,7 +1687,10 @@ class Specializer:
 
         fn = callee.value
         path = callee.path
-        parent = Path(path[:-1]) if path is not None and len(path) > 1 else None
+        # A bound method's object is re-read through the method itself: ``holder.method`` is
+        # the holder's method, but a bound method stored as an attribute (``self.f =
+        # self.inner.construct``) belongs to another object than the one holding it.
+        parent = path.child(".", "__self__") if path is not None and len(path) > 1 else None
         if isinstance(fn, LocalFunction):
             return fn, None
         if isinstance(fn, JitFunction):
