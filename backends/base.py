@@ -14,6 +14,7 @@ import gast
 
 from transpiler.errors import Origin
 from transpiler.loader import load_source
+from transpiler.ir import CHECKED_INT
 from transpiler.program import structural
 
 
@@ -73,6 +74,9 @@ class Backend:
             lines.append("from transpiler.ir import " + ", ".join(
                 form if form == alias else f"{form} as {alias}" for form, alias in forms))
         if not self.keeps_forms:
+            checked = {form: alias for form, alias in forms if form in CHECKED_INT}
+            if checked:
+                lines.extend(self.checked_int_source(checked).splitlines())
             for form, alias in forms:
                 if form == "weak":
                     if "numpy" not in dict(program.imports()):
@@ -110,6 +114,18 @@ class Backend:
     def compile_errors():
         """Exception types that mean "cannot compile this" (never the user's own errors)."""
         return ()
+
+    def checked_int_source(self, aliases):
+        """Source defining the Python-int operators of transpiler.ir.CHECKED_INT that the
+        program uses (``aliases``: form -> its name in the module); plain Python here: the
+        operators themselves (Python's ints do not overflow)."""
+        import inspect
+        from transpiler import ir
+        parts = []
+        for form, name in sorted(aliases.items()):
+            text = inspect.getsource(getattr(ir, form))
+            parts.append(text.replace(f"def {form}(", f"def {name}(", 1))
+        return "\n\n" + "\n\n".join(parts)
 
     def weak_source(self, name, numpy_alias):
         """Source defining the NEP 50 ``weak`` helper (plain Python: the identity)."""

@@ -6,7 +6,7 @@ Kernels cannot raise (numba-cuda ignores ``raise`` in device code unless compile
 host sees the flag after the launch, drops the device copies (the host arrays are untouched) and
 runs the same loop on the CPU, which raises exactly as Python does (``cuda_runtime``).
 """
-from numba import cuda
+from numba import cuda, int64, uint64
 
 
 @cuda.jit(device=True)
@@ -28,6 +28,58 @@ def gj_nonzero(d, err):
     if d == 0:
         err[0] = 1
     return d
+
+
+# Python-int arithmetic (transpiler.ir.CHECKED_INT) in device code: computed in uint64 (no
+# signed-overflow undefined behaviour for LLVM to exploit), an int64 overflow sets the flag
+# (the CPU rerun then raises or runs the call as Python). Hacker's Delight 2-13: a sum
+# overflows when both operands' signs differ from the result's.
+_MIN = -9223372036854775807 - 1
+
+
+@cuda.jit(device=True)
+def gj_int_add(a, b, err):
+    r = int64(uint64(a) + uint64(b))
+    if ((a ^ r) & (b ^ r)) < 0:
+        err[0] = 1
+    return r
+
+
+@cuda.jit(device=True)
+def gj_int_sub(a, b, err):
+    r = int64(uint64(a) - uint64(b))
+    if ((a ^ b) & (a ^ r)) < 0:
+        err[0] = 1
+    return r
+
+
+@cuda.jit(device=True)
+def gj_int_mul(a, b, err):
+    r = int64(uint64(a) * uint64(b))
+    x = int64(a)
+    y = int64(b)
+    if x == -1:
+        if y == _MIN:
+            err[0] = 1
+    elif x != 0 and r // x != y:
+        err[0] = 1
+    return r
+
+
+@cuda.jit(device=True)
+def gj_int_neg(a, err):
+    if a == _MIN:
+        err[0] = 1
+        return int64(a)
+    return -int64(a)
+
+
+@cuda.jit(device=True)
+def gj_int_abs(a, err):
+    if a == _MIN:
+        err[0] = 1
+        return int64(a)
+    return abs(int64(a))
 
 
 @cuda.jit(device=True)

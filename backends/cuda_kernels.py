@@ -52,8 +52,9 @@ class DeviceRewriter(gast.NodeTransformer):
     """
 
     def __init__(self, program_names, numpy_aliases, math_alias, check_division=True,
-                 operators=None):
+                 operators=None, checked=None):
         self.program_names = set(program_names)
+        self.checked = dict(checked or {})   # name -> transpiler.ir.CHECKED_INT form
         self.numpy_aliases = set(numpy_aliases)
         self.math_alias = math_alias
         self.check_division = check_division
@@ -102,7 +103,10 @@ class DeviceRewriter(gast.NodeTransformer):
             divisor = _call(_name("gj_nonzero"), [node.args[1], _name(ERR)])
             return _locate(gast.BinOp(left=node.args[0], op=self.operators[func.id](),
                                       right=divisor), node)
-        if isinstance(func, gast.Name) and func.id == "weak" and len(node.args) == 2:
+        if isinstance(func, gast.Name) and func.id in self.checked:
+            node.func = _name("gj_" + self.checked[func.id])   # overflow sets the flag
+            node.args = list(node.args) + [_name(ERR)]
+        elif isinstance(func, gast.Name) and func.id == "weak" and len(node.args) == 2:
             node.func = _name("gj_weak")            # NEP 50 with the error flag
             node.args = list(node.args) + [_name(ERR)]
         elif isinstance(func, gast.Name) and func.id in self.program_names:

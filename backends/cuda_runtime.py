@@ -215,8 +215,9 @@ def _try_loop(kernel, site, r, count, args, stored):
     except Exception as exc:  # noqa: BLE001 - the GPU could not run it: the CPU will
         return f"the GPU could not run it ({_first_line(exc)})"
     if flagged:
-        return ("an iteration hit an error on the GPU (index out of range, zero divisor or "
-                "a raise): the loop ran again on the CPU, which raises as Python does")
+        return ("an iteration hit an error on the GPU (index out of range, zero divisor, int64 "
+                "overflow or a raise): the loop ran again on the CPU, which raises as Python "
+                "does")
     for i in stored:
         device[i].copy_to_host(args[i])
     site.gpu_calls += 1

@@ -129,6 +129,15 @@ class NumbaCPUBackend(Backend):
                       f"({type(exc).__name__}: {exc}); removed {removed} file(s), compiling "
                       "again", CacheWarning, stacklevel=user_stacklevel())
 
+    def checked_int_source(self, aliases):
+        """Python-int operators checked for int64 overflow (backends/numba_checked.py)."""
+        if not self.standalone:   # one shared registration, as for weak
+            return "from backends.numba_checked import " + ", ".join(
+                form if form == name else f"{form} as {name}"
+                for form, name in sorted(aliases.items()))
+        from .numba_checked import checked_source
+        return checked_source(aliases)
+
     def weak_source(self, name, numpy_alias):
         if not self.standalone:   # one shared registration (backends/numba_weak.py: why)
             return f"from backends.numba_weak import weak as {name}"

@@ -37,9 +37,12 @@ from transpiler.analysis.scopes import local_names, parameter_names
 
 from .base import emit_def
 from .cuda_kernels import ERR, DEVICE_SUFFIX, DeviceRewriter, device_statements
+from transpiler.ir import CHECKED_INT
+
 from .numba_cpu import NumbaCPUBackend
 
-_HELPERS = ("gj_index", "gj_nonzero", "gj_maximum", "gj_minimum", "gj_weak")
+_HELPERS = ("gj_index", "gj_nonzero", "gj_maximum", "gj_minimum", "gj_weak",
+            *("gj_" + form for form in CHECKED_INT))
 _RESERVED = {"cuda", "_gpu", "_gj_math", "_GJ_SITES", *_HELPERS}
 _GRAPH_ATTRS = {"T", "shape", "dtype", "type", "reshape", "ndim"}
 _GRAPH_NUMPY = {"dot", "matmul", "maximum", "minimum", "add", "subtract", "multiply"}
@@ -246,6 +249,10 @@ class _Planner:
                           for name, fn in self.functions.items()
                           if fn.qualname in _FIDELITY_OPERATORS
                           and fn.filename.endswith(os.path.join("transpiler", "fidelity.py"))}
+        # Checked Python-int operators (transpiler.ir.CHECKED_INT): on the device the
+        # operator with a flagged overflow (the CPU rerun then raises or runs as Python).
+        self.checked = {alias: form for form, alias in program.ir_imports()
+                        if form in CHECKED_INT}
 
     def origin(self, line):
         from transpiler.errors import Origin
@@ -323,7 +330,7 @@ class _Planner:
                 if node.keywords:
                     return False
                 if isinstance(func, gast.Name) and func.id not in self.functions and \
-                        func.id != "weak":
+                        func.id != "weak" and func.id not in self.checked:
                     return False
         return True
 
@@ -364,7 +371,7 @@ class _Planner:
                 if node.keywords:
                     return False
                 if isinstance(func, gast.Name):
-                    if func.id == "weak":
+                    if func.id == "weak" or func.id in self.checked:
                         continue
                     if func.id not in self.functions or not self._elementwise_ok(func.id, seen):
                         return False
@@ -372,7 +379,7 @@ class _Planner:
 
     def _device_problem(self, name):
         """None when the program function ``name`` can be a device function."""
-        if name in self.operators:
+        if name in self.operators or name in self.checked:
             return None
         if name not in self.functions:
             return f"it calls {name}, which has no GPU implementation here"
@@ -386,7 +393,7 @@ class _Planner:
 
     def _rewriter(self, check_division):
         return DeviceRewriter(set(self.functions) - set(self.operators), self.numpy,
-                              "_gj_math", check_division, self.operators)
+                              "_gj_math", check_division, self.operators, self.checked)
 
     def _device_defs(self, names, check_division):
         """``<name>__dev(params..., _err)`` device versions of program functions."""

@@ -255,11 +255,13 @@ def bench_kernels():
         with recorded_warnings(caught):
             jitted = tp.jit(fn)
             unchecked = tp.jit(fn, boundscheck=False)
+            wrapping = tp.jit(fn, check_int_overflow=False)
             njitted = numba.njit(fn)
             njit_checked = numba.njit(fn, boundscheck=True)
             ways = {"plain": (None, lambda: fn(*args)),
                     "graphjit": (None, lambda: jitted(*args)),
                     "unchecked": (None, lambda: unchecked(*args)),
+                    "wrapping": (None, lambda: wrapping(*args)),
                     "njit": (None, lambda: njitted(*args)),
                     "njit_checked": (None, lambda: njit_checked(*args))}
             outs = {}
@@ -292,6 +294,8 @@ def bench_kernels():
             "unchecked_ms": medians["unchecked"],
             "unchecked_over_njit": medians["unchecked"] / medians.get("njit", NAN),
             "checked_over_unchecked": medians["graphjit"] / medians["unchecked"],
+            "wrapping_ms": medians["wrapping"],
+            "int_checked_over_wrapping": medians["graphjit"] / medians["wrapping"],
             "plain_over_graphjit": medians["plain"] / medians["graphjit"],
             "graphjit_first_ms": firsts["graphjit"], "njit_first_ms": firsts.get("njit", NAN),
             "graphjit_equal": same(outs["plain"], outs["graphjit"]),
@@ -309,22 +313,26 @@ def show_kernels(rows):
         "same trivial\n   tp.jit and numba.njit warm-up; equal = graphjit and njit give the "
         "same values and dtype as plain Python;\n   graphjit checks indexing (IndexError as in "
         "Python); unchk = tp.jit(fn, boundscheck=False), like njit; chk cost = graphjit / unchk;"
-        "\n   njit chk = numba.njit(fn, boundscheck=True), the like-for-like baseline of graphjit",
+        "\n   njit chk = numba.njit(fn, boundscheck=True), the like-for-like baseline of graphjit;"
+        "\n   int chk = graphjit / tp.jit(fn, check_int_overflow=False): the cost of Python ints "
+        "that never wrap",
         ["kernel", "plain ms", "graphjit ms", "unchk ms", "njit ms", "njit chk ms", "gj/njit",
-         "gj/njit chk", "unchk/njit", "chk cost", "plain/gj", "gj first", "njit first", "equal",
-         "graphjit"],
+         "gj/njit chk", "unchk/njit", "chk cost", "int chk", "plain/gj", "gj first",
+         "njit first", "equal", "graphjit"],
         [[r["kernel"], r["plain_ms"], r["graphjit_ms"], r["unchecked_ms"], r["njit_ms"],
           r["njit_checked_ms"], f"{r['graphjit_over_njit']:.2f}",
           f"{r['graphjit_over_njit_checked']:.2f}", f"{r['unchecked_over_njit']:.2f}",
-          f"{r['checked_over_unchecked']:.2f}", f"{r['plain_over_graphjit']:.0f}x",
-          r["graphjit_first_ms"], r["njit_first_ms"],
+          f"{r['checked_over_unchecked']:.2f}", f"{r['int_checked_over_wrapping']:.2f}",
+          f"{r['plain_over_graphjit']:.0f}x", r["graphjit_first_ms"], r["njit_first_ms"],
           r["graphjit_equal"] and r["njit_equal"] is not False, r["status"]] for r in rows],
-        "lrrrrrrrrrrrrll")
+        "lrrrrrrrrrrrrrll")
     ratios = sorted(r["graphjit_over_njit_checked"] for r in rows)
     unchecked = sorted(r["unchecked_over_njit"] for r in rows)
+    int_cost = sorted(r["int_checked_over_wrapping"] for r in rows)
     print(f"   median over kernels: graphjit / njit(boundscheck=True) "
           f"{statistics.median(ratios):.2f}, tp.jit(boundscheck=False) / njit "
-          f"{statistics.median(unchecked):.2f}")
+          f"{statistics.median(unchecked):.2f}, checked ints / wrapping ints "
+          f"{statistics.median(int_cost):.2f} ({int_cost[0]:.2f}-{int_cost[-1]:.2f})")
     print("   inputs: " + "; ".join(f"{r['kernel']}({r['args']})" for r in rows))
     for r in rows:
         print_warnings(r["warnings"], f" in {r['kernel']}")

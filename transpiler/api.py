@@ -144,7 +144,7 @@ class JitFunction:
     """
 
     def __init__(self, function, backend=None, fullgraph=None, static_argnames=(),
-                 cache=None, boundscheck=True, source=None, split=True):
+                 cache=None, boundscheck=True, source=None, split=True, check_int_overflow=True):
         bound_self = None
         if isinstance(function, JitFunction):
             function = function.python_function
@@ -159,6 +159,7 @@ class JitFunction:
         self.static_argnames = tuple(static_argnames)
         self.cache = cache
         self.boundscheck = boundscheck
+        self.check_int_overflow = check_int_overflow
         self._source = source       # a FunctionSource when not the function's own (a region)
         self._split_allowed = split
         self._bound_self = bound_self
@@ -201,7 +202,8 @@ class JitFunction:
         return JitFunction(function, backend=self.backend, fullgraph=self.fullgraph,
                            static_argnames=self.static_argnames, cache=self.cache,
                            boundscheck=self.boundscheck, source=self._source,
-                           split=self._split_allowed)
+                           split=self._split_allowed,
+                           check_int_overflow=self.check_int_overflow)
 
     # -- binding ----------------------------------------------------------------------------
 
@@ -450,7 +452,9 @@ class JitFunction:
         try:
             return split(self.python_function, obj, {"backend": self.backend,
                                                      "cache": self.cache,
-                                                     "boundscheck": self.boundscheck}, reason)
+                                                     "boundscheck": self.boundscheck,
+                                                     "check_int_overflow":
+                                                         self.check_int_overflow}, reason)
         except Exception:  # noqa: BLE001 - splitting is an optimisation: never break the call
             return None
 
@@ -558,6 +562,7 @@ class JitFunction:
                         if name not in static_args}
         try:
             program = Program()
+            program.check_int = self.check_int_overflow
             entry = specialize(program, fn, obj, static_args, source=self._source,
                                python_args=python_args, numpy_args=numpy_args,
                                arg_keys=arg_keys)
@@ -872,6 +877,25 @@ def _note_raise_site(exc, spec, function):
     index)."""
     if spec.program is None or not hasattr(exc, "add_note"):
         return
+    from .fidelity import not_representable
+    if not_representable(exc):
+        # An effect-free call would have run again as Python: this one has effects.
+        where = ""
+        if "int beyond int64" in str(exc) and spec.program.int_sites:
+            lines = sorted({f"{os.path.basename(o.filename)}:{o.lineno}"
+                            for o in spec.program.int_sites})
+            where = (f" at {lines[0]}" if len(lines) == 1 else
+                     f" at one of {', '.join(lines[:6])}{', ...' if len(lines) > 6 else ''}")
+            if len(spec.program.int_sites) == 1:
+                excerpt = spec.program.int_sites[0].excerpt()
+                where += f"\n{excerpt}" if excerpt else ""
+        exc.add_note(f"in compiled code of {function.__qualname__} "
+                     f"({_origin_of(function)}): Python's result does not fit there{where}; "
+                     "the function has effects (it stores into an array or calls something "
+                     "that may), so graphjit did not run it again as Python. Call it plainly" +
+                     (", or use NumPy int64 values (they wrap as NumPy does)"
+                      if "int beyond int64" in str(exc) else ""))
+        return
     sites = spec.raise_sites.get(type(exc).__name__)
     if sites is None:
         if isinstance(exc, IndexError):
@@ -983,7 +1007,7 @@ def do_not_convert(function):
 
 
 def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cache=None,
-        boundscheck=True):
+        boundscheck=True, check_int_overflow=True):
     """Compile ``function`` on its first call; use as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
 
     Args:
@@ -1002,6 +1026,11 @@ def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cach
         boundscheck (bool): index checks in compiled code, raising IndexError as Python does
             (Numba's ``boundscheck``). False reads and writes out of range unchecked, which can
             give garbage or crash the process, for speed (README gives the measured cost).
+        check_int_overflow (bool): Python-int ``+ - * -x abs //`` in compiled code are checked
+            for int64 overflow (Python's int grows: an effect-free call then runs again as
+            Python, one with effects raises OverflowError naming the line). False lets them
+            wrap as in Numba and C, for speed (README gives the measured cost). NumPy integers
+            always wrap as NumPy's do.
 
     Returns:
         JitFunction, or a decorator when ``function`` is None.
@@ -1013,5 +1042,5 @@ def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cach
     def wrap(fn):
         return JitFunction(fn, backend=backend, fullgraph=fullgraph,
                            static_argnames=static_argnames, cache=cache,
-                           boundscheck=boundscheck)
+                           boundscheck=boundscheck, check_int_overflow=check_int_overflow)
     return wrap if function is None else wrap(function)

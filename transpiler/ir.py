@@ -82,4 +82,35 @@ def weak(value, like):
     return value
 
 
+def int_add(a, b):
+    """``a + b`` of Python ints. Python's int grows; compiled code holds it in int64, so the
+    numba backends define checked versions (``backends/numba_checked.py``) that raise
+    OverflowError("int beyond int64 in compiled code (graphjit)") instead of wrapping (an
+    effect-free call then runs again as Python: transpiler.api). Plain Python: the operator."""
+    return a + b
+
+
+def int_sub(a, b):
+    """``a - b`` of Python ints; see :func:`int_add`."""
+    return a - b
+
+
+def int_mul(a, b):
+    """``a * b`` of Python ints; see :func:`int_add`."""
+    return a * b
+
+
+def int_neg(a):
+    """``-a`` of a Python int (``-(-2**63)`` does not fit int64); see :func:`int_add`."""
+    return -a
+
+
+def int_abs(a):
+    """``abs(a)`` of a Python int; see :func:`int_add`."""
+    return abs(a)
+
+
+# Python-int operators whose compiled versions check for int64 overflow.
+CHECKED_INT = ("int_add", "int_sub", "int_mul", "int_neg", "int_abs")
+
 FORMS = ("cond", "while_loop", "for_range", "for_each", "undefined")

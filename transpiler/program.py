@@ -113,6 +113,8 @@ class Program:
         # True when the code depends on an object reached from ``self`` beyond its type and its
         # guarded attributes (Specializer._instance_fact): not shared with other instances.
         self.instance_specific = False
+        self.int_sites = []         # Origins of Python-int operators checked for overflow
+        self.check_int = True       # jit(check_int_overflow=): False lets Python ints wrap
 
     def checkpoint(self):
         """The program's size now, for :meth:`rollback`: O(1), so a converter can try each of

@@ -343,8 +343,6 @@ def known_gap(kind, ops, detail="", plain="", compiled=""):
     # stored into an argument first cannot, and raises.
     if "**" in ops and kind.endswith("/ raise ValueError (complex power)") and "a[]=" in ops:
         return "a complex power in a function that stores into an array: ValueError compiled"
-    if kind == "int64 overflow":
-        return "int64 overflow in compiled code (+, -, * wrap)"
     if "OverflowError" in kind and ops & {"int", "math.floor", "math.ceil", "math.trunc",
                                           "**"} and "a[]=" in ops:
         return "an int beyond int64 in a function that stores into an array: OverflowError"

@@ -1,5 +1,5 @@
 # graphjit IR of find_pair (golden_source.py:4)
-from transpiler.ir import cond, for_range, undefined, weak
+from transpiler.ir import cond, for_range, int_add, int_mul, int_neg, undefined, weak
 
 
 def find_pair(a, target):  # golden_source.py:4
@@ -20,7 +20,7 @@ def find_pair(a, target):  # golden_source.py:4
         def loop_body(j, retval, do_return, break_, count, i, target, a):  # golden_source.py:7
 
             def if_true(retval, j, i, do_return, break_):  # golden_source.py:8
-                retval = i * 100 + j  # golden_source.py:9
+                retval = int_add(int_mul(i, 100), j)  # golden_source.py:9
                 do_return = True  # golden_source.py:9
                 break_ = True  # golden_source.py:9
                 return (retval, do_return, break_)  # golden_source.py:8
@@ -65,7 +65,7 @@ def find_pair(a, target):  # golden_source.py:4
     retval, do_return, count, break_1 = for_range(loop_body_1, 0, a.shape[0], 1, (retval, do_return, count, break_1), (target, a), extra_test=extra_test_1)  # golden_source.py:6
 
     def if_true_5(retval, count):  # golden_source.py:6
-        retval = -count  # golden_source.py:13
+        retval = int_neg(count)  # golden_source.py:13
         do_return = True  # golden_source.py:13
         return retval  # golden_source.py:6
 

@@ -55,7 +55,9 @@ def effect_free(source):
         elif isinstance(node, ast.FunctionDef):
             defined.add(node.name)
     jitted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and any(
-        isinstance(d, ast.Name) and d.id == "_jit" for d in n.decorator_list)]
+        isinstance(d, ast.Name) and d.id == "_jit" for d in n.decorator_list)] or [
+        # the eager backend: no decorator, every generated function but the guards
+        n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name != "_prepare"]
     return bool(jitted) and all(_function_free(fn, modules, defined) for fn in jitted)
 
 

@@ -48,7 +48,9 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         numpy_lshift,
                         python_to_int_dtype, store_float_checked, store_int_checked,
                         store_numpy_float_unsigned, checked_round, numpy_rshift, python_complex_pow,
-                        python_lshift, python_rshift, to_complex2, weak_left, weak_right)
+                        python_divmod_int, python_floordiv_int, python_lshift, python_rshift,
+                        python_round_digits, numpy_round_digits,
+                        to_complex2, weak_left, weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
@@ -151,6 +153,13 @@ class Specializer:
         self.dynamic_params = []
         self.src = source
         self.fn = source.function
+        code = getattr(self.fn, "__code__", None)
+        if code is not None and code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
+                                                 inspect.CO_ASYNC_GENERATOR):
+            # A `yield` anywhere, even unreachable (`if 0: yield`), makes a generator function
+            raise UnsupportedConstruct(
+                f"a generator or coroutine function is not converted (in "
+                f"{self.fn.__qualname__})", source.origin(source.node))
         self.env = dict(bindings)
         self.bindings = dict(bindings)
         self.locals = local_names(source.node)
@@ -193,6 +202,7 @@ class Specializer:
         self.narrow = {}            # id(read) -> dtype: a float64-stored read narrowed back
         self.python_numbers = set(self.numbers.kinds)
         self.fidelity = self.fn.__module__ != REPLACEMENTS_MODULE
+        self._int_safe = None       # analysis.int_bounds.safe_names, when first needed
         self.python_values = {}     # entry parameters called with Python numbers: (path, value)
 
     # -- entry ------------------------------------------------------------------------------
@@ -225,6 +235,8 @@ class Specializer:
             self.result_types = types.result_types()
             for where, reason in types.problems(self.weak_merges, self.renamed):
                 self.fail(where, reason)
+            if self.fidelity:
+                self._check_list_elements(node)
         body = self.block(node.body, top=True)
         if self.tagged and self.scalar_types.tag_param is not None:
             body.insert(0, gast.copy_location(gast.Assign(
@@ -1075,9 +1087,61 @@ class Specializer:
                                                                 for k in kinds):
             helper = python_lshift if isinstance(op, gast.LShift) else python_rshift
             return self._call_helper(node, helper, operands)
+        if all(k <= {"int", "bool"} for k in kinds) and any("int" in k for k in kinds) and \
+                self.program.check_int:
+            # Python's int grows where int64 wraps: checked (backends/numba_checked.py)
+            form = _CHECKED_BINOPS.get(type(op))
+            if form is not None and self._cannot_overflow(op, values, sources):
+                return None
+            if isinstance(op, gast.FloorDiv) and isinstance(values[1], Static) and \
+                    values[1].value != -1:
+                return None             # only a divisor of -1 can leave int64
+            if form is not None:
+                return self._checked_int(node, form, operands)
+            if isinstance(op, gast.FloorDiv):   # only -2**63 // -1 leaves int64
+                return self._call_helper(node, python_floordiv_int, operands)
         if isinstance(op, gast.Pow) and any("complex" in k for k in kinds):
             return self._call_helper(node, python_complex_pow, operands)
         return None
+
+    def _checked_int(self, node, form, operands):
+        """``form`` (transpiler.ir.CHECKED_INT) of Python-int operands: raises OverflowError
+        where int64 cannot hold Python's result; the site is recorded so that the error can
+        name the user's line (Program.int_sites)."""
+        self.program.int_sites.append(self.src.origin(node))
+        call = gast.Call(func=self.program.ir_symbol(form).ref(), args=list(operands),
+                         keywords=[])
+        return gast.copy_location(call, node)
+
+    def _cannot_overflow(self, op, values, sources):
+        """``counter ± small constant`` or ``range index ± constant``: no check needed
+        (analysis.int_bounds says why)."""
+        if not isinstance(op, (gast.Add, gast.Sub)):
+            return False
+        if self._int_safe is None:
+            from ..analysis.int_bounds import safe_names
+            self._int_safe = safe_names(self.src.node)
+        counters, ranges = self._int_safe
+        for (name, const) in ((sources[0], values[1]), (sources[1], values[0])):
+            if not (isinstance(name, gast.Name) and isinstance(const, Static) and
+                    type(const.value) is int):
+                continue
+            if name is sources[1] and isinstance(op, gast.Sub):
+                continue                # c - name: not a step of name
+            step = const.value if isinstance(op, gast.Add) else -const.value
+            if name.id in counters and abs(step) <= 16:
+                return True
+            if name.id in ranges and -2 ** 62 <= step <= 1:
+                return True
+        return False
+
+    def _python_int(self, node):
+        """Whether ``node`` is a Python int (or bool) by every path, and an int on one (and
+        its arithmetic is checked: ``jit(check_int_overflow=)``)."""
+        if not self.fidelity or self.scalar_types is None or not self.program.check_int:
+            return False
+        kinds = self.scalar_types.of(node)
+        return bool(kinds) and kinds <= {"int", "bool"} and "int" in kinds
 
     def _numpy_scalar_call(self, node, fn):
         """Builtins and ufuncs called on scalars, by the type model (analysis.scalar_types,
@@ -1098,6 +1162,7 @@ class Specializer:
         kinds = [types.of(a) for a in args]
         known = all(len(k) == 1 and not k & {UNKNOWN_TYPE, CALL_TYPE, "shape"} for k in kinds)
         if known and _hashable(fn) and (fn in (round, int, float, complex, abs, divmod, len) or (
+                fn in (max, min) and len(args) == 1) or (
                 getattr(fn, "__module__", None) == "math")):
             try:
                 with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -1153,6 +1218,11 @@ class Specializer:
             pair = [gast.copy_location(gast.BinOp(left=args[0], op=op, right=args[1]), node)
                     for op in (gast.FloorDiv(), gast.Mod())]
             if not any(k.startswith("np:") for k in set().union(*kinds)):
+                if all(k <= {"int", "bool"} for k in kinds) and any("int" in k
+                                                                     for k in kinds):
+                    # Python's divmod, but -2**63 // -1 leaves int64 (Numba gives 0)
+                    return self._call_helper(node, python_divmod_int,
+                                             [self.value(a) for a in args])
                 return None         # Python numbers: Numba's divmod is Python's
             if not all(len(k) == 1 for k in kinds):
                 self.fail(node, "divmod() of a NumPy scalar whose operands' types differ by "
@@ -1183,6 +1253,17 @@ class Specializer:
                 k == "float" or k in ("np:float32", "np:float64") for k in types.of(args[0])):
             return self._call_helper(node, checked_round, [self._m(self.expr(args[0]),
                                                                    args[0])])
+        if fn is round and len(args) == 2 and types.of(args[0]) == {"float"} and \
+                types.of(args[1]) and types.of(args[1]) <= {"int", "bool"}:
+            # CPython's correctly rounded round(x, n) (Numba's scales by 10**n: 0.2 for 0.1)
+            return self._call_helper(node, python_round_digits,
+                                     [self._m(self.expr(a), a) for a in args])
+        if fn is round and len(args) == 2 and len(types.of(args[0])) == 1 and \
+                types.of(args[0]) <= {"np:float32", "np:float64"} and types.of(args[1]) and \
+                types.of(args[1]) <= {"int", "bool"}:
+            # NumPy's own algorithm, in the scalar's dtype (Numba's differs from 10**9 on)
+            return self._call_helper(node, numpy_round_digits,
+                                     [self._m(self.expr(a), a) for a in args])
         if fn is round and args:
             kinds = types.of(args[0])
             if kinds == {"np:bool"}:
@@ -1465,6 +1546,9 @@ class Specializer:
         exact = self._numpy_scalar_op(node, node.op, [operand], [node.operand])
         if exact is not None:
             return exact
+        if isinstance(node.op, gast.USub) and not isinstance(operand, Static) and \
+                self._python_int(node.operand):
+            return self._checked_int(node, "int_neg", [operand])
         if isinstance(node.op, gast.Invert) and self.scalar_types is not None and \
                 self.scalar_types.of(node.operand) == {"bool"}:
             # Python's ~True is the int -2 (Numba's is False)
@@ -1539,6 +1623,62 @@ class Specializer:
 
     def _m(self, result, node):
         return self.materialize(result, node) if isinstance(result, Static) else result
+
+    def _check_list_elements(self, fdef):
+        """Fall back where a list would hold numbers of more than one type: Numba's lists
+        have one element type, so ``[42.0]`` then ``.append(0)`` would hold 0.0, ``[1] +
+        [2.0]`` give ``[1.0, 2.0]`` and ``[1, True]`` hold 1. Lists are followed by name
+        (displays, ``append``/``insert``/``extend``, ``+``, ``+=``), flow-insensitively."""
+        kinds_of = {}       # list name -> kinds of its elements
+
+        def element_kinds(node):
+            if isinstance(node, gast.List):
+                found = set()
+                for elt in node.elts:
+                    found |= self.scalar_types.of(elt) if not isinstance(
+                        elt, gast.Starred) else {UNKNOWN_TYPE}
+                return found
+            if isinstance(node, gast.Name):
+                return kinds_of.get(node.id, set())
+            if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add):
+                return element_kinds(node.left) | element_kinds(node.right)
+            return set()
+
+        def check(where, found):
+            numbers = {k for k in found if k in ("int", "bool", "float", "complex") or
+                       k.startswith("np:")}
+            if len(numbers) > 1:
+                self.fail(where, "a list holding numbers of several types ("
+                                 f"{', '.join(sorted(numbers))}): Numba's lists have one "
+                                 "element type, so Python's elements would be converted")
+
+        for _ in range(2):   # twice: a name's later definitions reach earlier appends
+            for node in gast.walk(fdef):
+                if isinstance(node, (gast.List, gast.BinOp)):
+                    found = element_kinds(node)
+                    check(node, found)
+                if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                        node.targets[0], gast.Name):
+                    found = element_kinds(node.value)
+                    if found or isinstance(node.value, gast.List):
+                        name = node.targets[0].id
+                        kinds_of[name] = kinds_of.get(name, set()) | found
+                        check(node, kinds_of[name])
+                elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) \
+                        and node.target.id in kinds_of and isinstance(node.op, gast.Add):
+                    kinds_of[node.target.id] |= element_kinds(node.value)
+                    check(node, kinds_of[node.target.id])
+                elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                        and isinstance(node.func.value, gast.Name) \
+                        and node.func.value.id in kinds_of and node.args:
+                    name, method = node.func.value.id, node.func.attr
+                    if method == "append":
+                        kinds_of[name] |= self.scalar_types.of(node.args[0])
+                    elif method == "insert" and len(node.args) == 2:
+                        kinds_of[name] |= self.scalar_types.of(node.args[1])
+                    elif method == "extend":
+                        kinds_of[name] |= element_kinds(node.args[0])
+                    check(node, kinds_of[name])
 
     def _instance_fact(self, *statics):
         """Record that the code depends on these static objects beyond their type and the
@@ -1638,6 +1778,9 @@ class Specializer:
             exact = self._numpy_scalar_op(node, Abs(), [operand], [node.args[0]])
             if exact is not None:
                 return exact
+            if not isinstance(operand, Static) and self._python_int(node.args[0]) and \
+                    self.scalar_types.of(node.args[0]) == {"int"}:
+                return self._checked_int(node, "int_abs", [operand])
             if self.scalar_types is not None and self.scalar_types.of(node.args[0]) == {"bool"}:
                 # Python's abs(True) is the int 1 (Numba's an int8)
                 return gast.Call(func=self.materialize(Static(abs), node), args=[gast.Call(
@@ -1670,6 +1813,17 @@ class Specializer:
             self.fail(node.func, f"calling {_describe(fn) if not callable(fn) else repr(fn)} "
                                  "is not converted (not a library function graphjit can "
                                  "compile, nor Python source it can read)")
+        if fn is np.clip and len(node.args) == 3 and not node.keywords:
+            bounds = [self.expr(a) for a in node.args[1:]]
+            if all(isinstance(b, Static) and b.value is None for b in bounds):
+                # NumPy 2 returns a copy; Numba raises ValueError
+                kinds = self.scalar_types.of(node.args[0]) if self.scalar_types else set()
+                if not kinds or not all(k.startswith("arr:") for k in kinds):
+                    self.fail(node, "np.clip(x, None, None) of a value that may not be an "
+                                    "array")
+                return gast.Call(func=gast.Attribute(
+                    value=self.program.import_symbol("numpy").ref(), attr="copy",
+                    ctx=gast.Load()), args=[self.value(node.args[0])], keywords=[])
         args = [self.value(a) for a in node.args]
         ref = library_reference(fn)
         if ref is not None and ref[0] == "math" and ref[1][-1] in FLOAT_MATH and not any(
@@ -1942,6 +2096,10 @@ def _store(name):
 
 def _load(name):
     return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+# Python-int operators checked for int64 overflow (transpiler.ir.CHECKED_INT)
+_CHECKED_BINOPS = {gast.Add: "int_add", gast.Sub: "int_sub", gast.Mult: "int_mul"}
 
 
 def _instance_like(value):

@@ -1,0 +1,191 @@
+"""Python ints in compiled code never wrap: a result beyond int64 runs again as Python
+(effect-free calls) or raises OverflowError naming the user's line (calls with effects).
+NumPy int64 scalars and arrays keep NumPy's wrapping. (Issue: a factorial of 21 returned
+-4249290049419214848.)"""
+import gast
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+from reference import outcome
+from transpiler.analysis.int_bounds import safe_names
+
+MIN, MAX = -2 ** 63, 2 ** 63 - 1
+
+
+def factorial(n):
+    r = 1
+    for i in range(1, n + 1):
+        r *= i
+    return r
+
+
+def double_plus_one(x):
+    return x * 2 + 1
+
+
+def shift(a, b):
+    return a << b
+
+
+def late_overflow(n):
+    s = 1
+    for i in range(n):
+        if i == 9999:
+            s = s * 2 ** 62 * 4
+        else:
+            s = s + 0
+    return s
+
+
+def negate(x):
+    return -x
+
+
+def absolute(x):
+    return abs(x)
+
+
+def floor_div(a, b):
+    return a // b
+
+
+def div_mod(a, b):
+    return divmod(a, b)
+
+
+def add(a, b):
+    return a + b
+
+
+def sub(a, b):
+    return a - b
+
+
+def mul(a, b):
+    return a * b
+
+
+def counting(n):
+    count = 0
+    total = 0
+    for i in range(n):
+        if i % 3 == 0:
+            count += 1
+        total -= 2
+    return count, total, i + 1
+
+
+def with_effects(a, x):
+    a[0] = 1.0
+    y = x * 2 + 1
+    return y
+
+
+def numpy_wraps(x):
+    return x * 2 + 1
+
+
+CASES = [
+    (factorial, (20,)), (factorial, (21,)), (factorial, (25,)),
+    (double_plus_one, (MAX,)), (double_plus_one, (MIN,)), (double_plus_one, (2 ** 61,)),
+    (shift, (1, 63)), (shift, (1, 62)), (shift, (-1, 63)), (shift, (3, 300)), (shift, (1, -1)),
+    (late_overflow, (10000,)), (late_overflow, (9999,)),
+    (negate, (MIN,)), (negate, (MAX,)), (absolute, (MIN,)), (absolute, (MIN + 1,)),
+    (floor_div, (MIN, -1)), (floor_div, (MIN, 1)), (floor_div, (7, 0)), (floor_div, (-7, 2)),
+    (div_mod, (MIN, -1)), (div_mod, (MIN, 3)), (div_mod, (7, 0)),
+    (add, (MAX, 1)), (add, (MIN, -1)), (add, (MAX, MIN)), (add, (True, MAX)),
+    (sub, (MIN, 1)), (sub, (MAX, -1)), (sub, (0, MIN)), (sub, (-1, MAX)),
+    (mul, (2 ** 32, 2 ** 31)), (mul, (2 ** 32, 2 ** 32)), (mul, (-1, MIN)), (mul, (MIN, 1)),
+    (mul, (3037000500, 3037000500)), (mul, (-3037000499, 3037000499)),
+    (counting, (10,)), (counting, (0 + 7,)),
+]
+
+
+@pytest.mark.parametrize("fn, args", CASES, ids=[f"{f.__name__}{a}"[:60] for f, a in CASES])
+@pytest.mark.parametrize("backend", ["numba-cpu", "eager"])
+def test_effect_free_overflow_gives_pythons_int(fn, args, backend):
+    expected = outcome(fn, args)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        got = outcome(tp.jit(fn, backend=backend), args)[0]
+    assert got[0] == expected[0]
+    if expected[0] == "returned":
+        assert got[1] == expected[1] and type(got[1]) is type(expected[1])
+    else:
+        assert got[1] == expected[1]   # the exception type
+
+
+def test_an_overflow_reruns_with_a_warning_at_the_users_line():
+    compiled = tp.jit(factorial)
+    with pytest.warns(tp.FallbackWarning, match="int beyond int64"):
+        assert compiled(21) == factorial(21)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert compiled(20) == factorial(20)    # in range: compiled, no warning
+
+
+def test_with_effects_an_overflow_raises_naming_the_line():
+    a = np.zeros(2)
+    with pytest.raises(OverflowError, match="int beyond int64") as info:
+        tp.jit(with_effects)(a, 2 ** 62)
+    note = "\n".join(getattr(info.value, "__notes__", []))
+    line = with_effects.__code__.co_firstlineno + 2
+    assert f"test_int_overflow.py:{line}" in note and "has effects" in note
+    assert tp.jit(with_effects)(np.zeros(2), 5) == 11
+
+
+@pytest.mark.parametrize("value", [np.int64(MAX), np.int64(MIN)])
+def test_numpy_int64_keeps_numpys_wrapping(value):
+    with np.errstate(over="ignore"):
+        expected = numpy_wraps(value)
+        got = tp.jit(numpy_wraps, fullgraph=True)(value)
+    assert type(got) is np.int64 and got == expected
+
+
+def test_int64_arrays_keep_wrapping():
+    def grow(a):
+        out = a * 2 + 1
+        return out
+    a = np.array([MAX, MIN, 5])
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(tp.jit(grow, fullgraph=True)(a), grow(a))
+
+
+def test_fullgraph_raises_overflow_instead_of_rerunning():
+    with pytest.raises(OverflowError):
+        tp.jit(factorial, fullgraph=True)(21)
+
+
+def _safe(fn):
+    import textwrap
+    return safe_names(gast.parse(textwrap.dedent(inspect.getsource(fn))).body[0])
+
+
+def test_unchecked_names_are_only_those_that_cannot_overflow():
+    counters, ranges = _safe(counting)
+    assert counters == {"count", "total"} and ranges == {"i"}
+    counters, ranges = _safe(factorial)
+    assert "r" not in counters                       # r *= i can overflow: checked
+    assert "i" in ranges                             # range(1, n + 1): 0 <= i < 2**63 - 1
+
+    def param_step(n):
+        n += 1                                       # a parameter may start anywhere
+        k = 0
+        k = k + n                                    # not a constant step
+        j = 0
+        j += 20                                      # a step over 16
+        m = 0
+        (m := 2 ** 62)                               # a store not analysed
+        return n, k, j, m
+    counters, _ = _safe(param_step)
+    assert counters == set()
+
+
+def test_unchecked_counters_compile_plainly():
+    source = tp.jit(counting).source()
+    assert "int_add(count" not in source and "int_sub(total" not in source
+    assert "int_mul" in tp.jit(factorial).source()
