@@ -1227,3 +1227,71 @@ def undef_after_break(a, t):
             found_value = a[i]
             break
     return found_value  # maybe-undefined read
+
+
+# -- issue 15: no silent wrong answer (Python ints grow, CPython's round, lists, NumPy's errors)
+
+def int_factorial(n):
+    r = 1
+    for i in range(1, n + 1):
+        r *= i
+    return r
+
+
+def int_double_plus_one(x):
+    return x * 2 + 1
+
+
+def int_overflow_late(n):
+    s = 1
+    for i in range(n):
+        if i == 9999:
+            s = s * 2 ** 62 * 4
+    return s
+
+
+def int_shift_left(x, n):
+    return x << n
+
+
+def float_round_digits(x, n):
+    return round(x, n)
+
+
+def list_mixed_append(x):
+    values = [42.0]
+    values.append(x)
+    return values
+
+
+def list_mixed_concat(x):
+    return [1] + [x]
+
+
+def list_mixed_iadd(x):
+    values = [1]
+    values += [x]
+    return values
+
+
+def generator_unreachable_yield(n):
+    if 0:
+        yield n
+
+
+def raise_with_dict(x):
+    if x > 0:
+        raise ValueError({"a": x})
+    return x
+
+
+def max_of_one_number(x):
+    return max(x)
+
+
+def clip_without_bounds(a):
+    return np.clip(a, None, None)
+
+
+def arange_zero_step(a, b, s):
+    return np.arange(a, b, s)

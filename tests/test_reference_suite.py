@@ -7,6 +7,7 @@ falls back (with the plain result) otherwise.
 """
 import copy
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -197,6 +198,24 @@ CASES = [
     (S.raise_key_in_layer_loop, (X2, 100.0)), (S.raise_key_in_layer_loop, (X2, 0.5)),
 ]
 
+# Issue 15: calls whose Python result compiled code cannot give (an int beyond int64, a list of
+# mixed numbers, a generator...): the call runs again as Python or falls back, never wraps or
+# converts. Compared with fallbacks allowed (not fullgraph).
+FIDELITY_CASES = [
+    (S.int_factorial, (20,)), (S.int_factorial, (21,)), (S.int_factorial, (30,)),
+    (S.int_double_plus_one, (2 ** 63 - 1,)), (S.int_double_plus_one, (-2 ** 63,)),
+    (S.int_double_plus_one, (5,)), (S.int_overflow_late, (10000,)),
+    (S.int_overflow_late, (9999,)), (S.int_shift_left, (1, 63)), (S.int_shift_left, (1, -1)),
+    (S.int_shift_left, (7, 300)), (S.float_round_digits, (0.15, 1)),
+    (S.float_round_digits, (2.675, 2)), (S.float_round_digits, (1234.5, -1)),
+    (S.float_round_digits, (0.1, 40)), (S.list_mixed_append, (0,)),
+    (S.list_mixed_append, (1.5,)), (S.list_mixed_concat, (2.0,)), (S.list_mixed_concat, (2,)),
+    (S.list_mixed_iadd, (2.0,)), (S.generator_unreachable_yield, (1,)),
+    (S.raise_with_dict, (1,)), (S.raise_with_dict, (-1,)), (S.max_of_one_number, (1,)),
+    (S.clip_without_bounds, (f64(1.0, -2.0),)), (S.arange_zero_step, (1, 2, 0)),
+    (S.arange_zero_step, (1, 5, 2)),
+]
+
 
 def _case_ids(cases):
     seen = {}
@@ -209,6 +228,20 @@ def _case_ids(cases):
 
 
 CASE_IDS = _case_ids(CASES)
+
+
+@pytest.mark.parametrize("fn,args", FIDELITY_CASES, ids=_case_ids(FIDELITY_CASES))
+@pytest.mark.parametrize("backend", ["eager", "numba-cpu"])
+def test_never_a_wrong_answer_with_fallbacks(fn, args, backend):
+    compiled = tp.jit(fn, backend=backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        (kind, expected), args_plain = outcome(fn, args)
+        (kind_c, actual), args_comp = outcome(compiled, args)
+    if kind == "returned" and hasattr(expected, "__next__"):   # a generator: compare items
+        expected, actual = list(expected), list(actual)
+    assert_same_outcome((kind, expected), args_plain, (kind_c, actual), args_comp)
+
 
 
 @pytest.mark.parametrize("fn,args", CASES, ids=CASE_IDS)
@@ -267,7 +300,7 @@ def test_maybe_undefined_falls_back_to_plain(fn, name, args):
 
 
 def test_suite_size():
-    functions = {fn for fn, _ in CASES}
+    functions = {fn for fn, _ in CASES + FIDELITY_CASES}
     assert len(functions) >= 110
     # Every function of suite_functions that is not a helper (h_*) or a maybe-undefined
     # example is in CASES.

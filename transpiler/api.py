@@ -299,6 +299,33 @@ class JitFunction:
             return self._python(obj, args, kwargs)
         if spec.failed_types and _numba_types(dynamic, inputs) in spec.failed_types:
             return self._run_fallback(spec, obj, args, kwargs)
+        if spec.program.uses_random:
+            return self._run_with_random_state(spec, inputs, specs, obj, values, args, kwargs)
+        return self._run_compiled(spec, dynamic, inputs, specs, obj, values, args, kwargs)
+
+    def _run_with_random_state(self, spec, inputs, specs, obj, values, args, kwargs):
+        """The compiled call with NumPy's global random state carried in and back
+        (transpiler.random_state). Python never runs in between: a fallback or a re-run as
+        Python first gives the state back (a re-run: as it was before the compiled draws)."""
+        from . import random_state
+        dynamic = [values[i] for i in spec.dynamic_indices]
+        held = [random_state.enter()]
+
+        def before_python(rerun):
+            if held:
+                token = held.pop()
+                if rerun:
+                    random_state.leave(token, restore=True)
+                else:
+                    random_state.leave(token)
+        try:
+            return self._run_compiled(spec, dynamic, inputs, specs, obj, values, args, kwargs,
+                                      before_python)
+        finally:
+            before_python(False)
+
+    def _run_compiled(self, spec, dynamic, inputs, specs, obj, values, args, kwargs,
+                      before_python=lambda rerun: None):
         try:
             try:
                 result = spec.function(*dynamic, *inputs)
@@ -312,6 +339,7 @@ class JitFunction:
         except Exception as exc:
             if not spec.backend.is_compile_failure(exc, spec.function, (*dynamic, *inputs)):
                 if self._rerun_allowed(spec, exc):
+                    before_python(True)
                     return self._python(obj, args, kwargs)
                 _note_raise_site(exc, spec, self.python_function)
                 raise  # the user's own exception, raised by the compiled code
@@ -319,6 +347,7 @@ class JitFunction:
                                           _origin_of(self.python_function))
             if self._fullgraph():
                 raise error from None
+            before_python(False)
             if spec.shared:
                 # A split is bound to its instance: this one gets its own fallback, found
                 # before the shared code at its later calls with these argument types.

@@ -288,7 +288,7 @@ def python_round_digits(x, n):
         y = x * p
         if y >= 9007199254740992.0 or y <= -9007199254740992.0:
             return x                 # moved by less than half an ulp of x
-        return _half_even(y, _two_product_error(x, p)) / p
+        return float(_half_even(y, _two_product_error(x, p)) / p)   # float, not np.float64
     p = 10.0 ** (-n)
     y = x / p
     if y >= 9007199254740992.0 or y <= -9007199254740992.0:
@@ -297,7 +297,7 @@ def python_round_digits(x, n):
         raise OverflowError("round(x, n) where CPython's correctly rounded result needs more "
                             "than float64 arithmetic (n beyond +-22, or a huge x) (graphjit)")
     rest = (x - y * p) - _two_product_error(y, p)   # the sign of x - y*p, exactly
-    return _half_even(y, rest) * p
+    return float(_half_even(y, rest) * p)
 
 
 def _numpy_power_of_ten(n):
@@ -321,6 +321,14 @@ def numpy_round_digits(x, n):
         return kind(np.rint(x * f) / f)
     f = kind(_numpy_power_of_ten(-n))
     return kind(np.rint(x / f) * f)
+
+
+def numpy_arange3(start, stop, step):
+    """``np.arange(start, stop, step)``: a zero step raises ZeroDivisionError as NumPy does
+    (Numba raises ValueError "Maximum allowed size exceeded")."""
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    return np.arange(start, stop, step)
 
 
 def checked_frexp(x):

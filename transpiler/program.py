@@ -115,6 +115,8 @@ class Program:
         self.instance_specific = False
         self.int_sites = []         # Origins of Python-int operators checked for overflow
         self.check_int = True       # jit(check_int_overflow=): False lets Python ints wrap
+        self.uses_random = False    # calls np.random: NumPy's state goes in and out
+                                    # (transpiler.random_state)
 
     def checkpoint(self):
         """The program's size now, for :meth:`rollback`: O(1), so a converter can try each of

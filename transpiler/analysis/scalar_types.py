@@ -120,12 +120,35 @@ def _apply(fn, kinds):
     key = (fn, kinds)
     if key not in _cache:
         try:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
+            with warnings.catch_warnings(), np.errstate(all="ignore"), random_state_kept(fn):
                 warnings.simplefilter("ignore")
                 _cache[key] = type_of_value(fn(*[sample(k) for k in kinds]))
         except Exception:  # noqa: BLE001 - no result type known
             _cache[key] = UNKNOWN
     return _cache[key]
+
+
+class random_state_kept:
+    """Context manager: NumPy's global random state is as it was afterwards when ``fn`` is
+    an ``np.random`` function (sampled for its result type, it would draw: transpiling must
+    never consume the user's random numbers)."""
+
+    def __init__(self, fn):
+        module = getattr(fn, "__module__", None) or ""
+        self.draws = module.startswith("numpy.random") or type(fn).__module__.startswith(
+            "numpy.random") or getattr(getattr(fn, "__self__", None), "__module__",
+                                       "").startswith("numpy.random")
+        self.state = None
+
+    def __enter__(self):
+        if self.draws:
+            self.state = np.random.get_state()
+        return self
+
+    def __exit__(self, *exc):
+        if self.state is not None:
+            np.random.set_state(self.state)
+        return False
 
 
 class ScalarTypes:

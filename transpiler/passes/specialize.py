@@ -33,7 +33,7 @@ from ..analysis.numpy_scalars import (COMPARISONS, UFUNCS, array_plan, operand_d
                                       _ufunc_operand, plan as numpy_scalar_plan, ufunc_plan)
 from ..analysis.python_numbers import UNKNOWN, Numbers
 from ..analysis.scalar_types import (CALL as CALL_TYPE, UNKNOWN as UNKNOWN_TYPE, ScalarTypes,
-                                     assigns, sample as sample_of,
+                                     assigns, random_state_kept, sample as sample_of,
                                      type_of_value)
 from ..analysis.scopes import local_names, parameter_names
 from ..analysis.static_values import (
@@ -49,7 +49,7 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         python_to_int_dtype, store_float_checked, store_int_checked,
                         store_numpy_float_unsigned, checked_round, numpy_rshift, python_complex_pow,
                         python_divmod_int, python_floordiv_int, python_lshift, python_rshift,
-                        python_round_digits, numpy_round_digits,
+                        python_round_digits, numpy_round_digits, numpy_arange3,
                         to_complex2, weak_left, weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
@@ -526,6 +526,18 @@ class Specializer:
         return [gast.Return(value=None if node.value is None else self.value(node.value))]
 
     def stmt_Raise(self, node):
+        if isinstance(node.exc, gast.Call):
+            containers = (gast.Dict, gast.Set, gast.List, gast.ListComp, gast.DictComp,
+                          gast.SetComp)
+            held = {t.id for n in gast.walk(self.src.node) if isinstance(n, gast.Assign)
+                    and isinstance(n.value, containers) for t in n.targets
+                    if isinstance(t, gast.Name)}
+            for arg in node.exc.args:
+                if isinstance(arg, containers) or (isinstance(arg, gast.Name) and
+                                                   arg.id in held):
+                    # Numba hands over its own object: a typed dict for {'a': 1}
+                    self.fail(arg, "an exception argument that is a dict, list or set "
+                                   "(Numba would hand over its own typed container)")
         return [gast.Raise(exc=None if node.exc is None else self.value(node.exc),
                            cause=None if node.cause is None else self.value(node.cause))]
 
@@ -1165,7 +1177,8 @@ class Specializer:
                 fn in (max, min) and len(args) == 1) or (
                 getattr(fn, "__module__", None) == "math")):
             try:
-                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                with warnings.catch_warnings(), np.errstate(all="ignore"), \
+                        random_state_kept(fn):
                     warnings.simplefilter("ignore")
                     fn(*[sample_of(next(iter(k))) for k in kinds])
             except TypeError as exc:   # decided by the types: the plain call raises it too
@@ -1813,7 +1826,14 @@ class Specializer:
             self.fail(node.func, f"calling {_describe(fn) if not callable(fn) else repr(fn)} "
                                  "is not converted (not a library function graphjit can "
                                  "compile, nor Python source it can read)")
-        if fn is np.clip and len(node.args) == 3 and not node.keywords:
+        if self.fidelity and fn is np.arange and len(node.args) == 3 and not node.keywords and not any(
+                isinstance(a, gast.Starred) for a in node.args):
+            step = self.expr(node.args[2])
+            if not (isinstance(step, Static) and step.value != 0):
+                return self._call_helper(node, numpy_arange3,
+                                         [self.value(a) for a in node.args[:2]] +
+                                         [self._m(step, node.args[2])])
+        if self.fidelity and fn is np.clip and len(node.args) == 3 and not node.keywords:
             bounds = [self.expr(a) for a in node.args[1:]]
             if all(isinstance(b, Static) and b.value is None for b in bounds):
                 # NumPy 2 returns a copy; Numba raises ValueError
@@ -1824,8 +1844,14 @@ class Specializer:
                 return gast.Call(func=gast.Attribute(
                     value=self.program.import_symbol("numpy").ref(), attr="copy",
                     ctx=gast.Load()), args=[self.value(node.args[0])], keywords=[])
-        args = [self.value(a) for a in node.args]
         ref = library_reference(fn)
+        if ref is not None and ref[0] == "numpy" and ref[1][:1] == ("random",):
+            from ..random_state import EXACT
+            if len(ref[1]) != 2 or ref[1][1] not in EXACT:
+                self.fail(node, f"np.random.{'.'.join(ref[1][1:])} draws otherwise in "
+                                "compiled code (Numba's implementation)")
+            self.program.uses_random = True   # NumPy's state is carried in and out
+        args = [self.value(a) for a in node.args]
         if ref is not None and ref[0] == "math" and ref[1][-1] in FLOAT_MATH and not any(
                 isinstance(a, gast.Starred) for a in args):
             args = [gast.copy_location(gast.Call(func=gast.Attribute(
