@@ -161,6 +161,9 @@ _ROUND_INEXACT = ("round(x, n) where CPython's correctly rounded result needs mo
                   "float64 arithmetic (n beyond +-22, or a huge x) (graphjit)")
 
 
+_RESHAPE_STRIDED = ("a reshape of an array that is not C-contiguous: NumPy copies it or "
+                    "gives a view by its strides, Numba cannot (graphjit)")
+
 NOT_REPRESENTABLE = (
     "int beyond int64 in compiled code (graphjit)",
     _BY_PATH,
@@ -170,6 +173,7 @@ NOT_REPRESENTABLE = (
     "a negative number to a fractional power is complex in Python; compiled code cannot "
     "return it (graphjit)",
     _ROUND_INEXACT,
+    _RESHAPE_STRIDED,
 )
 
 
@@ -321,6 +325,26 @@ def numpy_round_digits(x, n):
         return kind(np.rint(x * f) / f)
     f = kind(_numpy_power_of_ten(-n))
     return kind(np.rint(x / f) * f)
+
+
+def numpy_reshape(a, shape):
+    """``a.reshape(shape)`` as NumPy: an unknown (-1) dimension of an empty array raises
+    ValueError (Numba returns an array); an array that is not C-contiguous is said not to fit
+    (NumPy copies or gives a view by its strides; Numba raises NotImplementedError): an
+    effect-free call runs again as Python."""
+    if not a.flags.c_contiguous:
+        raise OverflowError("a reshape of an array that is not C-contiguous: NumPy copies it "
+                            "or gives a view by its strides, Numba cannot (graphjit)")
+    known = 1
+    unknown = 0
+    for size in shape:
+        if size == -1:
+            unknown += 1
+        else:
+            known *= size
+    if unknown == 1 and known == 0:
+        raise ValueError("cannot reshape array of size 0 into the shape given (NumPy)")
+    return a.reshape(shape)
 
 
 def numpy_arange3(start, stop, step):

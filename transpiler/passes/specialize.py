@@ -49,7 +49,7 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         python_to_int_dtype, store_float_checked, store_int_checked,
                         store_numpy_float_unsigned, checked_round, numpy_rshift, python_complex_pow,
                         python_divmod_int, python_floordiv_int, python_lshift, python_rshift,
-                        python_round_digits, numpy_round_digits, numpy_arange3,
+                        python_round_digits, numpy_round_digits, numpy_arange3, numpy_reshape,
                         to_complex2, weak_left, weak_right)
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
@@ -1751,6 +1751,21 @@ class Specializer:
                         return gast.Call(func=self.materialize(Static(bool), node),
                                          args=[value], keywords=[])
                     return self._call_helper(node, REPLACEMENTS[convert], [value])
+        if not isinstance(callee, Static) and self.fidelity and isinstance(
+                node.func, gast.Attribute) and node.func.attr == "reshape" and node.args and \
+                not node.keywords and self.scalar_types is not None and not any(
+                isinstance(a, gast.Starred) for a in node.args):
+            kinds = self.scalar_types.of(node.func.value)
+            if kinds and all(k.startswith("arr:") for k in kinds) and _pure(node.func.value):
+                # NumPy's errors and strides (fidelity.numpy_reshape)
+                dims = node.args[0].elts if len(node.args) == 1 and isinstance(
+                    node.args[0], gast.Tuple) else node.args
+                if len(node.args) > 1 or isinstance(node.args[0], gast.Tuple):
+                    shape = gast.Tuple(elts=[self.value(d) for d in dims], ctx=gast.Load())
+                else:
+                    shape = self.value(node.args[0])
+                return self._call_helper(node, numpy_reshape,
+                                         [self.value(node.func.value), shape])
         if not isinstance(callee, Static):
             return gast.Call(func=callee, args=[self.value(a) for a in node.args],
                              keywords=[self._child(k) for k in node.keywords])
