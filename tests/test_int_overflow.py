@@ -189,3 +189,87 @@ def test_unchecked_counters_compile_plainly():
     source = tp.jit(counting).source()
     assert "int_add(count" not in source and "int_sub(total" not in source
     assert "int_mul" in tp.jit(factorial).source()
+
+
+# -- found by review: ints no analysis types, a user's own range, round of ints ------------
+
+def tuple_item(t):
+    return t[0] + 1
+
+
+def local_tuple(x):
+    t = (x, 1)
+    return t[0] + t[1]
+
+
+def list_item(x):
+    values = [x]
+    return values[0] + 1
+
+
+def dict_value(x):
+    return {"a": x}["a"] + 1
+
+
+def _identity(v):
+    return v
+
+
+def callee_result(x):
+    return _identity(x) + 1
+
+
+def recursive_factorial(n):
+    return 1 if n <= 1 else n * recursive_factorial(n - 1)
+
+
+def zipped(a, b):
+    t = 0
+    for x, y in zip(a, b):
+        t = x + y
+    return t
+
+
+def enumerated(a):
+    t = 0
+    for i, v in enumerate(a):
+        t = i + v
+    return t
+
+
+def round_int(x):
+    return round(x)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (tuple_item, ((MAX,),)), (local_tuple, (MAX,)), (list_item, (MAX,)), (dict_value, (MAX,)),
+    (callee_result, (MAX,)), (recursive_factorial, (21,)), (zipped, ((MAX,), (1,))),
+    (enumerated, ((MAX, MAX),)), (round_int, (2 ** 53 + 1,)), (round_int, (np.int64(2 ** 53 + 1),)),
+    (round_int, (True,)), (round_int, (np.uint8(7),)),
+])
+def test_ints_no_analysis_types_are_checked_too(fn, args):
+    expected = outcome(fn, args)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        got = outcome(tp.jit(fn), args)[0]
+    assert got == expected and type(got[1]) is type(expected[1])
+
+
+def test_a_users_own_range_proves_nothing():
+    import importlib.util
+    import os
+    import sys
+    import tempfile
+    folder = tempfile.mkdtemp()
+    with open(os.path.join(folder, "own_range_mod.py"), "w") as handle:
+        handle.write("def range(n):\n    return (2 ** 63 - 1,)\n\n\n"
+                     "def step(n):\n    t = 0\n    for i in range(n):\n        t = i + 1\n"
+                     "    return t\n")
+    spec = importlib.util.spec_from_file_location("own_range_mod",
+                                                  os.path.join(folder, "own_range_mod.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["own_range_mod"] = module
+    spec.loader.exec_module(module)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert tp.jit(module.step)(1) == module.step(1) == 2 ** 63

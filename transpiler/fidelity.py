@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .ir import weak
+from .ir import int_add, int_mul, int_sub, weak
 
 _DOMAIN = "math domain error"
 
@@ -337,11 +337,11 @@ def numpy_reshape(a, shape):
                             "or gives a view by its strides, Numba cannot (graphjit)")
     known = 1
     unknown = 0
-    for size in shape:
+    for size in shape:       # rebindings, not `op=`: analysis.effects reads `op=` as a store
         if size == -1:
-            unknown += 1
+            unknown = unknown + 1
         else:
-            known *= size
+            known = known * size
     if unknown == 1 and known == 0:
         raise ValueError("cannot reshape array of size 0 into the shape given (NumPy)")
     return a.reshape(shape)
@@ -860,27 +860,28 @@ NUMPY_BINOPS = {"Pow": numpy_pow, "Div": numpy_truediv, "FloorDiv": numpy_floord
 # NEP 50 where the NumPy operand of + - * is an expression the converter cannot evaluate twice
 # (a call: ``np.sin(y) * 0.5``): the helper names it once, then types the number by it.
 def weak_add_left(x, y):
-    return weak(x, y) + y
+    # int_add & co: an int64 there may be a Python int (overflow checked: transpiler.ir)
+    return int_add(weak(x, y), y)
 
 
 def weak_add_right(x, y):
-    return x + weak(y, x)
+    return int_add(x, weak(y, x))
 
 
 def weak_sub_left(x, y):
-    return weak(x, y) - y
+    return int_sub(weak(x, y), y)
 
 
 def weak_sub_right(x, y):
-    return x - weak(y, x)
+    return int_sub(x, weak(y, x))
 
 
 def weak_mul_left(x, y):
-    return weak(x, y) * y
+    return int_mul(weak(x, y), y)
 
 
 def weak_mul_right(x, y):
-    return x * weak(y, x)
+    return int_mul(x, weak(y, x))
 
 
 def weak_lt_left(x, y):

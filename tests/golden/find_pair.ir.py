@@ -27,7 +27,7 @@ def find_pair(a, target):  # golden_source.py:4
 
             def if_false(retval, j, i, do_return, break_):  # golden_source.py:8
                 return (retval, do_return, break_)  # golden_source.py:8
-            retval, do_return, break_ = cond(a[i] + a[j] == target, if_true, if_false, (retval, j, i, do_return, break_))  # golden_source.py:8
+            retval, do_return, break_ = cond(int_add(a[i], a[j]) == target, if_true, if_false, (retval, j, i, do_return, break_))  # golden_source.py:8
 
             def if_true_3(break_, a, j, count):  # golden_source.py:10
 

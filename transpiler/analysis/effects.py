@@ -20,6 +20,7 @@ The check reads the generated module's source (names as emitted), conservatively
 import ast
 
 _PURE_BUILTINS = frozenset({"range", "len", "abs", "min", "max", "float", "int", "bool",
+                            "enumerate", "zip", "reversed", "sum", "any", "all",
                             "round", "complex", "divmod", "pow", "isinstance", "tuple",
                             "ValueError", "OverflowError", "ZeroDivisionError", "IndexError",
                             "TypeError", "AssertionError", "RuntimeError", "KeyError"})

@@ -48,9 +48,11 @@ def _safe_range(call):
                                    type(call.args[0].value) is int and call.args[0].value >= 0)
 
 
-def safe_names(fn_node):
+def safe_names(fn_node, builtin_range=True):
     """``(counters, range_indices)``: the names of ``fn_node`` (a gast FunctionDef) whose
-    ``+``/``-`` of a small constant cannot overflow int64 (see the module docstring)."""
+    ``+``/``-`` of a small constant cannot overflow int64 (see the module docstring).
+    ``builtin_range``: whether the name ``range`` is the builtin there (a user's own
+    ``range`` proves nothing)."""
     params = {a.id for a in fn_node.args.args + fn_node.args.kwonlyargs
               if isinstance(a, gast.Name)}
     for extra in (fn_node.args.vararg, fn_node.args.kwarg):
@@ -84,7 +86,7 @@ def safe_names(fn_node):
                     node.value, SMALL_STEP)
                 define(node.target.id, "step" if step else "other", node.target)
         elif isinstance(node, gast.For):
-            if isinstance(node.target, gast.Name) and _safe_range(node.iter):
+            if isinstance(node.target, gast.Name) and builtin_range and _safe_range(node.iter):
                 define(node.target.id, "range", node.target)
             else:
                 for sub in gast.walk(node.target):

@@ -51,6 +51,7 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         python_divmod_int, python_floordiv_int, python_lshift, python_rshift,
                         python_round_digits, numpy_round_digits, numpy_arange3, numpy_reshape,
                         to_complex2, weak_left, weak_right)
+from ..ir import int_add as ir_int_add, int_mul as ir_int_mul, int_sub as ir_int_sub
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
@@ -482,6 +483,10 @@ class Specializer:
             call = self._checked_binop(node, node.op, like, value, source, node.value)
             if call is not None:
                 return hoisted + [gast.Assign(targets=[target], value=call, type_comment=None)]
+        if isinstance(target, gast.Name) and self._may_be_python_int(
+                node.op, [current, value], [node.target, node.value]):
+            return hoisted + [gast.Assign(targets=[target], value=self._checked_int(
+                node, _CHECKED_BINOPS[type(node.op)], [like, value]), type_comment=None)]
         if isinstance(target, gast.Name) and (scalar_target or self._holds_numbers(target.id)):
             # Spelled as a rebinding, so that an `x op= v` left in the generated code is an
             # in-place update of an array (analysis.effects relies on it).
@@ -980,6 +985,9 @@ class Specializer:
         call = self._checked_binop(node, node.op, left, right, node.left, node.right)
         if call is not None:
             return call
+        if self._may_be_python_int(node.op, [left, right], [node.left, node.right]):
+            return self._checked_int(node, _CHECKED_BINOPS[type(node.op)],
+                                     [self._m(left, node.left), self._m(right, node.right)])
         return gast.BinOp(left=self._m(left, node.left), op=node.op,
                           right=self._m(right, node.right))
 
@@ -1125,6 +1133,30 @@ class Specializer:
                          keywords=[])
         return gast.copy_location(call, node)
 
+    def _may_be_python_int(self, op, values, sources):
+        """``+ - *`` whose operands no analysis types (a tuple or list item, a dict value, a
+        user function's result) but none says is a NumPy value, a float or an array: it may
+        be a Python int, so it is checked too (an np.int64 there re-runs as Python, which
+        wraps as NumPy; never a silently wrapped Python int). Numba's plain operator for
+        other types (the checked forms' overloads fall through)."""
+        if not (self.fidelity and self.program.check_int and type(op) in _CHECKED_BINOPS
+                and self.scalar_types is not None):
+            return False
+        vague = False
+        for value, source in zip(values, sources):
+            if isinstance(value, Static):
+                if type(value.value) not in (int, bool):
+                    return False
+                continue
+            kinds = self.scalar_types.of(source)
+            if kinds - {"int", "bool", UNKNOWN_TYPE, CALL_TYPE}:
+                return False
+            if self.numbers.kind(source) not in ("int", "num", None) or \
+                    self.numbers.is_array(source) or self.numbers.is_numpy_scalar(source):
+                return False
+            vague = vague or not kinds or bool(kinds & {UNKNOWN_TYPE, CALL_TYPE})
+        return vague and not self._cannot_overflow(op, values, sources)
+
     def _cannot_overflow(self, op, values, sources):
         """``counter ± small constant`` or ``range index ± constant``: no check needed
         (analysis.int_bounds says why)."""
@@ -1132,7 +1164,9 @@ class Specializer:
             return False
         if self._int_safe is None:
             from ..analysis.int_bounds import safe_names
-            self._int_safe = safe_names(self.src.node)
+            builtin_range = "range" not in self.locals and self.fn_globals.get(
+                "range", range) is range and "range" not in self.freevars
+            self._int_safe = safe_names(self.src.node, builtin_range)
         counters, ranges = self._int_safe
         for (name, const) in ((sources[0], values[1]), (sources[1], values[0])):
             if not (isinstance(name, gast.Name) and isinstance(const, Static) and
@@ -1262,6 +1296,16 @@ class Specializer:
                 values.append(value)
             return gast.Call(func=self.materialize(Static(range), node), args=values,
                              keywords=[])
+        if fn is round and len(args) == 1 and types.of(args[0]) and all(
+                k in ("int", "bool") or k in ("np:int8", "np:int16", "np:int32", "np:int64",
+                                              "np:uint8", "np:uint16", "np:uint32")
+                for k in types.of(args[0])):
+            # round() of an integer is that integer as a Python int, exactly (Numba goes
+            # through float64: round(2**53 + 1) lost the 1)
+            value = self._m(self.expr(args[0]), args[0])
+            if types.of(args[0]) == {"int"}:
+                return value
+            return self._call_helper(node, REPLACEMENTS[int], [value])
         if fn is round and len(args) == 1 and types.of(args[0]) and all(
                 k == "float" or k in ("np:float32", "np:float64") for k in types.of(args[0])):
             return self._call_helper(node, checked_round, [self._m(self.expr(args[0]),
@@ -1760,7 +1804,11 @@ class Specializer:
                 # NumPy's errors and strides (fidelity.numpy_reshape)
                 dims = node.args[0].elts if len(node.args) == 1 and isinstance(
                     node.args[0], gast.Tuple) else node.args
-                if len(node.args) > 1 or isinstance(node.args[0], gast.Tuple):
+                one = self.scalar_types.of(node.args[0])
+                if len(node.args) > 1 or isinstance(node.args[0], gast.Tuple) or (
+                        one and one <= {"int", "bool"} or one and all(
+                            k.startswith("np:int") for k in one)):
+                    # a.reshape(6) is a.reshape((6,)): the helper takes a tuple
                     shape = gast.Tuple(elts=[self.value(d) for d in dims], ctx=gast.Load())
                 else:
                     shape = self.value(node.args[0])
@@ -1770,6 +1818,12 @@ class Specializer:
             return gast.Call(func=callee, args=[self.value(a) for a in node.args],
                              keywords=[self._child(k) for k in node.keywords])
         fn = callee.value
+        if _hashable(fn) and fn in _IR_CHECKED and not node.keywords and self.program.check_int:
+            # transpiler.ir.int_add & co. called by transpiler.fidelity's helpers
+            return self._checked_int(node, _IR_CHECKED[fn], [self.value(a) for a in node.args])
+        if _hashable(fn) and fn in _IR_CHECKED and not node.keywords:
+            return gast.BinOp(left=self.value(node.args[0]), op=_IR_OPERATORS[_IR_CHECKED[fn]](),
+                              right=self.value(node.args[1]))
         if fn is ir_weak and len(node.args) == 2 and not node.keywords:
             # transpiler.ir.weak used by transpiler.fidelity: the typed NEP 50 helper.
             return self._weak(self.value(node.args[0]), node.args[0],
@@ -2141,6 +2195,8 @@ def _load(name):
 
 # Python-int operators checked for int64 overflow (transpiler.ir.CHECKED_INT)
 _CHECKED_BINOPS = {gast.Add: "int_add", gast.Sub: "int_sub", gast.Mult: "int_mul"}
+_IR_OPERATORS = {form: op for op, form in _CHECKED_BINOPS.items()}
+_IR_CHECKED = {ir_int_add: "int_add", ir_int_sub: "int_sub", ir_int_mul: "int_mul"}
 
 
 def _instance_like(value):
