@@ -79,3 +79,49 @@ def test_functions_numba_draws_otherwise_fall_back():
     with pytest.warns(tp.FallbackWarning, match="np.random.randint draws otherwise"):
         expected, got, expected_next, got_next = _plain_then_compiled(not_exact, (2,))
     assert got == expected and got_next == expected_next
+
+
+def seed_then_draw(s):
+    np.random.seed(s)
+    return np.random.random()
+
+
+def uniform_of(lo, hi):
+    return np.random.uniform(lo, hi)
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 32, np.int64(-3), 0, 2 ** 32 - 1])
+def test_seeds_numpy_refuses_raise_as_numpy(seed):
+    np.random.seed(9)
+    plain, _ = _outcome(seed_then_draw, seed)
+    plain_next = np.random.random()
+    np.random.seed(9)
+    compiled, _ = _outcome(tp.jit(seed_then_draw), seed)
+    assert compiled == plain and np.random.random() == plain_next
+
+
+@pytest.mark.parametrize("lo, hi", [(0.0, np.inf), (np.nan, 1.0), (-1.7e308, 1.7e308),
+                                    (1.0, 0.0), (2.0, 5.0)])
+def test_uniform_of_a_range_numpy_refuses(lo, hi):
+    np.random.seed(4)
+    plain, _ = _outcome(uniform_of, lo, hi)
+    np.random.seed(4)
+    compiled, _ = _outcome(tp.jit(uniform_of), lo, hi)
+    assert compiled == plain
+
+
+def test_a_compiled_seed_drops_the_cached_gaussian():
+    got = []
+    for fn in (seed_then_draw, tp.jit(seed_then_draw)):
+        np.random.seed(0)
+        np.random.normal()               # NumPy caches the pair's second value
+        fn(1)
+        got.append(np.random.normal())
+    assert got[0] == got[1]
+
+
+def _outcome(fn, *args):
+    try:
+        return ("returned", fn(*args)), None
+    except Exception as exc:  # noqa: BLE001 - the type and message are the outcome
+        return ("raised", type(exc), str(exc)), None

@@ -308,3 +308,55 @@ def test_suite_size():
              if inspect.isfunction(value) and value.__module__ == S.__name__
              and not name.startswith(("h_", "undef_"))}
     assert names == {fn.__name__ for fn in functions}
+
+
+# Found by review (issue 15): lists whose elements' types the first check missed.
+def _mixed_comprehension(n):
+    return [i if i % 2 else float(i) for i in range(n)]
+
+
+def _store_int_into_float_list():
+    values = [1.0]
+    values[0] = 2
+    return values
+
+
+def _comprehension_then_append(n):
+    values = [i for i in range(n)]
+    values.append(n / 2)
+    return values
+
+
+def _list_of_range_plus(n):
+    return list(range(n)) + [0.5]
+
+
+def _extend_with_tuple():
+    values = [1, 2]
+    values.extend((3.0,))
+    return values
+
+
+def _tuples_of_other_types():
+    values = [(1, 2.0)]
+    values.append((1, 2))
+    return values
+
+
+def _comprehension_plus_int():
+    values = [1.0, 2.0]
+    return [v * 2 for v in values] + [3]
+
+
+@pytest.mark.parametrize("fn, args", [
+    (_mixed_comprehension, (4,)), (_store_int_into_float_list, ()),
+    (_comprehension_then_append, (3,)), (_list_of_range_plus, (3,)), (_extend_with_tuple, ()),
+    (_tuples_of_other_types, ()), (_comprehension_plus_int, ())])
+def test_lists_keep_pythons_element_types(fn, args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        expected, got = fn(*args), tp.jit(fn)(*args)
+    assert got == expected and [type(v) for v in got] == [type(v) for v in expected]
+    for e, g in zip(expected, got):
+        if isinstance(e, tuple):
+            assert [type(v) for v in g] == [type(v) for v in e]

@@ -317,7 +317,7 @@ class JitFunction:
                 if rerun:
                     random_state.leave(token, restore=True)
                 else:
-                    random_state.leave(token)
+                    random_state.leave(token, seeded=spec.program.random_seeded)
         try:
             return self._run_compiled(spec, dynamic, inputs, specs, obj, values, args, kwargs,
                                       before_python)

@@ -347,6 +347,22 @@ def numpy_reshape(a, shape):
     return a.reshape(shape)
 
 
+def numpy_random_seed(seed):
+    """``np.random.seed(seed)`` of an int: NumPy's legacy RandomState accepts 0..2**32 - 1
+    (numpy/random/_mt19937.pyx ``_legacy_seeding``); Numba would truncate."""
+    if seed < 0 or seed > 4294967295:
+        raise ValueError("Seed must be between 0 and 2**32 - 1")
+    np.random.seed(seed)
+
+
+def numpy_random_uniform(low, high):
+    """``np.random.uniform(low, high)`` of numbers: a range that is not finite raises
+    OverflowError as NumPy's does (numpy/random/mtrand.pyx ``uniform``)."""
+    if not np.isfinite(high - low):
+        raise OverflowError("Range exceeds valid bounds")
+    return np.random.uniform(low, high)
+
+
 def numpy_arange3(start, stop, step):
     """``np.arange(start, stop, step)``: a zero step raises ZeroDivisionError as NumPy does
     (Numba raises ValueError "Maximum allowed size exceeded")."""

@@ -41,9 +41,10 @@ def enter():
     return state
 
 
-def leave(token, restore=False):
+def leave(token, restore=False, seeded=False):
     """Copy Numba's state back into NumPy's global one (NumPy's Gaussian cache as it was: the
-    compiled functions in ``EXACT`` never use it); with ``restore``, put back the state from
+    compiled functions in ``EXACT`` never use it; ``seeded``: the call may have seeded, which
+    empties the cache as NumPy's ``seed`` does); with ``restore``, put back the state from
     before the call instead (the call then runs again as Python)."""
     import numpy as np
     try:
@@ -52,7 +53,8 @@ def leave(token, restore=False):
             return
         helper, pointer = _pointer()
         position, keys = helper.rnd_get_state(pointer)
-        np.random.set_state(("MT19937", np.array(keys, dtype=np.uint32), position, token[3],
-                             token[4]))
+        has_gauss, gauss = (0, 0.0) if seeded else (token[3], token[4])
+        np.random.set_state(("MT19937", np.array(keys, dtype=np.uint32), position, has_gauss,
+                             gauss))
     finally:
         _LOCK.release()

@@ -50,6 +50,7 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         store_numpy_float_unsigned, checked_round, numpy_rshift, python_complex_pow,
                         python_divmod_int, python_floordiv_int, python_lshift, python_rshift,
                         python_round_digits, numpy_round_digits, numpy_arange3, numpy_reshape,
+                        numpy_random_seed, numpy_random_uniform,
                         to_complex2, weak_left, weak_right)
 from ..ir import int_add as ir_int_add, int_mul as ir_int_mul, int_sub as ir_int_sub
 from ..ir import weak as ir_weak
@@ -1688,13 +1689,33 @@ class Specializer:
         (displays, ``append``/``insert``/``extend``, ``+``, ``+=``), flow-insensitively."""
         kinds_of = {}       # list name -> kinds of its elements
 
+        def one(elt):
+            if isinstance(elt, gast.Starred):
+                return {UNKNOWN_TYPE}
+            if isinstance(elt, gast.Tuple):   # a tuple element: its items' kinds, in order
+                return {"tuple(" + ",".join("|".join(sorted(one(e))) for e in elt.elts) + ")"}
+            if isinstance(elt, gast.IfExp):
+                return one(elt.body) | one(elt.orelse)
+            found = self.scalar_types.of(elt)
+            if not found or found <= {UNKNOWN_TYPE, CALL_TYPE}:
+                # comprehension variables: the Python-number analysis may know them
+                found = {"int": {"int"}, "float": {"float"}, "num": {"int", "float"}}.get(
+                    self.numbers.kind(elt), found)
+            return found
+
         def element_kinds(node):
-            if isinstance(node, gast.List):
+            if isinstance(node, (gast.List, gast.Tuple)):
                 found = set()
                 for elt in node.elts:
-                    found |= self.scalar_types.of(elt) if not isinstance(
-                        elt, gast.Starred) else {UNKNOWN_TYPE}
+                    found |= one(elt)
                 return found
+            if isinstance(node, gast.ListComp):
+                return one(node.elt)
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                    node.func.id == "list" and len(node.args) == 1 and isinstance(
+                        node.args[0], gast.Call) and isinstance(node.args[0].func, gast.Name) \
+                    and node.args[0].func.id == "range":
+                return {"int"}
             if isinstance(node, gast.Name):
                 return kinds_of.get(node.id, set())
             if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add):
@@ -1703,7 +1724,12 @@ class Specializer:
 
         def check(where, found):
             numbers = {k for k in found if k in ("int", "bool", "float", "complex") or
-                       k.startswith("np:")}
+                       k.startswith(("np:", "tuple("))}
+            if any("|" in k for k in numbers):   # a tuple item of several kinds
+                numbers.add("mixed tuple items")
+            if numbers and (not found <= numbers | {"str"}) and found & {UNKNOWN_TYPE,
+                                                                         CALL_TYPE}:
+                numbers.add("values of unknown type")   # may be another number type
             if len(numbers) > 1:
                 self.fail(where, "a list holding numbers of several types ("
                                  f"{', '.join(sorted(numbers))}): Numba's lists have one "
@@ -1711,9 +1737,16 @@ class Specializer:
 
         for _ in range(2):   # twice: a name's later definitions reach earlier appends
             for node in gast.walk(fdef):
-                if isinstance(node, (gast.List, gast.BinOp)):
+                if isinstance(node, (gast.List, gast.BinOp, gast.ListComp)):
                     found = element_kinds(node)
                     check(node, found)
+                if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                        node.targets[0], gast.Subscript) and isinstance(
+                        node.targets[0].value, gast.Name) and \
+                        node.targets[0].value.id in kinds_of:
+                    name = node.targets[0].value.id     # values[i] = v
+                    kinds_of[name] |= one(node.value)
+                    check(node, kinds_of[name])
                 if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
                         node.targets[0], gast.Name):
                     found = element_kinds(node.value)
@@ -1730,9 +1763,9 @@ class Specializer:
                         and node.func.value.id in kinds_of and node.args:
                     name, method = node.func.value.id, node.func.attr
                     if method == "append":
-                        kinds_of[name] |= self.scalar_types.of(node.args[0])
+                        kinds_of[name] |= one(node.args[0])
                     elif method == "insert" and len(node.args) == 2:
-                        kinds_of[name] |= self.scalar_types.of(node.args[1])
+                        kinds_of[name] |= one(node.args[1])
                     elif method == "extend":
                         kinds_of[name] |= element_kinds(node.args[0])
                     check(node, kinds_of[name])
@@ -1920,6 +1953,17 @@ class Specializer:
                 self.fail(node, f"np.random.{'.'.join(ref[1][1:])} draws otherwise in "
                                 "compiled code (Numba's implementation)")
             self.program.uses_random = True   # NumPy's state is carried in and out
+            name = ref[1][1]
+            if name == "seed":
+                self.program.random_seeded = True   # NumPy's Gaussian cache is dropped too
+            if self.fidelity and not node.keywords and (name, len(node.args)) in (
+                    ("seed", 1), ("uniform", 2)) and all(
+                    self.scalar_types is not None and self.scalar_types.of(a) and all(
+                        k in ("int", "bool", "float") or k.startswith("np:")
+                        for k in self.scalar_types.of(a)) or
+                    isinstance(self.expr(a), Static) for a in node.args):
+                helper = numpy_random_seed if name == "seed" else numpy_random_uniform
+                return self._call_helper(node, helper, [self.value(a) for a in node.args])
         args = [self.value(a) for a in node.args]
         if ref is not None and ref[0] == "math" and ref[1][-1] in FLOAT_MATH and not any(
                 isinstance(a, gast.Starred) for a in args):
