@@ -6,7 +6,7 @@ Kernels cannot raise (numba-cuda ignores ``raise`` in device code unless compile
 host sees the flag after the launch, drops the device copies (the host arrays are untouched) and
 runs the same loop on the CPU, which raises exactly as Python does (``cuda_runtime``).
 """
-from numba import cuda, int64, uint64
+from numba import cuda
 
 
 @cuda.jit(device=True)
@@ -30,56 +30,62 @@ def gj_nonzero(d, err):
     return d
 
 
-# Python-int arithmetic (transpiler.ir.CHECKED_INT) in device code: computed in uint64 (no
-# signed-overflow undefined behaviour for LLVM to exploit), an int64 overflow sets the flag
-# (the CPU rerun then raises or runs the call as Python). Hacker's Delight 2-13: a sum
-# overflows when both operands' signs differ from the result's.
+# Python-int arithmetic (transpiler.ir.CHECKED_INT) in device code: an int64 overflow sets the
+# flag (the CPU rerun then raises or runs the call as Python). The test comes before the
+# operation and uses comparisons only, so it types for floats too (a value no analysis typed
+# may be one): a float beyond the int64 range is flagged as well, and the CPU rerun computes it
+# as usual. No signed overflow is ever executed (LLVM's `nsw` would make it undefined).
+_MAX = 9223372036854775807
 _MIN = -9223372036854775807 - 1
 
 
 @cuda.jit(device=True)
 def gj_int_add(a, b, err):
-    r = int64(uint64(a) + uint64(b))
-    if ((a ^ r) & (b ^ r)) < 0:
+    if (b > 0 and a > _MAX - b) or (b < 0 and a < _MIN - b):
         err[0] = 1
-    return r
+        return a - a
+    return a + b
 
 
 @cuda.jit(device=True)
 def gj_int_sub(a, b, err):
-    r = int64(uint64(a) - uint64(b))
-    if ((a ^ b) & (a ^ r)) < 0:
+    if (b < 0 and a > _MAX + b) or (b > 0 and a < _MIN + b):
         err[0] = 1
-    return r
+        return a - a
+    return a - b
 
 
 @cuda.jit(device=True)
 def gj_int_mul(a, b, err):
-    r = int64(uint64(a) * uint64(b))
-    x = int64(a)
-    y = int64(b)
-    if x == -1:
-        if y == _MIN:
+    if a == 0 or b == 0:
+        return a * b
+    if a == _MIN or b == _MIN:
+        if a != 1 and b != 1:
             err[0] = 1
-    elif x != 0 and r // x != y:
+            return a - a
+        return a * b
+    x = a if a > 0 else -a
+    y = b if b > 0 else -b
+    if x > _MAX // y:
         err[0] = 1
-    return r
+        return a - a
+    return a * b
 
 
 @cuda.jit(device=True)
 def gj_int_neg(a, err):
     if a == _MIN:
         err[0] = 1
-        return int64(a)
-    return -int64(a)
+        return a - a
+    return -a
 
 
 @cuda.jit(device=True)
 def gj_int_abs(a, err):
     if a == _MIN:
         err[0] = 1
-        return int64(a)
-    return abs(int64(a))
+        return a - a
+    return abs(a)
 
 
 @cuda.jit(device=True)
