@@ -47,8 +47,23 @@ def max_one(x):
     return max(x)
 
 
+def clip_static_nan(a):
+    return np.clip(a, np.nan, None)
+
+
+def clip_bounds(a, lo, hi):
+    return np.clip(a, lo, hi)
+
+
+def arange_from(a):
+    return np.arange(a, 1.0, 1.0)
+
+
 M = np.arange(6.0).reshape(2, 3)
 CASES = [
+    (clip_static_nan, (M,)), (clip_bounds, (M, np.nan, 3.0)), (clip_bounds, (M, 1.0, np.nan)),
+    (clip_bounds, (M, 1.0, 3.0)), (clip_bounds, (np.arange(5), 1, 3)),
+    (arange_from, (np.nan,)), (arange_from, (0.25,)), (arange_step, (0.0, 5.0, np.nan)),
     (reshape_unknown, (np.zeros(0),)), (reshape_unknown, (np.zeros(3),)),
     (reshape_rows, (np.zeros(0), 3)), (reshape_rows, (np.arange(6.0), 2)),
     (reshape_rows, (np.arange(7.0), 3)), (reshape_tuple, (np.arange(6.0),)),

@@ -164,6 +164,9 @@ _ROUND_INEXACT = ("round(x, n) where CPython's correctly rounded result needs mo
 _RESHAPE_STRIDED = ("a reshape of an array that is not C-contiguous: NumPy copies it or "
                     "gives a view by its strides, Numba cannot (graphjit)")
 
+_CLIP_NAN = ("np.clip with a NaN bound: NumPy gives NaN, Numba ignores the bound "
+             "(graphjit)")
+
 NOT_REPRESENTABLE = (
     "int beyond int64 in compiled code (graphjit)",
     _BY_PATH,
@@ -174,6 +177,7 @@ NOT_REPRESENTABLE = (
     "return it (graphjit)",
     _ROUND_INEXACT,
     _RESHAPE_STRIDED,
+    _CLIP_NAN,
 )
 
 
@@ -368,7 +372,19 @@ def numpy_arange3(start, stop, step):
     (Numba raises ValueError "Maximum allowed size exceeded")."""
     if step == 0:
         raise ZeroDivisionError("division by zero")
+    if start != start or stop != stop or step != step:
+        raise ValueError("arange: cannot compute length")
     return np.arange(start, stop, step)
+
+
+def numpy_clip(a, low, high):
+    """``np.clip(a, low, high)`` with number bounds: a NaN bound gives NaN in NumPy (it is
+    ``minimum(maximum(a, low), high)``) where Numba's comparisons ignore it: said not to fit
+    (an effect-free call runs again as Python)."""
+    if low != low or high != high:
+        raise OverflowError("np.clip with a NaN bound: NumPy gives NaN, Numba ignores the "
+                            "bound (graphjit)")
+    return np.clip(a, low, high)
 
 
 def checked_frexp(x):

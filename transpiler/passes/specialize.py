@@ -50,7 +50,7 @@ from ..fidelity import (DIFFERENT_MATH, FLOAT_MATH, NUM_CHECKED, NUMPY_BINOPS,
                         store_numpy_float_unsigned, checked_round, numpy_rshift, python_complex_pow,
                         python_divmod_int, python_floordiv_int, python_lshift, python_rshift,
                         python_round_digits, numpy_round_digits, numpy_arange3, numpy_reshape,
-                        numpy_random_seed, numpy_random_uniform,
+                        numpy_random_seed, numpy_random_uniform, numpy_clip,
                         to_complex2, weak_left, weak_right)
 from ..ir import int_add as ir_int_add, int_mul as ir_int_mul, int_sub as ir_int_sub
 from ..ir import weak as ir_weak
@@ -1931,12 +1931,27 @@ class Specializer:
         if self.fidelity and fn is np.arange and len(node.args) == 3 and not node.keywords and not any(
                 isinstance(a, gast.Starred) for a in node.args):
             step = self.expr(node.args[2])
-            if not (isinstance(step, Static) and step.value != 0):
+            floats = any(not isinstance(self.expr(a), Static) and (
+                not self.scalar_types or self.scalar_types.of(a) - {"int", "bool"})
+                for a in node.args[:2])     # a float start or stop may be NaN
+            if not (isinstance(step, Static) and step.value != 0) or floats:
                 return self._call_helper(node, numpy_arange3,
                                          [self.value(a) for a in node.args[:2]] +
                                          [self._m(step, node.args[2])])
         if self.fidelity and fn is np.clip and len(node.args) == 3 and not node.keywords:
             bounds = [self.expr(a) for a in node.args[1:]]
+            if any(isinstance(b, Static) and isinstance(b.value, float) and b.value != b.value
+                   for b in bounds):
+                self.fail(node, "np.clip with a NaN bound (NumPy gives NaN; Numba ignores it)")
+            kinds = [self.scalar_types.of(a) if self.scalar_types else set()
+                     for a in node.args[1:]]
+            if all(not isinstance(b, Static) or type(b.value) is float for b in bounds) and \
+                    all(k and all(x in ("float", "int") or x.startswith("np:float")
+                                  for x in k) for k in kinds) and any(
+                    "float" in k or any(x.startswith("np:float") for x in k) for k in kinds):
+                # a float bound may be NaN: NumPy's result is NaN (fidelity.numpy_clip)
+                return self._call_helper(node, numpy_clip, [self.value(node.args[0])] + [
+                    self._m(b, a) for b, a in zip(bounds, node.args[1:])])
             if all(isinstance(b, Static) and b.value is None for b in bounds):
                 # NumPy 2 returns a copy; Numba raises ValueError
                 kinds = self.scalar_types.of(node.args[0]) if self.scalar_types else set()
