@@ -59,11 +59,21 @@ def arange_from(a):
     return np.arange(a, 1.0, 1.0)
 
 
+def arange_one(a):
+    return np.arange(a)
+
+
+def arange_two(a, b):
+    return np.arange(a, b)
+
+
 M = np.arange(6.0).reshape(2, 3)
 CASES = [
     (clip_static_nan, (M,)), (clip_bounds, (M, np.nan, 3.0)), (clip_bounds, (M, 1.0, np.nan)),
     (clip_bounds, (M, 1.0, 3.0)), (clip_bounds, (np.arange(5), 1, 3)),
-    (arange_from, (np.nan,)), (arange_from, (0.25,)), (arange_step, (0.0, 5.0, np.nan)),
+    (arange_from, (np.nan,)), (arange_from, (0.25,)), (arange_one, (np.nan,)),
+    (arange_one, (3.5,)), (arange_one, (4,)), (arange_two, (np.nan, 3.0)), (arange_two, (1, 4)),
+    (arange_two, (0.5, 3.0)), (arange_two, (2, np.inf)), (arange_step, (0.0, 5.0, np.nan)),
     (reshape_unknown, (np.zeros(0),)), (reshape_unknown, (np.zeros(3),)),
     (reshape_rows, (np.zeros(0), 3)), (reshape_rows, (np.arange(6.0), 2)),
     (reshape_rows, (np.arange(7.0), 3)), (reshape_tuple, (np.arange(6.0),)),

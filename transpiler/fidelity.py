@@ -372,8 +372,11 @@ def numpy_arange3(start, stop, step):
     (Numba raises ValueError "Maximum allowed size exceeded")."""
     if step == 0:
         raise ZeroDivisionError("division by zero")
-    if start != start or stop != stop or step != step:
+    length = (stop - start) / step
+    if length != length:             # a NaN, or inf - inf
         raise ValueError("arange: cannot compute length")
+    if length == math.inf or length == -math.inf:
+        raise ValueError("Maximum allowed size exceeded")
     return np.arange(start, stop, step)
 
 

@@ -1928,6 +1928,17 @@ class Specializer:
             self.fail(node.func, f"calling {_describe(fn) if not callable(fn) else repr(fn)} "
                                  "is not converted (not a library function graphjit can "
                                  "compile, nor Python source it can read)")
+        if self.fidelity and fn is np.arange and len(node.args) in (1, 2) and \
+                not node.keywords and not any(isinstance(a, gast.Starred) for a in node.args) \
+                and self.scalar_types is not None and any(
+                    not isinstance(self.expr(a), Static) and self.scalar_types.of(a) - {
+                        "int", "bool"} for a in node.args):
+            # a float argument may be NaN: np.arange(start, stop, 1) checks it
+            values = [self.value(a) for a in node.args]
+            zero = gast.Constant(value=0, kind=None)
+            one = gast.Constant(value=1, kind=None)
+            values = ([zero] + values if len(values) == 1 else values) + [one]
+            return self._call_helper(node, numpy_arange3, values)
         if self.fidelity and fn is np.arange and len(node.args) == 3 and not node.keywords and not any(
                 isinstance(a, gast.Starred) for a in node.args):
             step = self.expr(node.args[2])
