@@ -19,3 +19,35 @@ def _pynative_context():
     tp.set_context(mode=tp.PYNATIVE_MODE, device_target="CPU")
     yield
     tp.set_context(mode=tp.PYNATIVE_MODE, device_target="CPU")
+
+
+@pytest.fixture
+def transpiles(monkeypatch):
+    """The transpiles made during the test: ``(JitFunction, self object)`` per call of
+    JitFunction._specialize."""
+    from transpiler import api
+    made = []
+    original = api.JitFunction._specialize
+
+    def counting(self, obj, values):
+        made.append((self, obj))
+        return original(self, obj, values)
+    monkeypatch.setattr(api.JitFunction, "_specialize", counting)
+    return made
+
+
+@pytest.fixture
+def slow_first_compile(monkeypatch):
+    """Every transpile takes 0.3 s more, progress reports start after 0.05 s, in plain text
+    (tqdm hidden): the long-first-compile report without a long compile."""
+    import sys
+    import time
+    from transpiler import api
+    original = api.JitFunction._specialize
+
+    def slow(self, obj, values):
+        time.sleep(0.3)
+        return original(self, obj, values)
+    monkeypatch.setattr(api.JitFunction, "_specialize", slow)
+    monkeypatch.setenv("GRAPHJIT_PROGRESS_AFTER", "0.05")
+    monkeypatch.setitem(sys.modules, "tqdm", None)

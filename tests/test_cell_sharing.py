@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import transpiler as tp
-from transpiler import api, nn
+from transpiler import nn
 
 
 class Small(nn.Cell):
@@ -32,18 +32,6 @@ class Twice(nn.Cell):
         if self.a is self.b:
             return x + 1.0
         return x - 1.0
-
-
-@pytest.fixture
-def transpiles(monkeypatch):
-    count = []
-    original = api.JitFunction._specialize
-
-    def counting(self, obj, values):
-        count.append(obj)
-        return original(self, obj, values)
-    monkeypatch.setattr(api.JitFunction, "_specialize", counting)
-    return count
 
 
 @pytest.fixture

@@ -217,18 +217,7 @@ def test_bound_jitted_methods_look_like_methods_and_copy():
     assert copy.copy(Model.run)(model, 1.0) == 3.0
 
 
-def test_a_long_first_compile_says_so_on_stderr(monkeypatch, capsys):
-    import time
-    from transpiler import api
-    original = api.JitFunction._specialize
-
-    def slow(self, obj, values):
-        time.sleep(0.4)
-        return original(self, obj, values)
-    monkeypatch.setattr(api.JitFunction, "_specialize", slow)
-    monkeypatch.setenv("GRAPHJIT_PROGRESS_AFTER", "0.1")
-    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)   # the plain-text report
-
+def test_a_long_first_compile_says_so_on_stderr(slow_first_compile, monkeypatch, capsys):
     def add_one(x):
         return x + 1
     compiled = tp.jit(add_one, fullgraph=True)

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import transpiler as tp
-from transpiler import api
 
 THREADS = 16
 
@@ -45,19 +44,6 @@ def _together(calls):
     for thread in threads:
         thread.join()
     return results
-
-
-@pytest.fixture
-def transpiles(monkeypatch):
-    """Counts JitFunction._specialize calls (each is one transpile)."""
-    count = []
-    original = api.JitFunction._specialize
-
-    def counting(self, obj, values):
-        count.append(self)
-        return original(self, obj, values)
-    monkeypatch.setattr(api.JitFunction, "_specialize", counting)
-    return count
 
 
 @pytest.mark.parametrize("run", range(50))
@@ -126,17 +112,7 @@ def test_fallback_under_threads_warns_and_matches_plain():
     assert results == [("value", i + 1) for i in range(THREADS)]
 
 
-def test_one_progress_report_per_compile_not_per_waiting_thread(monkeypatch, capsys):
-    import sys
-    import time
-    original = api.JitFunction._specialize
-
-    def slow(self, obj, values):
-        time.sleep(0.3)
-        return original(self, obj, values)
-    monkeypatch.setattr(api.JitFunction, "_specialize", slow)
-    monkeypatch.setenv("GRAPHJIT_PROGRESS_AFTER", "0.05")
-    monkeypatch.setitem(sys.modules, "tqdm", None)
+def test_one_progress_report_per_compile_not_per_waiting_thread(slow_first_compile, capsys):
     compiled = tp.jit(running_sum, fullgraph=True)
     args = [(i, 10) if i % 2 else (float(i), 10) for i in range(THREADS)]
     results = _together([lambda a=a: compiled(*a) for a in args])

@@ -84,7 +84,7 @@ def _find(specs, obj, values, backend_name):
 def _holds_for(spec, obj):
     """Whether the guards of ``spec`` that read from ``self`` hold for ``obj`` (the argument
     guards aside): which of a class's shared specializations is this instance's."""
-    from .program import structural
+    from .program import Forgotten, structural
     for guard in spec.guards:
         if guard.path[0][0] != "self":
             continue
@@ -94,8 +94,8 @@ def _holds_for(spec, obj):
             return False
         expected = guard.expected
         if structural(guard, spec.program):
-            kind = expected.type if isinstance(expected, _Forgotten) else type(expected)
-            size = expected.length if isinstance(expected, _Forgotten) else (
+            kind = expected.type if isinstance(expected, Forgotten) else type(expected)
+            size = expected.length if isinstance(expected, Forgotten) else (
                 len(expected) if isinstance(expected, (list, tuple)) else None)
             if type(now) is not kind or (size is not None and len(now) != size):
                 return False
@@ -114,21 +114,10 @@ def _forget_instance(spec):
     """Drop a shared specialization's references to the objects of the instance it was made
     for (its structural guards only need their type, already in ``spec.constants``), so the
     class's list does not keep that instance's layers and weights alive."""
-    from .program import structural
+    from .program import Forgotten, structural
     for guard in spec.guards:
         if structural(guard, spec.program):
-            guard.expected = _Forgotten(guard.expected)
-
-
-class _Forgotten:
-    """Stands for an instance's object in a shared specialization's guard: its type and
-    length, for ``explain`` and ``structural``."""
-
-    __slots__ = ("type", "length")
-
-    def __init__(self, value):
-        self.type = type(value)
-        self.length = len(value) if isinstance(value, (list, tuple)) else None
+            guard.expected = Forgotten(guard.expected)
 
 
 def _origin_of(function):
@@ -300,24 +289,21 @@ class JitFunction:
         if spec.failed_types and _numba_types(dynamic, inputs) in spec.failed_types:
             return self._run_fallback(spec, obj, args, kwargs)
         if spec.program.uses_random:
-            return self._run_with_random_state(spec, inputs, specs, obj, values, args, kwargs)
+            return self._run_with_random_state(spec, dynamic, inputs, specs, obj, values, args,
+                                               kwargs)
         return self._run_compiled(spec, dynamic, inputs, specs, obj, values, args, kwargs)
 
-    def _run_with_random_state(self, spec, inputs, specs, obj, values, args, kwargs):
+    def _run_with_random_state(self, spec, dynamic, inputs, specs, obj, values, args, kwargs):
         """The compiled call with NumPy's global random state carried in and back
         (transpiler.random_state). Python never runs in between: a fallback or a re-run as
         Python first gives the state back (a re-run: as it was before the compiled draws)."""
         from . import random_state
-        dynamic = [values[i] for i in spec.dynamic_indices]
         held = [random_state.enter()]
 
         def before_python(rerun):
             if held:
-                token = held.pop()
-                if rerun:
-                    random_state.leave(token, restore=True)
-                else:
-                    random_state.leave(token, seeded=spec.program.random_seeded)
+                random_state.leave(held.pop(), restore=rerun,
+                                   seeded=spec.program.random_seeded)
         try:
             return self._run_compiled(spec, dynamic, inputs, specs, obj, values, args, kwargs,
                                       before_python)
@@ -375,7 +361,8 @@ class JitFunction:
         Returns:
             tuple[Specialization, tuple]: the specialization and its runtime inputs.
         """
-        key = (id(specs) if obj is None else type(obj), _values_key(values), backend_name)
+        types = _values_key(values)
+        key = (id(specs) if obj is None else type(obj), types, backend_name)
         with self._lock:
             entry = self._pending.get(key)
             if entry is None:
@@ -391,7 +378,7 @@ class JitFunction:
                     if spec is not None:
                         return spec, inputs
                 spec = self._specialize(obj, values)
-                spec.arg_key = _values_key(values)
+                spec.arg_key = types
                 inputs = spec.matches(obj, values)
                 if inputs is None:
                     spec.fallback_reason = self._unstable_guard(spec, obj, values)

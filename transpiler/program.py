@@ -80,6 +80,18 @@ class Guard:
         self.expected = expected
 
 
+class Forgotten:
+    """Stands for an instance's object in a shared specialization's guard (transpiler.api
+    ``_forget_instance``): its type and length only, so the class's shared code does not keep
+    that instance's layers and weights alive."""
+
+    __slots__ = ("type", "length")
+
+    def __init__(self, value):
+        self.type = type(value)
+        self.length = len(value) if isinstance(value, (list, tuple)) else None
+
+
 def structural(guard, program):
     """Whether ``guard`` checks structure rather than identity: an identity guard on a Cell,
     list or tuple reached from ``self``, in a program not specific to its instance. Everything
@@ -89,8 +101,7 @@ def structural(guard, program):
     ``_prepare`` then tests ``type(v)`` (and ``len(v)``) instead of ``v is K``."""
     if program.instance_specific or guard.path[0][0] != "self" or guard.kind not in ("is", "len"):
         return False
-    if type(guard.expected).__name__ == "_Forgotten" or isinstance(guard.expected,
-                                                                    (list, tuple)):
+    if isinstance(guard.expected, (Forgotten, list, tuple)):
         return True
     from .nn.cell import Cell
     return isinstance(guard.expected, Cell)

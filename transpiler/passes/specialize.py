@@ -205,6 +205,7 @@ class Specializer:
         self.python_numbers = set(self.numbers.kinds)
         self.fidelity = self.fn.__module__ != REPLACEMENTS_MODULE
         self._int_safe = None       # analysis.int_bounds.safe_names, when first needed
+        self._container_names = None   # names assigned a dict/list/set display (stmt_Raise)
         self.python_values = {}     # entry parameters called with Python numbers: (path, value)
 
     # -- entry ------------------------------------------------------------------------------
@@ -533,14 +534,14 @@ class Specializer:
 
     def stmt_Raise(self, node):
         if isinstance(node.exc, gast.Call):
-            containers = (gast.Dict, gast.Set, gast.List, gast.ListComp, gast.DictComp,
-                          gast.SetComp)
-            held = {t.id for n in gast.walk(self.src.node) if isinstance(n, gast.Assign)
-                    and isinstance(n.value, containers) for t in n.targets
+            if self._container_names is None:   # names bound to a container display
+                self._container_names = {
+                    t.id for n in gast.walk(self.src.node) if isinstance(n, gast.Assign)
+                    and isinstance(n.value, _CONTAINERS) for t in n.targets
                     if isinstance(t, gast.Name)}
             for arg in node.exc.args:
-                if isinstance(arg, containers) or (isinstance(arg, gast.Name) and
-                                                   arg.id in held):
+                if isinstance(arg, _CONTAINERS) or (isinstance(arg, gast.Name) and
+                                                    arg.id in self._container_names):
                     # Numba hands over its own object: a typed dict for {'a': 1}
                     self.fail(arg, "an exception argument that is a dict, list or set "
                                    "(Numba would hand over its own typed container)")
@@ -1928,50 +1929,11 @@ class Specializer:
             self.fail(node.func, f"calling {_describe(fn) if not callable(fn) else repr(fn)} "
                                  "is not converted (not a library function graphjit can "
                                  "compile, nor Python source it can read)")
-        if self.fidelity and fn is np.arange and len(node.args) in (1, 2) and \
-                not node.keywords and not any(isinstance(a, gast.Starred) for a in node.args) \
-                and self.scalar_types is not None and any(
-                    not isinstance(self.expr(a), Static) and self.scalar_types.of(a) - {
-                        "int", "bool"} for a in node.args):
-            # a float argument may be NaN: np.arange(start, stop, 1) checks it
-            values = [self.value(a) for a in node.args]
-            zero = gast.Constant(value=0, kind=None)
-            one = gast.Constant(value=1, kind=None)
-            values = ([zero] + values if len(values) == 1 else values) + [one]
-            return self._call_helper(node, numpy_arange3, values)
-        if self.fidelity and fn is np.arange and len(node.args) == 3 and not node.keywords and not any(
+        if self.fidelity and fn in (np.arange, np.clip) and not node.keywords and not any(
                 isinstance(a, gast.Starred) for a in node.args):
-            step = self.expr(node.args[2])
-            floats = any(not isinstance(self.expr(a), Static) and (
-                not self.scalar_types or self.scalar_types.of(a) - {"int", "bool"})
-                for a in node.args[:2])     # a float start or stop may be NaN
-            if not (isinstance(step, Static) and step.value != 0) or floats:
-                return self._call_helper(node, numpy_arange3,
-                                         [self.value(a) for a in node.args[:2]] +
-                                         [self._m(step, node.args[2])])
-        if self.fidelity and fn is np.clip and len(node.args) == 3 and not node.keywords:
-            bounds = [self.expr(a) for a in node.args[1:]]
-            if any(isinstance(b, Static) and isinstance(b.value, float) and b.value != b.value
-                   for b in bounds):
-                self.fail(node, "np.clip with a NaN bound (NumPy gives NaN; Numba ignores it)")
-            kinds = [self.scalar_types.of(a) if self.scalar_types else set()
-                     for a in node.args[1:]]
-            if all(not isinstance(b, Static) or type(b.value) is float for b in bounds) and \
-                    all(k and all(x in ("float", "int") or x.startswith("np:float")
-                                  for x in k) for k in kinds) and any(
-                    "float" in k or any(x.startswith("np:float") for x in k) for k in kinds):
-                # a float bound may be NaN: NumPy's result is NaN (fidelity.numpy_clip)
-                return self._call_helper(node, numpy_clip, [self.value(node.args[0])] + [
-                    self._m(b, a) for b, a in zip(bounds, node.args[1:])])
-            if all(isinstance(b, Static) and b.value is None for b in bounds):
-                # NumPy 2 returns a copy; Numba raises ValueError
-                kinds = self.scalar_types.of(node.args[0]) if self.scalar_types else set()
-                if not kinds or not all(k.startswith("arr:") for k in kinds):
-                    self.fail(node, "np.clip(x, None, None) of a value that may not be an "
-                                    "array")
-                return gast.Call(func=gast.Attribute(
-                    value=self.program.import_symbol("numpy").ref(), attr="copy",
-                    ctx=gast.Load()), args=[self.value(node.args[0])], keywords=[])
+            checked = self._numpy_checked_call(node, fn)
+            if checked is not None:
+                return checked
         ref = library_reference(fn)
         if ref is not None and ref[0] == "numpy" and ref[1][:1] == ("random",):
             from ..random_state import EXACT
@@ -1983,13 +1945,16 @@ class Specializer:
             if name == "seed":
                 self.program.random_seeded = True   # NumPy's Gaussian cache is dropped too
             if self.fidelity and not node.keywords and (name, len(node.args)) in (
-                    ("seed", 1), ("uniform", 2)) and all(
-                    self.scalar_types is not None and self.scalar_types.of(a) and all(
-                        k in ("int", "bool", "float") or k.startswith("np:")
-                        for k in self.scalar_types.of(a)) or
-                    isinstance(self.expr(a), Static) for a in node.args):
-                helper = numpy_random_seed if name == "seed" else numpy_random_uniform
-                return self._call_helper(node, helper, [self.value(a) for a in node.args])
+                    ("seed", 1), ("uniform", 2)):
+                exprs = [self.expr(a) for a in node.args]
+                if all(isinstance(e, Static) or self.scalar_types is not None and
+                       self.scalar_types.of(a) and all(
+                           k in ("int", "bool", "float") or k.startswith("np:")
+                           for k in self.scalar_types.of(a))
+                       for e, a in zip(exprs, node.args)):
+                    helper = numpy_random_seed if name == "seed" else numpy_random_uniform
+                    return self._call_helper(node, helper, [
+                        self._m(e, a) for e, a in zip(exprs, node.args)])
         args = [self.value(a) for a in node.args]
         if ref is not None and ref[0] == "math" and ref[1][-1] in FLOAT_MATH and not any(
                 isinstance(a, gast.Starred) for a in args):
@@ -1998,6 +1963,54 @@ class Specializer:
                 ctx=gast.Load()), args=[a], keywords=[]), a) for a in args]
         return gast.Call(func=self.materialize(callee, node.func), args=args,
                          keywords=[self._child(k) for k in node.keywords])
+
+    def _numpy_checked_call(self, node, fn):
+        """``np.arange``/``np.clip`` where Numba's answer differs from NumPy's: the helpers of
+        transpiler.fidelity (a zero step, a NaN or an infinite length, a NaN bound) or
+        ``np.copy`` for ``np.clip(a, None, None)``; None where Numba's is NumPy's (the caller
+        then emits the library call)."""
+        exprs = [self.expr(a) for a in node.args]
+        values = [self._m(e, a) for e, a in zip(exprs, node.args)]
+
+        def may_be_float(e, a):   # a float may be NaN
+            return not isinstance(e, Static) and (
+                self.scalar_types is None or self.scalar_types.of(a) - {"int", "bool"})
+        if fn is np.arange and len(exprs) in (1, 2):
+            if self.scalar_types is None or not any(
+                    may_be_float(e, a) for e, a in zip(exprs, node.args)):
+                return None
+            zero = gast.Constant(value=0, kind=None)
+            one = gast.Constant(value=1, kind=None)
+            return self._call_helper(node, numpy_arange3,
+                                     ([zero] if len(values) == 1 else []) + values + [one])
+        if fn is np.arange and len(exprs) == 3:
+            step = exprs[2]
+            if isinstance(step, Static) and step.value != 0 and not any(
+                    may_be_float(e, a) for e, a in zip(exprs[:2], node.args)):
+                return None
+            return self._call_helper(node, numpy_arange3, values)
+        if fn is not np.clip or len(exprs) != 3:
+            return None
+        bounds = exprs[1:]
+        if any(isinstance(b, Static) and isinstance(b.value, float) and b.value != b.value
+               for b in bounds):
+            self.fail(node, "np.clip with a NaN bound (NumPy gives NaN; Numba ignores it)")
+        kinds = [self.scalar_types.of(a) if self.scalar_types else set() for a in node.args[1:]]
+        if all(not isinstance(b, Static) or type(b.value) is float for b in bounds) and \
+                all(k and all(x in ("float", "int") or x.startswith("np:float") for x in k)
+                    for k in kinds) and any(
+                "float" in k or any(x.startswith("np:float") for x in k) for k in kinds):
+            # a float bound may be NaN: NumPy's result is NaN (fidelity.numpy_clip)
+            return self._call_helper(node, numpy_clip, values)
+        if all(isinstance(b, Static) and b.value is None for b in bounds):
+            # NumPy 2 returns a copy; Numba raises ValueError
+            kinds = self.scalar_types.of(node.args[0]) if self.scalar_types else set()
+            if not kinds or not all(k.startswith("arr:") for k in kinds):
+                self.fail(node, "np.clip(x, None, None) of a value that may not be an array")
+            return gast.Call(func=gast.Attribute(
+                value=self.program.import_symbol("numpy").ref(), attr="copy",
+                ctx=gast.Load()), args=[values[0]], keywords=[])
+        return None
 
     def _user_callable(self, callee, node):
         """``(python function, bound self Static or None)`` for a call graphjit converts."""
@@ -2266,6 +2279,7 @@ def _load(name):
 # Python-int operators checked for int64 overflow (transpiler.ir.CHECKED_INT)
 _CHECKED_BINOPS = {gast.Add: "int_add", gast.Sub: "int_sub", gast.Mult: "int_mul"}
 _IR_OPERATORS = {form: op for op, form in _CHECKED_BINOPS.items()}
+_CONTAINERS = (gast.Dict, gast.Set, gast.List, gast.ListComp, gast.DictComp, gast.SetComp)
 _IR_CHECKED = {ir_int_add: "int_add", ir_int_sub: "int_sub", ir_int_mul: "int_mul"}
 
 
