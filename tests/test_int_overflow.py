@@ -273,3 +273,20 @@ def test_a_users_own_range_proves_nothing():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", tp.FallbackWarning)
         assert tp.jit(module.step)(1) == module.step(1) == 2 ** 63
+
+
+def test_one_jitted_object_called_with_every_kind_in_turn():
+    compiled = tp.jit(double_plus_one)
+    kinds = [5, MAX, np.int64(MAX), np.int8(100), np.uint64(2 ** 63), True, 2.5, np.float32(1.5),
+             1 + 2j, np.arange(3, dtype=np.int16), np.array([MAX, 1]), MIN, 7]
+    for value in kinds:
+        with np.errstate(over="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = outcome(double_plus_one, (value,))[0]
+            got = outcome(compiled, (value,))[0]
+        assert got[0] == expected[0], value
+        if isinstance(expected[1], np.ndarray):
+            assert got[1].dtype == expected[1].dtype
+            np.testing.assert_array_equal(got[1], expected[1])
+        else:
+            assert got[1] == expected[1] and type(got[1]) is type(expected[1]), value
