@@ -107,8 +107,8 @@ class Backend:
     def versions(self):
         """What the generated code depends on besides its text, as one comment line."""
         import platform
-        import transpiler
-        return f"graphjit {transpiler.__version__}, Python {platform.python_version()}"
+        from transpiler._version import __version__
+        return f"graphjit {__version__}, Python {platform.python_version()}"
 
     @staticmethod
     def compile_errors():
@@ -261,7 +261,7 @@ def _emit_prepare(program):
 
 def _typekey_condition(v, key, const):
     """A condition true when value expression ``v`` does not have the complete type ``key``
-    (transpiler.api.type_key): its type, an array's dtype and ndim, a tuple's length and the
+    (transpiler.type_keys.type_key): its type, an array's dtype and ndim, a tuple's length and the
     keys of its items."""
     if key[0] == "array":
         return (f"type({v}) is not {const(key[1])} or {v}.ndim != {int(key[3])} or "

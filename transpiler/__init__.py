@@ -22,7 +22,7 @@ __all__ = [
     "GRAPH_MODE", "PYNATIVE_MODE", "nn", "TranspileError", "UnsupportedConstruct",
     "SourceUnavailable", "FallbackWarning", "CacheWarning",
 ]
-__version__ = "0.1.0"
+from ._version import __version__
 
 
 def load_ipython_extension(ipython):

@@ -11,6 +11,8 @@ from .context import default_backend, env_flag, get_context
 from .errors import (FallbackWarning, Origin, SourceUnavailable, TranspileError,
                      UnsupportedConstruct, translate_numba_error, user_stacklevel)
 from .program import Program
+from .registry import register
+from .type_keys import type_key, values_key
 
 # Specializations kept per function (or per instance for methods); the oldest is dropped.
 MAX_SPECIALIZATIONS = 16
@@ -63,7 +65,7 @@ class Specialization:
         """Runtime inputs (a tuple) when the guards hold, else None. A fallback is kept for
         the argument types it was decided on (another type may compile)."""
         if self.fallback_reason is not None:
-            return () if self.arg_key is None or self.arg_key == _values_key(values) else None
+            return () if self.arg_key is None or self.arg_key == values_key(values) else None
         return self.prepare(obj, values, self.roots, self.constants)
 
 
@@ -262,7 +264,7 @@ class JitFunction:
                 self._fall_back(None, None, problem)
                 return self._python(obj, args, kwargs)
             from .progress import compile_progress
-            key = (id(self), id(specs) if obj is None else type(obj), _values_key(values))
+            key = (id(self), id(specs) if obj is None else type(obj), values_key(values))
             with compile_progress(self._describe(obj), key):   # a first call: transpile, compile
                 spec, inputs = self._specialize_once(specs, obj, values, backend_name)
                 if spec.fallback_reason is None:
@@ -361,7 +363,7 @@ class JitFunction:
         Returns:
             tuple[Specialization, tuple]: the specialization and its runtime inputs.
         """
-        types = _values_key(values)
+        types = values_key(values)
         key = (id(specs) if obj is None else type(obj), types, backend_name)
         with self._lock:
             entry = self._pending.get(key)
@@ -407,7 +409,7 @@ class JitFunction:
         """A fallback specialization for one instance, with its split (see _split), after the
         code shared by its class failed to compile for these argument types."""
         spec = Specialization(fallback_reason=str(error))
-        spec.arg_key = _values_key(values)
+        spec.arg_key = values_key(values)
         spec.backend_name = self._backend_name()
         spec.split = self._split(obj, str(error))
         with self._lock:
@@ -875,6 +877,10 @@ class BoundJitFunction:
         return self._jit.python_function
 
 
+register("jit", JitFunction)
+register("bound_jit", BoundJitFunction)
+
+
 _MISSING = object()
 
 
@@ -924,22 +930,6 @@ def _note_raise_site(exc, spec, function):
         excerpt = origin.excerpt()
         exc.add_note(f"raised in compiled code at {origin}" + (f"\n{excerpt}" if excerpt
                                                                   else ""))
-
-
-def _values_key(values):
-    return tuple(type_key(v) for v in values)
-
-
-def type_key(value):
-    """The complete type of an argument, as a specialization is guarded on it: ``("type",
-    T)``; an array's ``("array", T, dtype, ndim)``; a tuple's ``("tuple", item keys)``."""
-    kind = type(value)
-    if kind is tuple:
-        return ("tuple", tuple(type_key(item) for item in value))
-    np = _numpy() if kind.__module__ == "numpy" else None
-    if np is not None and isinstance(value, np.ndarray):
-        return ("array", kind, value.dtype, value.ndim)
-    return ("type", kind)
 
 
 def _argument_problem(values, names):

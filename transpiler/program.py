@@ -11,6 +11,7 @@ import itertools
 import gast
 
 from .analysis.paths import Path
+from .registry import is_cell
 
 
 class ModuleSymbol:
@@ -103,8 +104,7 @@ def structural(guard, program):
         return False
     if isinstance(guard.expected, (Forgotten, list, tuple)):
         return True
-    from .nn.cell import Cell
-    return isinstance(guard.expected, Cell)
+    return is_cell(guard.expected)
 
 
 class Program:

@@ -8,6 +8,7 @@ compiled code as runtime inputs, so assigning a new ``weight`` shows at the next
 import threading
 
 from ..api import JitFunction
+from ..registry import register
 from ..context import GRAPH_MODE, get_context
 
 _LOCK = threading.Lock()
@@ -58,6 +59,9 @@ class Cell:
     def cells(self):
         """The direct sub-cells, in attribute order."""
         return [v for v in vars(self).values() if isinstance(v, Cell)]
+
+
+register("cell", Cell)
 
 
 class SequentialCell(Cell):

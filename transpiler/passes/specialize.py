@@ -56,6 +56,8 @@ from ..ir import int_add as ir_int_add, int_mul as ir_int_mul, int_sub as ir_int
 from ..ir import weak as ir_weak
 from ..fidelity import __name__ as REPLACEMENTS_MODULE
 from ..program import GeneratedFunction
+from ..registry import is_bound_jit_function, is_cell, is_jit_function
+from ..type_keys import type_key
 from . import to_functional_form
 from .lower_break_continue import guard
 from .regions import contains, function_def
@@ -879,7 +881,6 @@ class Specializer:
             # The code was typed for this array's dtype and ndim (this scalar's type): NEP 50,
             # accumulators and result boxing follow from them. Another instance, or the same
             # attribute reassigned, must meet the same types or specialize again.
-            from ..api import type_key
             self.program.guard(path, "typekey", type_key(value))
             return self.runtime_input(path)
         if path is not None:
@@ -887,8 +888,7 @@ class Specializer:
                 self.program.guard(path, "eq", value)
             elif isinstance(value, list):
                 self.program.guard(path, "len", value)
-            elif isinstance(value, types.MethodType) or type(value).__name__ == \
-                    "BoundJitFunction":
+            elif isinstance(value, types.MethodType) or is_bound_jit_function(value):
                 # A bound method is a new object at every attribute read: guard the function
                 # (its object is guarded through the path's parent).
                 self.program.guard(path.child(".", "__func__"), "is", value.__func__)
@@ -2014,9 +2014,6 @@ class Specializer:
 
     def _user_callable(self, callee, node):
         """``(python function, bound self Static or None)`` for a call graphjit converts."""
-        from ..api import BoundJitFunction, JitFunction
-        from ..nn.cell import Cell
-
         fn = callee.value
         path = callee.path
         # A bound method's object is re-read through the method itself: ``holder.method`` is
@@ -2025,11 +2022,11 @@ class Specializer:
         parent = path.child(".", "__self__") if path is not None and len(path) > 1 else None
         if isinstance(fn, LocalFunction):
             return fn, None
-        if isinstance(fn, JitFunction):
+        if is_jit_function(fn):
             return fn.python_function, None
-        if isinstance(fn, BoundJitFunction):
+        if is_bound_jit_function(fn):
             return fn.__func__, Static(fn.__self__, parent)
-        if isinstance(fn, Cell):
+        if is_cell(fn):
             construct = type(fn).construct
             construct = getattr(construct, "python_function", construct)
             return construct, callee
@@ -2412,7 +2409,7 @@ def _as_load(target):
 
 
 def _holds_numpy(key):
-    """Whether an argument's ``type_key`` (transpiler.api) has a NumPy scalar or an array in a
+    """Whether an argument's ``type_key`` (transpiler.type_keys) has a NumPy scalar or an array in a
     tuple."""
     if key[0] == "tuple":
         return any(_holds_numpy(k) for k in key[1])
