@@ -16,7 +16,9 @@ from transpiler.analysis.definite_assignment import annotate_defined
 from transpiler.analysis.scopes import local_names
 from transpiler.passes import (cond, for_loop, loop_else, lower_break_continue, lower_return,
                                while_loop)
-from transpiler.passes.regions import Context, Namer, name
+from transpiler.naming import Namer
+from transpiler.nodes import name
+from transpiler.passes.pass_context import Context
 
 
 def run_passes(source, passes):

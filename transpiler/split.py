@@ -24,7 +24,7 @@ from .analysis.activity import writes
 from .analysis.definite_assignment import annotate_defined
 from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
-from .passes.regions import function_def
+from .nodes import function_def
 from .source import FunctionSource, capture
 
 _LOOPS = (gast.For, gast.While)

@@ -13,6 +13,7 @@ a path (the universal set, the identity of intersection).
 """
 import gast
 
+from .. import anno
 from ..errors import Origin, UnsupportedConstruct
 
 ALL = None  # the universal set: an unreachable point
@@ -67,7 +68,7 @@ class _Checker:
     def stmt(self, node, defined):
         if isinstance(node, (gast.If, gast.While, gast.For, gast.With, gast.Try)) and \
                 defined is not ALL:
-            node.defined_in = frozenset(defined)
+            anno.set_anno(node, anno.DEFINED_IN, frozenset(defined))
         if isinstance(node, gast.Assign):
             self.reads(node.value, defined)
             for target in node.targets:
@@ -196,3 +197,4 @@ def annotate_defined(fdef, local_names):
     ``fdef``, without reporting anything (the lowering passes use it for placeholders)."""
     params = {a.id for a in fdef.args.args}
     _Checker(local_names, "", "", strict=False).block(fdef.body, frozenset(params))
+    anno.mark_done(fdef, anno.DEFINITE_ASSIGNMENT)

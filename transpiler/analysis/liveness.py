@@ -7,6 +7,7 @@ block, given what is live after it. Loops iterate to a fixpoint.
 """
 import gast
 
+from .. import anno
 from .activity import reads, writes
 
 
@@ -19,36 +20,45 @@ def live_in(stmts, live_after, annotate=False):
 
 
 def annotate(fdef):
-    """Set ``live_out`` on every compound statement of ``fdef``'s body (not nested defs)."""
+    """Set ``live_out`` (transpiler.anno.LIVE_OUT) on every compound statement of ``fdef``'s
+    body (not nested defs), and mark ``fdef`` as analysed (anno.LIVENESS)."""
     live_in(fdef.body, set(), annotate=True)
+    anno.mark_done(fdef, anno.LIVENESS)
+
+
+def loop_head(loop, exit_live):
+    """Variables live at the head of ``loop`` (a While or For) when ``exit_live`` is live where
+    it exits: the least fixpoint of ``head = exit_live | test | live_in(body, head)``.
+
+    A ``while`` reads its test before every iteration; a ``for`` with a lowered ``break`` reads
+    its ``extra_test`` (anno.EXTRA_TEST) the same way, and its target is written, not read, at
+    the head. The one loop-head fixpoint of the code base: liveness and the loop forms'
+    region inputs and outputs (transpiler.analysis.region_io) both use it.
+    """
+    if isinstance(loop, gast.While):
+        head, killed = set(exit_live) | reads(loop.test), set()
+    else:
+        head = set(exit_live) | reads(anno.get(loop, anno.EXTRA_TEST, None))
+        killed = writes(loop.target)
+    while True:
+        new = head | (live_in(loop.body, head, False) - killed)
+        if new == head:
+            return head
+        head = new
 
 
 def _stmt(node, out, annotate):
     if annotate and isinstance(node, (gast.If, gast.While, gast.For, gast.With, gast.Try)):
-        node.live_out = frozenset(out)
+        anno.set_anno(node, anno.LIVE_OUT, frozenset(out))
     if isinstance(node, gast.If):
         return (reads(node.test) | live_in(node.body, out, annotate)
                 | live_in(node.orelse, out, annotate))
     if isinstance(node, gast.While):
-        exit_live = out | live_in(node.orelse, out, annotate)
-        head = exit_live | reads(node.test)
-        while True:
-            new = head | live_in(node.body, head, False)
-            if new == head:
-                break
-            head = new
+        head = loop_head(node, out | live_in(node.orelse, out, annotate))
         live_in(node.body, head, annotate)
         return head
     if isinstance(node, gast.For):
-        exit_live = out | live_in(node.orelse, out, annotate)
-        # A lowered `break` leaves a test on the node, read before every iteration.
-        head = set(exit_live) | reads(getattr(node, "extra_test", None))
-        target = writes(node.target)
-        while True:
-            new = head | (live_in(node.body, head, False) - target)
-            if new == head:
-                break
-            head = new
+        head = loop_head(node, out | live_in(node.orelse, out, annotate))
         live_in(node.body, head, annotate)
         return head | reads(node.iter)
     if isinstance(node, gast.With):

@@ -9,7 +9,8 @@ forms ``cond`` / ``while_loop`` / ``for_range`` and ``for_each`` (``cond``, ``wh
 from ..analysis import liveness
 from ..analysis.definite_assignment import annotate_defined
 from . import cond, for_loop, loop_else, lower_break_continue, lower_return, while_loop
-from .regions import Context, Namer
+from ..naming import Namer
+from .pass_context import Context
 
 LOWERING = (lower_return, loop_else, lower_break_continue)
 FORMS = (cond, while_loop, for_loop)

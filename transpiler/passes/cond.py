@@ -8,24 +8,24 @@ outputs (the variables either branch modifies that are live after the ``if``)::
 """
 import gast
 
-from ..analysis.activity import writes
-from .forms_common import (rewrite_blocks, form_call, form_function, names_tuple, outputs_value, placeholders,
-                           region_inputs)
-from .regions import located, name, ordered
+from .. import anno
+from ..analysis.region_io import branch_region
+from ..nodes import located, name
+from .forms_common import (form_call, form_function, names_tuple, outputs_value, placeholders,
+                           rewrite_blocks)
+
+REQUIRES = (anno.LIVENESS, anno.DEFINITE_ASSIGNMENT)
 
 
 def transform(fdef, ctx):
     """Turn every ``if`` of ``fdef`` into ``cond`` (innermost first); returns ``fdef``."""
+    anno.require(fdef, REQUIRES, __name__)
     fdef.body = rewrite_blocks(fdef.body, ctx, gast.If, _cond)
     return fdef
 
 
-
 def _cond(node, ctx):
-    modified = set().union(*(writes(s) for s in node.body + node.orelse))
-    outputs = ordered(modified & node.live_out & ctx.local_vars, node.body + node.orelse)
-    inputs = ordered(region_inputs(ctx, [(node.body, outputs), (node.orelse, outputs)]),
-                     node.body + node.orelse)
+    inputs, outputs = branch_region(node, ctx.local_vars)
     returns = outputs_value(outputs) if outputs else None
     if_true = form_function(ctx, "if_true", inputs, node.body, returns, node)
     if_false = form_function(ctx, "if_false", inputs, node.orelse, returns, node)
@@ -37,5 +37,5 @@ def _cond(node, ctx):
         target = name(outputs[0], store=True) if len(outputs) == 1 else names_tuple(
             outputs, store=True)
         result = gast.Assign(targets=[target], value=call, type_comment=None)
-    return (placeholders(ctx, inputs, getattr(node, "defined_in", None), node)
+    return (placeholders(ctx, inputs, anno.get(node, anno.DEFINED_IN, None), node)
             + [if_true, if_false, located(result, node)])

@@ -12,17 +12,19 @@ iteration::
 """
 import gast
 
-from ..analysis.activity import reads, writes
-from ..analysis.liveness import live_in
-from .forms_common import rewrite_blocks, form_call, form_function, names_tuple, placeholders
-from .regions import const, located, name, ordered
+from .. import anno
+from ..analysis.region_io import for_region
+from ..nodes import const, located, name
+from .forms_common import form_call, form_function, names_tuple, placeholders, rewrite_blocks
+
+REQUIRES = (anno.LIVENESS, anno.DEFINITE_ASSIGNMENT)
 
 
 def transform(fdef, ctx):
     """Turn every ``for`` of ``fdef`` into ``for_range``/``for_each``; returns ``fdef``."""
+    anno.require(fdef, REQUIRES, __name__)
     fdef.body = rewrite_blocks(fdef.body, ctx, gast.For, _for)
     return fdef
-
 
 
 def _range_args(iterable):
@@ -41,20 +43,8 @@ def _range_args(iterable):
 
 
 def _for(node, ctx):
-    targets = writes(node.target)
-    extra = getattr(node, "extra_test", None)
-    modified = (set().union(*(writes(s) for s in node.body)) | targets) & ctx.local_vars
-    head = set(node.live_out) | (reads(extra) if extra is not None else set())
-    while True:
-        new = head | (live_in(node.body, head) - targets)
-        if new == head:
-            break
-        head = new
-    carried_targets = targets & set(node.live_out)
-    state = ordered((modified & head) | carried_targets, [node.target] + node.body)
-    used = live_in(node.body, set(state)) | (reads(extra) if extra is not None else set())
-    args = ordered((used - set(state) - (targets - carried_targets)) & ctx.local_vars,
-                   node.body)
+    extra = anno.get(node, anno.EXTRA_TEST, None)
+    state, args, carried_targets = for_region(node, ctx.local_vars)
     if isinstance(node.target, gast.Name) and not carried_targets:
         item, body = node.target.id, node.body
     else:
@@ -81,6 +71,6 @@ def _for(node, ctx):
                              type_comment=None)
     else:
         result = gast.Expr(value=call)
-    return (placeholders(ctx, state + args, getattr(node, "defined_in", None), node)
+    return (placeholders(ctx, state + args, anno.get(node, anno.DEFINED_IN, None), node)
             + defs + [located(result, node)])
 

@@ -1,9 +1,10 @@
-"""What the three functional-form passes share: the region's inputs and outputs, the nested
-function that holds a region, and the placeholders of variables not yet assigned."""
+"""What the three functional-form passes share: the nested function that holds a region, the
+form's call, and the placeholders of variables not yet assigned (the region's inputs and
+outputs themselves: transpiler.analysis.region_io)."""
 import gast
 
-from ..analysis.liveness import live_in
-from .regions import const, function_def, located, name
+from .. import anno
+from ..nodes import const, function_def, located, name
 
 
 def form_function(ctx, base, params, body, returns, like):
@@ -13,7 +14,7 @@ def form_function(ctx, base, params, body, returns, like):
     elif not body:
         body = [located(gast.Pass(), like)]
     fdef = function_def(ctx.new_var(base), params, body)
-    fdef.graphjit_form_function = True
+    anno.set_anno(fdef, anno.FORM_FUNCTION, True)
     return located(fdef, like)
 
 
@@ -31,7 +32,7 @@ def outputs_value(names):
 
 def form_call(ctx, form, args, keywords=()):
     call = gast.Call(func=ctx.ir(form), args=list(args), keywords=list(keywords))
-    call.graphjit_form = form
+    anno.set_anno(call, anno.FORM, form)
     return call
 
 
@@ -46,14 +47,6 @@ def placeholders(ctx, variables, defined, like):
     return out
 
 
-def region_inputs(ctx, blocks_and_outputs):
-    """Local variables read by the blocks before being written, given what each returns."""
-    used = set()
-    for block, outputs in blocks_and_outputs:
-        used |= live_in(block, set(outputs))
-    return used & ctx.local_vars
-
-
 def rewrite_blocks(stmts, ctx, kind, rewrite):
     """Apply ``rewrite(stmt, ctx) -> list`` to every statement of ``kind``, innermost first,
     also inside the bodies of forms made by an earlier pass (a loop inside an ``if``)."""
@@ -62,7 +55,7 @@ def rewrite_blocks(stmts, ctx, kind, rewrite):
         if isinstance(stmt, (gast.If, gast.While, gast.For)):
             stmt.body = rewrite_blocks(stmt.body, ctx, kind, rewrite)
             stmt.orelse = rewrite_blocks(stmt.orelse, ctx, kind, rewrite)
-        elif isinstance(stmt, gast.FunctionDef) and getattr(stmt, "graphjit_form_function",
+        elif isinstance(stmt, gast.FunctionDef) and anno.get(stmt, anno.FORM_FUNCTION,
                                                              False):
             stmt.body = rewrite_blocks(stmt.body, ctx, kind, rewrite)
         if isinstance(stmt, kind):

@@ -5,11 +5,16 @@
 """
 import gast
 
-from .regions import assign, const, contains, located, name, negate
+from .. import anno
+from ..nodes import assign, const, contains, located, name, negate
+
+# It changes control flow: liveness and definite assignment computed before it are stale.
+INVALIDATES = (anno.LIVENESS, anno.DEFINITE_ASSIGNMENT)
 
 
 def transform(fdef, ctx):
     """Lower every loop ``else`` of ``fdef`` in place; returns it."""
+    anno.invalidate(fdef, *INVALIDATES)
     fdef.body = _block(fdef.body, ctx)
     return fdef
 

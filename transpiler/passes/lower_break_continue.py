@@ -8,11 +8,16 @@ Python), a ``for`` loop gets ``extra_test = not break_`` (kept on the node for t
 """
 import gast
 
-from .regions import assign, const, contains, located, name, negate
+from .. import anno
+from ..nodes import assign, const, contains, located, name, negate
+
+# It changes control flow: liveness and definite assignment computed before it are stale.
+INVALIDATES = (anno.LIVENESS, anno.DEFINITE_ASSIGNMENT)
 
 
 def transform(fdef, ctx):
     """Lower every ``break``/``continue`` of ``fdef`` in place; returns it."""
+    anno.invalidate(fdef, *INVALIDATES)
     fdef.body = _block(fdef.body, ctx)
     return fdef
 
@@ -43,7 +48,7 @@ def _loop(loop, ctx):
         if isinstance(loop, gast.While):
             loop.test = gast.BoolOp(op=gast.And(), values=[negate(name(flag)), loop.test])
         else:
-            loop.extra_test = negate(name(flag))
+            anno.set_anno(loop, anno.EXTRA_TEST, negate(name(flag)))
     return before + [loop]
 
 

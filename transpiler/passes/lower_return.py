@@ -8,7 +8,11 @@ that may have returned are guarded by ``if not do_return:``. The function ends w
 """
 import gast
 
-from .regions import assign, const, located, name, negate
+from .. import anno
+from ..nodes import assign, const, located, name, negate
+
+# It changes control flow: liveness and definite assignment computed before it are stale.
+INVALIDATES = (anno.LIVENESS, anno.DEFINITE_ASSIGNMENT)
 
 
 def _returns(fdef):
@@ -27,6 +31,7 @@ def _always_returns(stmts):
 
 def transform(fdef, ctx):
     """Lower the returns of ``fdef`` (gast.FunctionDef) in place; returns it."""
+    anno.invalidate(fdef, *INVALIDATES)
     returns = _returns(fdef)
     if not returns or (len(returns) == 1 and fdef.body and fdef.body[-1] is returns[0]):
         return fdef
@@ -44,7 +49,7 @@ def transform(fdef, ctx):
 
 def _undefined(func, var):
     call = gast.Call(func=func, args=[const(var)], keywords=[])
-    call.graphjit_form = "undefined"
+    anno.set_anno(call, anno.FORM, "undefined")
     return call
 
 

@@ -60,7 +60,7 @@ from ..registry import is_bound_jit_function, is_cell, is_jit_function
 from ..type_keys import type_key
 from . import to_functional_form
 from .lower_break_continue import guard
-from .regions import contains, function_def
+from ..nodes import contains, function_def
 from .split_webs import split_webs
 from ..source import FunctionSource, capture
 

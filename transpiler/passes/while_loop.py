@@ -10,30 +10,23 @@ inputs; the body returns the new state::
 """
 import gast
 
-from ..analysis.activity import reads, writes
-from ..analysis.liveness import live_in
-from .forms_common import rewrite_blocks, form_call, form_function, names_tuple, placeholders
-from .regions import located, name, ordered
+from .. import anno
+from ..analysis.region_io import while_region
+from ..nodes import located, name
+from .forms_common import form_call, form_function, names_tuple, placeholders, rewrite_blocks
+
+REQUIRES = (anno.LIVENESS, anno.DEFINITE_ASSIGNMENT)
 
 
 def transform(fdef, ctx):
     """Turn every ``while`` of ``fdef`` into ``while_loop``; returns ``fdef``."""
+    anno.require(fdef, REQUIRES, __name__)
     fdef.body = rewrite_blocks(fdef.body, ctx, gast.While, _while)
     return fdef
 
 
-
 def _while(node, ctx):
-    modified = set().union(*(writes(s) for s in node.body)) & ctx.local_vars
-    head = set(node.live_out) | reads(node.test)
-    while True:
-        new = head | live_in(node.body, head)
-        if new == head:
-            break
-        head = new
-    state = ordered(modified & head, [node.test] + node.body)
-    used = reads(node.test) | live_in(node.body, set(state))
-    args = ordered((used - set(state)) & ctx.local_vars, [node.test] + node.body)
+    state, args = while_region(node, ctx.local_vars)
     params = state + args
     loop_test = form_function(ctx, "loop_test", params, [], node.test, node)
     loop_body = form_function(ctx, "loop_body", params, node.body, names_tuple(state), node)
@@ -44,5 +37,5 @@ def _while(node, ctx):
                              type_comment=None)
     else:
         result = gast.Expr(value=call)
-    return (placeholders(ctx, params, getattr(node, "defined_in", None), node)
+    return (placeholders(ctx, params, anno.get(node, anno.DEFINED_IN, None), node)
             + [loop_test, loop_body, located(result, node)])

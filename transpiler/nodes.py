@@ -1,0 +1,55 @@
+"""Small gast node builders and predicates shared by the passes: names, constants,
+assignments, function definitions, and giving new nodes a source location."""
+import gast
+
+
+def name(identifier, store=False):
+    return gast.Name(id=identifier, ctx=gast.Store() if store else gast.Load(), annotation=None,
+                     type_comment=None)
+
+
+def function_def(identifier, params, body, like=None):
+    """``def identifier(params): body`` (plain positional parameters), located like ``like``."""
+    fdef = gast.FunctionDef(
+        name=identifier,
+        args=gast.arguments(args=[gast.Name(id=p, ctx=gast.Param(), annotation=None,
+                                            type_comment=None) for p in params],
+                            posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                            kwarg=None, defaults=[]),
+        body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
+    return located(fdef, like) if like is not None else fdef
+
+
+def assign(identifier, value):
+    return gast.Assign(targets=[name(identifier, store=True)], value=value, type_comment=None)
+
+
+def const(value):
+    return gast.Constant(value=value, kind=None)
+
+
+def negate(expr):
+    return gast.UnaryOp(op=gast.Not(), operand=expr)
+
+
+def located(node, like):
+    """Give ``node`` and its descendants that have no location the location of ``like``."""
+    for child in gast.walk(node):
+        if "lineno" in getattr(child, "_attributes", ()) and getattr(
+                child, "lineno", None) is None:
+            gast.copy_location(child, like)
+    return node
+
+
+def contains(stmts, kinds, stop=(gast.While, gast.For, gast.FunctionDef)):
+    """Whether ``stmts`` contain a node of ``kinds`` outside nested ``stop`` nodes."""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, kinds):
+            return True
+        if isinstance(node, stop):
+            continue
+        stack.extend(child for child in gast.iter_child_nodes(node)
+                     if isinstance(child, gast.stmt))
+    return False
