@@ -4,19 +4,23 @@
 1. **capture** (transpiler.source.capture): the function's source, parsed with gast, each node
    tagged with its origin in the user's file. A loop region of a split function brings its own
    parsed source (transpiler.split).
-2. **specialize** (transpiler.passes.specialize.specialize; ``Specializer.run``): into a
+2. **specialize** (transpiler.passes.specialize.specialize): into a
    :class:`~transpiler.program.Program` whose entry is the function specialized on its static
-   values (``self``, static arguments, globals, closure cells) and argument types:
+   values (``self``, static arguments, globals, closure cells) and argument types. Per
+   generated function (the ``Specializer``; callees recursively, each into its own):
 
-   - resolve: names and attribute chains known at transpile time become constants, runtime
-     inputs (arrays, re-read through their path at each call) or library references, each
-     guarded;
-   - rewrite: static ``if`` pruned, static ``for`` unrolled, calls of Cells, user functions and
-     methods specialized recursively into functions of their own, NumPy/Python number rules
-     made explicit (transpiler.fidelity);
-   - per generated function: definite assignment (a read of a maybe-unassigned name is refused)
-     and the functional forms (``cond``, ``while_loop``, ``for_range``, ``for_each``: explicit
-     inputs and outputs, transpiler.ir).
+   - analyse: which names hold Python numbers (analysis.python_numbers), one name per web
+     (passes.split_webs), which scalar types each name holds by path and where Numba's one
+     type per name would change a result (analysis.scalar_types: refused, or kept compiled
+     with the plain call's values);
+   - resolve and rewrite (``Specializer.run``): names and attribute chains known at transpile
+     time become constants, runtime inputs (arrays, re-read through their guarded path at
+     each call) or library references; static ``if`` pruned, static ``for`` unrolled, calls
+     of Cells, user functions and methods specialized, NumPy/Python number rules made
+     explicit (transpiler.fidelity);
+   - definite assignment (a read of a maybe-unassigned name is refused), then the functional
+     forms (``cond``, ``while_loop``, ``for_range``, ``for_each``: explicit inputs and outputs,
+     transpiler.ir).
 
    What does not convert raises :class:`~transpiler.errors.UnsupportedConstruct`.
 3. **lower** (``Backend.lower``, backends/): the program finalized (names chosen) and emitted
