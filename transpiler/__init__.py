@@ -2,7 +2,7 @@
 
 ``@jit`` reads a function's source, specializes it on the values known at transpile time and
 compiles it with Numba; what cannot be compiled runs as plain Python, with a warning that says
-where and why. See README.md and DESIGN.md.
+where and why. See README.md and docs/ARCHITECTURE.md.
 """
 from .safe_path import drop_cwd as _drop_cwd, running_as_main_module as _as_main
 
@@ -11,8 +11,9 @@ if _as_main():
     # below (and NumPy's, and the converter's) can pick up a calendar.py or numpy.py there.
     _drop_cwd()
 
-from .api import (BoundJitFunction, Explanation, ExplainRow, GeneratedSource, JitFunction,
-                  do_not_convert, jit)
+from .api import BoundJitFunction, JitFunction, do_not_convert, jit
+from .explain import Explanation, ExplainRow
+from .specialization import GeneratedSource
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from .errors import (CacheWarning, FallbackWarning, SourceUnavailable, TranspileError,
                      UnsupportedConstruct)

@@ -1,4 +1,10 @@
-"""``jit`` and the JitFunction object: dispatch, specialization cache, fallback policy."""
+"""``jit`` and the JitFunction object: dispatch, specialization cache, fallback policy.
+
+A call binds its arguments, finds the specialization whose guards hold
+(transpiler.specialization), else makes one (transpiler.pipeline: capture, specialize, lower,
+load) or falls back to Python, whole or split into compiled loops (transpiler.split). The
+``explain()`` report is transpiler.explain. See docs/ARCHITECTURE.md.
+"""
 import functools
 import inspect
 import os
@@ -7,127 +13,23 @@ import types
 import warnings
 import weakref
 
-from .context import default_backend, env_flag, get_context
-from .errors import (FallbackWarning, Origin, SourceUnavailable, TranspileError,
-                     UnsupportedConstruct, translate_numba_error, user_stacklevel)
-from .program import Program
+from .arguments import argument_facts, argument_problem, is_data, numba_types
+from .context import default_backend, env_flag
+from .errors import (FallbackWarning, SourceUnavailable, TranspileError, UnsupportedConstruct,
+                     translate_numba_error, user_stacklevel)
+# Explanation, ExplainRow, GeneratedSource and Specialization: still importable from here.
+from .explain import Explanation, ExplainRow, explain, region_fell_back  # noqa: F401
+from .raise_sites import note_raise_site
 from .registry import register
-from .type_keys import type_key, values_key
+from .source import origin_of
+from .specialization import (MAX_SPECIALIZATIONS, GeneratedSource, SpecializationCache,
+                             Specialization, _find, _holds_for, comment, specialization_of)
+from .type_keys import values_key
 
-# Specializations kept per function (or per instance for methods); the oldest is dropped.
-MAX_SPECIALIZATIONS = 16
-
-
-class GeneratedSource(str):
-    """Generated source text; renders syntax-highlighted in Jupyter (Pygments, if installed)."""
-
-    def _repr_html_(self):
-        try:
-            from pygments import highlight
-            from pygments.formatters import HtmlFormatter
-            from pygments.lexers import PythonLexer
-        except ImportError:  # Pygments is optional: plain text then
-            return None
-        return highlight(str(self), PythonLexer(), HtmlFormatter(noclasses=True))
-
-    def __repr__(self):
-        return str(self)
+_ENVIRON = os.environ
 
 
-class Specialization:
-    """One specialization of a jitted function: generated code, or a fallback with its reason."""
-
-    def __init__(self, fallback_reason=None):
-        self.fallback_reason = fallback_reason
-        self.prepare = None
-        self.function = None
-        self.constants = ()
-        self.roots = ()
-        self.dynamic_indices = ()
-        self.source = None
-        self.path = None
-        self.line_map = {}
-        self.backend = None
-        self.failed_types = {}      # numba type tuple -> TranspileError
-        self.dynamic_names = ()
-        self.guards = ()
-        self.program = None
-        self.split = None           # a transpiler.split.SplitFunction, when one was made
-        self.raise_sites = {}       # exception class name -> [Origin] of its raise statements
-        self.backend_name = None    # the backend asked for when it was made
-        self.effect_free = None     # whether the code may run again (analysis.effects); lazy
-        self.rebox = None           # result -> result boxed as the plain call boxes it
-        self.arg_key = None         # the argument types a fallback was decided for
-        self.shared = False         # serves every instance of its class (program.structural)
-        self.for_calls = True       # False: made for source()/ir() before any call
-
-    def matches(self, obj, values):
-        """Runtime inputs (a tuple) when the guards hold, else None. A fallback is kept for
-        the argument types it was decided on (another type may compile)."""
-        if self.fallback_reason is not None:
-            return () if self.arg_key is None or self.arg_key == values_key(values) else None
-        return self.prepare(obj, values, self.roots, self.constants)
-
-
-def _find(specs, obj, values, backend_name):
-    """The first specialization in ``specs`` whose guards hold, and its runtime inputs; else
-    ``(None, None)``."""
-    # Lists change only by one whole-content assignment under the lock; a search racing it
-    # may miss the newest entry, which the search again under the lock then finds.
-    for candidate in specs:
-        if candidate.backend_name != backend_name or not candidate.for_calls:
-            continue
-        inputs = candidate.matches(obj, values)
-        if inputs is not None:
-            return candidate, inputs
-    return None, None
-
-
-def _holds_for(spec, obj):
-    """Whether the guards of ``spec`` that read from ``self`` hold for ``obj`` (the argument
-    guards aside): which of a class's shared specializations is this instance's."""
-    from .program import Forgotten, structural
-    for guard in spec.guards:
-        if guard.path[0][0] != "self":
-            continue
-        try:
-            now = guard.path.read(obj, (), spec.roots)
-        except Exception:  # noqa: BLE001 - unreadable: does not hold
-            return False
-        expected = guard.expected
-        if structural(guard, spec.program):
-            kind = expected.type if isinstance(expected, Forgotten) else type(expected)
-            size = expected.length if isinstance(expected, Forgotten) else (
-                len(expected) if isinstance(expected, (list, tuple)) else None)
-            if type(now) is not kind or (size is not None and len(now) != size):
-                return False
-        elif guard.kind == "eq":
-            if type(now) is not type(expected) or not (now == expected or now != now):
-                return False
-        elif guard.kind == "typekey":
-            if type_key(now) != expected:
-                return False
-        elif guard.kind in ("is", "len") and now is not expected:
-            return False
-    return True
-
-
-def _forget_instance(spec):
-    """Drop a shared specialization's references to the objects of the instance it was made
-    for (its structural guards only need their type, already in ``spec.constants``), so the
-    class's list does not keep that instance's layers and weights alive."""
-    from .program import Forgotten, structural
-    for guard in spec.guards:
-        if structural(guard, spec.program):
-            guard.expected = Forgotten(guard.expected)
-
-
-def _origin_of(function):
-    code = getattr(function, "__code__", None)
-    return Origin(code.co_filename, code.co_firstlineno) if code else None
-
-
-class JitFunction:
+class JitFunction(SpecializationCache):
     """A function compiled on first call; see :func:`jit`.
 
     Attributes:
@@ -172,7 +74,7 @@ class JitFunction:
         self._pending = {}               # key -> [lock, waiters]: specializations under way
 
     def __repr__(self):
-        origin = _origin_of(self.python_function)
+        origin = origin_of(self.python_function)
         where = f" ({os.path.basename(origin.filename)}:{origin.lineno})" if origin else ""
         bound = "" if self._bound_self is None else f" bound to {self._bound_self!r}"
         return f"<graphjit function {self.python_function.__qualname__}{where}{bound}>"
@@ -207,7 +109,7 @@ class JitFunction:
         if self._bound_self is not None:
             return self._call(self._bound_self, args, kwargs)
         if (args and self._params and self._params[0] == "self"
-                and not _is_data(args[0])):
+                and not is_data(args[0])):
             # jit(Class.method)(obj, ...): the same as obj.method(...)
             return self._call(args[0], args[1:], kwargs)
         return self._call(None, args, kwargs)
@@ -243,7 +145,7 @@ class JitFunction:
                 error = UnsupportedConstruct(
                     "parameters other than plain positional-or-keyword ones (*args, **kwargs, "
                     "keyword-only, positional-only) are not converted yet",
-                    _origin_of(self.python_function))
+                    origin_of(self.python_function))
                 if self._fullgraph():
                     raise error
                 self._fall_back(Specialization(str(error)), None)
@@ -257,10 +159,10 @@ class JitFunction:
             offset = 1 if obj is not None else 0
             runtime = [(n, v) for n, v in zip(self._params[offset:], values)
                        if n not in self.static_argnames]
-            problem = _argument_problem([v for _, v in runtime], [n for n, _ in runtime])
+            problem = argument_problem([v for _, v in runtime], [n for n, _ in runtime])
             if problem is not None:   # no code could take it: do not transpile for it
                 if self._fullgraph():
-                    raise UnsupportedConstruct(problem, _origin_of(self.python_function))
+                    raise UnsupportedConstruct(problem, origin_of(self.python_function))
                 self._fall_back(None, None, problem)
                 return self._python(obj, args, kwargs)
             from .progress import compile_progress
@@ -272,7 +174,7 @@ class JitFunction:
         return self._run(spec, inputs, specs, obj, values, args, kwargs)
 
     def _describe(self, obj):
-        origin = _origin_of(self.python_function)
+        origin = origin_of(self.python_function)
         where = f" ({os.path.basename(origin.filename)}:{origin.lineno})" if origin else ""
         return f"{self.python_function.__qualname__}{where}"
 
@@ -282,13 +184,13 @@ class JitFunction:
         if spec.fallback_reason is not None:
             return self._run_fallback(spec, obj, args, kwargs, warn=True)
         dynamic = [values[i] for i in spec.dynamic_indices]
-        problem = _argument_problem(dynamic, spec.dynamic_names)
+        problem = argument_problem(dynamic, spec.dynamic_names)
         if problem is not None:
             if self._fullgraph():
-                raise UnsupportedConstruct(problem, _origin_of(self.python_function))
+                raise UnsupportedConstruct(problem, origin_of(self.python_function))
             self._fall_back(None, None, problem)
             return self._python(obj, args, kwargs)
-        if spec.failed_types and _numba_types(dynamic, inputs) in spec.failed_types:
+        if spec.failed_types and numba_types(dynamic, inputs) in spec.failed_types:
             return self._run_fallback(spec, obj, args, kwargs)
         if spec.program.uses_random:
             return self._run_with_random_state(spec, dynamic, inputs, specs, obj, values, args,
@@ -329,10 +231,10 @@ class JitFunction:
                 if self._rerun_allowed(spec, exc):
                     before_python(True)
                     return self._python(obj, args, kwargs)
-                _note_raise_site(exc, spec, self.python_function)
+                note_raise_site(exc, spec, self.python_function)
                 raise  # the user's own exception, raised by the compiled code
             error = translate_numba_error(exc, spec.path, spec.line_map,
-                                          _origin_of(self.python_function))
+                                          origin_of(self.python_function))
             if self._fullgraph():
                 raise error from None
             before_python(False)
@@ -342,68 +244,14 @@ class JitFunction:
                 spec = self._instance_fallback(specs, obj, values, error)
                 return self._run_fallback(spec, obj, args, kwargs, warn=True)
             with self._lock:   # one split per specialization, however many threads fail
-                spec.failed_types[_numba_types(dynamic, inputs)] = error
+                spec.failed_types[numba_types(dynamic, inputs)] = error
                 if spec.split is None:
-                    spec.split = self._split(obj, str(error))
+                    spec.split = self._split(obj)
             return self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
         result = spec.backend.box_result(spec.function, result, dynamic, inputs)
         if spec.rebox is not None:
             result = spec.rebox(result)
         return result
-
-    def _specialize_once(self, specs, obj, values, backend_name):
-        """Specialize for these arguments, once however many threads ask at the same time.
-
-        One lock per argument-type key: the first thread transpiles, the others wait on it and
-        then find its specialization (the list is searched again under the lock); calls with
-        other types specialize independently. The specialization is published (inserted in
-        ``specs``) only when complete, so no call sees a half-built one. Locks rather than the
-        GIL: free-threaded CPython runs these in parallel.
-
-        Returns:
-            tuple[Specialization, tuple]: the specialization and its runtime inputs.
-        """
-        types = values_key(values)
-        key = (id(specs) if obj is None else type(obj), types, backend_name)
-        with self._lock:
-            entry = self._pending.get(key)
-            if entry is None:
-                # Reentrant: a property read while transpiling may call this function again
-                # on the same thread (it then transpiles its own, as the plain call nests).
-                entry = self._pending[key] = [threading.RLock(), 0]
-            entry[1] += 1
-        try:
-            with entry[0]:
-                shared = self._shared_for(obj) if obj is not None else []
-                for where in (specs, shared):
-                    spec, inputs = _find(where, obj, values, backend_name)
-                    if spec is not None:
-                        return spec, inputs
-                spec = self._specialize(obj, values)
-                spec.arg_key = types
-                inputs = spec.matches(obj, values)
-                if inputs is None:
-                    spec.fallback_reason = self._unstable_guard(spec, obj, values)
-                    inputs = ()
-                # Code that depends on nothing of this instance but what its guards check
-                # serves every instance of the class (program.structural).
-                where = shared if spec.shared else specs
-                if spec.shared:
-                    _forget_instance(spec)
-                with self._lock:
-                    where[:] = [spec, *where][:MAX_SPECIALIZATIONS]
-                return spec, inputs
-        finally:
-            with self._lock:
-                entry[1] -= 1
-                if not entry[1]:
-                    del self._pending[key]
-
-    def _serving(self, obj):
-        """Every specialization a call on ``obj`` may use: its own, then its class's shared
-        ones (for tests and explain)."""
-        own = list(self._specs_for(obj))
-        return own + (list(self._shared_for(obj)) if obj is not None else [])
 
     def _instance_fallback(self, specs, obj, values, error):
         """A fallback specialization for one instance, with its split (see _split), after the
@@ -411,19 +259,10 @@ class JitFunction:
         spec = Specialization(fallback_reason=str(error))
         spec.arg_key = values_key(values)
         spec.backend_name = self._backend_name()
-        spec.split = self._split(obj, str(error))
+        spec.split = self._split(obj)
         with self._lock:
             specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
         return spec
-
-    def _shared_for(self, obj):
-        """The specializations shared by every instance of ``type(obj)`` (a list)."""
-        kind = type(obj)
-        shared = self._by_class.get(kind)
-        if shared is None:
-            with self._lock:
-                shared = self._by_class.setdefault(kind, [])
-        return shared
 
     def _rerun_allowed(self, spec, exc):
         """Whether the call may run again as Python after compiled code raised ``exc``: its
@@ -462,19 +301,22 @@ class JitFunction:
             if warn:
                 self._fall_back(spec, error)
 
-    def _split(self, obj, reason):
+    def _split(self, obj):
         """Try region-level fallback (transpiler.split); None when nothing compiles."""
         if not self._split_allowed:
             return None
         from .split import split
         try:
-            return split(self.python_function, obj, {"backend": self.backend,
-                                                     "cache": self.cache,
-                                                     "boundscheck": self.boundscheck,
-                                                     "check_int_overflow":
-                                                         self.check_int_overflow}, reason)
+            return split(self.python_function, obj, self._region_jit)
         except Exception:  # noqa: BLE001 - splitting is an optimisation: never break the call
             return None
+
+    def _region_jit(self, function, source):
+        """The JitFunction of a loop region of this function (transpiler.split): its options,
+        its own parsed ``source``, never split again."""
+        return JitFunction(function, source=source, split=False, backend=self.backend,
+                           cache=self.cache, boundscheck=self.boundscheck,
+                           check_int_overflow=self.check_int_overflow)
 
     def _transpile_check(self, obj):
         """Specialize for ``obj`` now (argument types aside); raise TranspileError if the code
@@ -488,27 +330,11 @@ class JitFunction:
     def _fullgraph(self):
         return self.fullgraph if self.fullgraph is not None else env_flag("GRAPHJIT_FULLGRAPH")
 
-    def _unstable_guard(self, spec, obj, values):
-        """Why the guards fail right after specializing: name the value that changed."""
-        names = [p for p in self._params[1 if obj is not None else 0:]]
-        for guard in spec.guards:
-            try:
-                now = guard.path.read(obj, values, spec.roots)
-            except Exception:  # noqa: BLE001 - unreadable now: that is the change
-                now = _MISSING
-            same = now is guard.expected if guard.kind != "eq" else (
-                type(now) is type(guard.expected) and (now == guard.expected or now != now))
-            if not same:
-                return (f"{guard.path.describe(names) or 'a static value'} is a new object at "
-                        "every read (a property that builds its result?), so code specialized "
-                        "on it could never be reused")
-        return "its static values change while they are read"
-
     def _fall_back(self, spec, error, reason=None):
         reason = reason or (str(error) if error is not None else spec.fallback_reason)
         how = "runs as plain Python"
         compiled = [] if spec is None or spec.split is None else [
-            r for r in spec.split.regions if not _region_fell_back(r)]
+            r for r in spec.split.regions if not region_fell_back(r)]
         if compiled:
             loops = ", ".join(f"line {r.origin.lineno}" for r in compiled)
             how = f"runs as Python with {len(compiled)} compiled loop(s) ({loops}; see explain())"
@@ -516,29 +342,6 @@ class JitFunction:
             how = "runs as plain Python, its loops too (see explain())"
         warnings.warn(f"graphjit: {self.python_function.__qualname__} {how}: {reason}",
                       FallbackWarning, stacklevel=user_stacklevel())
-
-    def _specs_for(self, obj):
-        if obj is None:
-            return self._plain
-        key = id(obj)
-        slot = self._by_instance.get(key)
-        if slot is not None and slot[0]() is obj:
-            return slot[1]
-        with self._lock:
-            slot = self._by_instance.get(key)
-            if slot is not None and slot[0]() is obj:
-                return slot[1]
-            store = self._by_instance
-
-            def forget(_ref, key=key):
-                store.pop(key, None)
-            try:
-                ref = weakref.ref(obj, forget)
-            except TypeError:  # not weak-referenceable: keep it alive with its code
-                ref = (lambda o: lambda: o)(obj)
-            specs = []
-            store[key] = (ref, specs)
-            return specs
 
     # -- specialization ---------------------------------------------------------------------
 
@@ -552,57 +355,26 @@ class JitFunction:
         return spec
 
     def _specialize_for(self, obj, values):
-        from backends import get_backend
+        from . import pipeline
         from .analysis.result_boxing import reboxer, tag_reboxer
-        from .passes.specialize import specialize
 
         fn = self.python_function
         offset = 1 if obj is not None else 0
         params = self._params[offset:]
-        static_args = {}
-        if values is not None:
-            static_args = {name: (params.index(name), values[params.index(name)])
-                           for name in self.static_argnames if name in params}
-        python_args, numpy_args = {}, {}
-        if values is not None:
-            python_args = {name: (i, type(v), v)
-                           for i, (name, v) in enumerate(zip(params, values))
-                           if type(v) in (int, float, bool) and name not in static_args}
-            np = _numpy()
-            numpy_args = {name: (i, type(v), v.ndim if isinstance(v, np.ndarray) else None,
-                                 v.dtype.name)
-                          for i, (name, v) in enumerate(zip(params, values))
-                          if isinstance(v, np.ndarray) or (isinstance(v, np.generic) and
-                                                           name not in static_args)}
-        arg_keys = {}
-        if values is not None:
-            arg_keys = {name: (i, type_key(v)) for i, (name, v) in enumerate(zip(params, values))
-                        if name not in static_args}
+        static_args, python_args, numpy_args, arg_keys = argument_facts(
+            params, values, self.static_argnames)
         try:
-            program = Program()
-            program.check_int = self.check_int_overflow
-            entry = specialize(program, fn, obj, static_args, source=self._source,
-                               python_args=python_args, numpy_args=numpy_args,
-                               arg_keys=arg_keys)
-            cache = self.cache if self.cache is not None else get_context(
-                "enable_compile_cache")
-            backend = get_backend(self._backend_name(), cache=cache,
-                                  boundscheck=self.boundscheck)
-            backend.standalone = False
-            origin = _origin_of(fn)
-            # The versions are part of the text, so of the file's content hash: an upgrade of
-            # any of them gives a new module and a new Numba cache entry, never a stale one.
-            header = (f"# graphjit: generated from {origin} ({fn.__qualname__}) for the "
-                      f"{backend.name} backend.\n# Do not edit: regenerated when the source "
-                      f"changes.\n# {backend.versions()}")
-            generated = backend.lower(program, header)
-            module, path = backend.load(generated, fn.__qualname__)
+            made = pipeline.compile_function(
+                fn, obj, static_args, source=self._source, python_args=python_args,
+                numpy_args=numpy_args, arg_keys=arg_keys, check_int=self.check_int_overflow,
+                backend_name=self._backend_name(), cache=self.cache,
+                boundscheck=self.boundscheck)
         except TranspileError as exc:
             if self._fullgraph():
                 raise exc.with_traceback(None) from None
             spec = Specialization(fallback_reason=str(exc))
             if not isinstance(exc, SourceUnavailable):
-                spec.split = self._split(obj, str(exc))
+                spec.split = self._split(obj)
             return spec
         except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code
             if self._fullgraph():
@@ -610,27 +382,11 @@ class JitFunction:
             return Specialization(
                 fallback_reason=f"internal error in graphjit ({type(exc).__name__}: {exc}); "
                                 "please report it")
-        spec = Specialization()
-        from .loader import release_with
-        release_with(module.__name__, spec)   # the module goes when its last user does
-        spec.backend = backend
-        spec.prepare = module._prepare
-        spec.function = getattr(module, generated.entry_name)
-        spec.constants = generated.constants
-        spec.roots = generated.roots
-        spec.dynamic_indices = tuple(params.index(p) for p in entry.dynamic_params)
-        spec.dynamic_names = tuple(entry.dynamic_params)
-        spec.guards = tuple(program.guards.values())
-        spec.program = program
-        spec.shared = obj is not None and not program.instance_specific and \
-            self._bound_self is None
-        spec.raise_sites = _raise_sites(program)
-        tagged = getattr(entry, "tagged", None)
+        spec = specialization_of(made, params, obj is not None and
+                                 not made.program.instance_specific and self._bound_self is None)
+        tagged = getattr(made.entry, "tagged", None)
         spec.rebox = tag_reboxer(*tagged[1:]) if tagged else reboxer(
-            getattr(entry, "result_types", None))
-        spec.source = GeneratedSource(generated.source)
-        spec.path = path
-        spec.line_map = generated.line_map
+            getattr(made.entry, "result_types", None))
         return spec
 
     # -- inspection -------------------------------------------------------------------------
@@ -666,7 +422,7 @@ class JitFunction:
     def _source_for(self, obj):
         spec = self._latest(obj)
         if spec.fallback_reason is not None:
-            return _comment(f"graphjit: {self.python_function.__qualname__} runs as plain "
+            return comment(f"graphjit: {self.python_function.__qualname__} runs as plain "
                             f"Python: {spec.fallback_reason}")
         return spec.source
 
@@ -683,15 +439,10 @@ class JitFunction:
     def _ir_for(self, obj):
         spec = self._latest(obj)
         if spec.program is None:
-            return _comment(f"graphjit: {self.python_function.__qualname__} runs as plain "
+            return comment(f"graphjit: {self.python_function.__qualname__} runs as plain "
                             f"Python: {spec.fallback_reason}")
-        from backends.eager import EagerBackend
-        origin = _origin_of(self.python_function)
-        where = f"{os.path.basename(origin.filename)}:{origin.lineno}" if origin else "?"
-        generated = EagerBackend().lower(
-            spec.program, f"# graphjit IR of {self.python_function.__qualname__} ({where})",
-            include_prepare=False)
-        return GeneratedSource(generated.source)
+        from .pipeline import ir_source
+        return GeneratedSource(ir_source(spec.program, self.python_function))
 
     def explain(self):
         """What compiled and what runs as Python, and why: an :class:`Explanation`.
@@ -703,131 +454,7 @@ class JitFunction:
         return self._explain_for(self._bound_self)
 
     def _explain_for(self, obj):
-        fn = self.python_function
-        origin = _origin_of(fn)
-        rows = []
-        if env_flag("GRAPHJIT_DISABLE"):
-            rows.append(ExplainRow("function", origin, "python", "GRAPHJIT_DISABLE is set"))
-        specs = list(self._specs_for(obj))
-        if obj is not None:
-            specs.extend(s for s in self._shared_for(obj) if _holds_for(s, obj))
-        if obj is None:  # a method asked on its class: every instance's specializations
-            for _ref, instance_specs in list(self._by_instance.values()):
-                specs.extend(instance_specs)
-            for class_specs in list(self._by_class.values()):
-                specs.extend(class_specs)
-        if any(spec.for_calls for spec in specs):   # one made for source() is superseded
-            specs = [spec for spec in specs if spec.for_calls]
-        for spec in specs:
-            if spec.fallback_reason is None:
-                rows.append(ExplainRow("function", origin, "compiled",
-                                       f"by {spec.backend.name} into {spec.path}"))
-                gpu_rows = getattr(spec.backend, "explain_rows", None)
-                if gpu_rows is not None:   # numba-cuda: which parts run on the GPU, and why not
-                    rows.extend(ExplainRow(*row) for row in gpu_rows())
-            if spec.fallback_reason is not None:
-                rows.append(ExplainRow("function", origin, "python", spec.fallback_reason))
-            for error in spec.failed_types.values():
-                rows.append(ExplainRow("function", origin, "python",
-                                       f"for some argument types: {error}"))
-            if spec.split is not None:
-                rows.extend(_split_rows(spec.split))
-        return Explanation(fn.__qualname__, rows)
-
-
-def _raise_sites(program):
-    """``raise X(...)`` statements of the generated program, by exception class name."""
-    import gast
-    sites = {}
-    for fn in program.functions:
-        for node in gast.walk(fn.node):
-            if isinstance(node, gast.Raise) and node.exc is not None:
-                exc = node.exc.func if isinstance(node.exc, gast.Call) else node.exc
-                name = exc.id if isinstance(exc, gast.Name) else getattr(exc, "attr", None)
-                if name:
-                    sites.setdefault(name, []).append(Origin(fn.filename, node.lineno,
-                                                             node.col_offset))
-    return sites
-
-
-def _region_fell_back(region):
-    """Why a loop region ran as Python (its last specialization that did), or None."""
-    why = None
-    for spec in region.jit._specs_for(None) + [s for _r, specs in list(
-            region.jit._by_instance.values()) for s in specs]:
-        if spec.fallback_reason is not None:
-            why = spec.fallback_reason
-        elif spec.failed_types:
-            why = str(next(iter(spec.failed_types.values())))
-    return why
-
-
-def _split_rows(split):
-    rows = []
-    for region in split.regions:
-        first, last = region.lines
-        status, detail = "compiled", (f"inputs ({', '.join(region.inputs)}) -> outputs "
-                                      f"({', '.join(region.outputs)})")
-        why = _region_fell_back(region)
-        if why is not None:
-            status, detail = "python", why
-        rows.append(ExplainRow(f"loop, lines {first}-{last}", region.origin, status, detail))
-    for origin, why in split.python_parts:
-        rows.append(ExplainRow("loop", origin, "python", why))
-    rows.append(ExplainRow("rest of the function", None, "python",
-                           "the statements between the compiled loops run as Python"))
-    return rows
-
-
-class ExplainRow(tuple):
-    """One row of :meth:`JitFunction.explain`: ``(region, origin, status, reason)``.
-
-    ``status`` is ``"compiled"`` or ``"python"``; with the numba-cuda backend also ``"gpu"`` (a
-    region mapped to kernels) or ``"cpu"`` (a region of a compiled function that stays on the
-    CPU); ``origin`` the user's file:line (an
-    :class:`~transpiler.errors.Origin`, or None).
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, region, origin, status, reason):
-        return tuple.__new__(cls, (region, origin, status, reason))
-
-    region = property(lambda self: self[0])
-    origin = property(lambda self: self[1])
-    status = property(lambda self: self[2])
-    reason = property(lambda self: self[3])
-
-
-class Explanation:
-    """The report of :meth:`JitFunction.explain`: ``rows`` (a list of :class:`ExplainRow`);
-    ``str()`` is a table; ``_repr_html_`` an HTML table for Jupyter."""
-
-    def __init__(self, name, rows):
-        self.name = name
-        self.rows = rows
-
-    def __str__(self):
-        lines = [f"{self.name}:"]
-        if not self.rows:
-            lines.append("  not called yet")
-        for row in self.rows:
-            where = f"{os.path.basename(row.origin.filename)}:{row.origin.lineno}" \
-                if row.origin else "-"
-            reason = row.reason.replace("\n", "\n" + " " * 12)
-            lines.append(f"  {row.status:<9} {where:<22} {row.region}: {reason}")
-        return "\n".join(lines)
-
-    __repr__ = __str__
-
-    def _repr_html_(self):
-        import html
-        cells = "".join(
-            f"<tr><td>{html.escape(r.region)}</td><td>{html.escape(str(r.origin or '-'))}</td>"
-            f"<td>{r.status}</td><td><pre>{html.escape(r.reason)}</pre></td></tr>"
-            for r in self.rows) or "<tr><td colspan=4>not called yet</td></tr>"
-        return (f"<b>{html.escape(self.name)}</b><table><tr><th>region</th><th>where</th>"
-                f"<th>status</th><th>why</th></tr>{cells}</table>")
+        return explain(self, obj)
 
 
 class BoundJitFunction:
@@ -880,123 +507,6 @@ class BoundJitFunction:
 register("jit", JitFunction)
 register("bound_jit", BoundJitFunction)
 
-
-_MISSING = object()
-
-
-def _comment(text):
-    """``text`` as Python comment lines (valid source, as ``source()`` promises)."""
-    return GeneratedSource("".join(f"# {line}\n" for line in text.splitlines()))
-
-
-def _note_raise_site(exc, spec, function):
-    """Name the user's line in an exception raised by compiled code.
-
-    Numba's exceptions carry no frame of the compiled function; when exactly one ``raise`` of
-    this exception type in the generated code can have raised it, its origin is added as a
-    note (PEP 678), shown in the traceback. An IndexError with no ``raise`` of it comes from
-    the bounds check of an index: the note names the function (Numba does not say which
-    index)."""
-    if spec.program is None or not hasattr(exc, "add_note"):
-        return
-    from .fidelity import not_representable
-    if not_representable(exc):
-        # An effect-free call would have run again as Python: this one has effects.
-        where = ""
-        if "int beyond int64" in str(exc) and spec.program.int_sites:
-            lines = sorted({f"{os.path.basename(o.filename)}:{o.lineno}"
-                            for o in spec.program.int_sites})
-            where = (f" at {lines[0]}" if len(lines) == 1 else
-                     f" at one of {', '.join(lines[:6])}{', ...' if len(lines) > 6 else ''}")
-            if len(spec.program.int_sites) == 1:
-                excerpt = spec.program.int_sites[0].excerpt()
-                where += f"\n{excerpt}" if excerpt else ""
-        exc.add_note(f"in compiled code of {function.__qualname__} "
-                     f"({_origin_of(function)}): Python's result does not fit there{where}; "
-                     "the function has effects (it stores into an array or calls something "
-                     "that may), so graphjit did not run it again as Python. Call it plainly" +
-                     (", or use NumPy int64 values (they wrap as NumPy does)"
-                      if "int beyond int64" in str(exc) else ""))
-        return
-    sites = spec.raise_sites.get(type(exc).__name__)
-    if sites is None:
-        if isinstance(exc, IndexError):
-            exc.add_note(f"an index out of range in the compiled code of "
-                         f"{function.__qualname__} ({_origin_of(function)}); Numba's bounds "
-                         "check does not say which index")
-        return
-    if len(sites) == 1:
-        origin = sites[0]
-        excerpt = origin.excerpt()
-        exc.add_note(f"raised in compiled code at {origin}" + (f"\n{excerpt}" if excerpt
-                                                                  else ""))
-
-
-def _argument_problem(values, names):
-    """Why these runtime arguments cannot go to compiled code, or None.
-
-    Arrays (exactly ``np.ndarray``), NumPy scalars, Python bool/int (within int64)/float/
-    complex/str/None and tuples of them can. Lists cannot: Numba's reflected lists do not behave
-    like Python lists (a float stored into an int list is truncated). ndarray subclasses cannot:
-    Numba would treat a masked array as a plain one.
-    """
-    for name, value in zip(names, values):
-        problem = _value_problem(value)
-        if problem is not None:
-            return (f"argument {name!r} is {problem}; compiled code takes arrays, numbers, "
-                    "strings and tuples of them (pass objects as attributes of self, or name "
-                    "them in static_argnames)")
-    return None
-
-
-def _value_problem(value):
-    kind = type(value)
-    if kind in _PLAIN_TYPES:
-        if kind is int and not -2 ** 63 <= value < 2 ** 63:
-            return "an int beyond int64"
-        return None
-    np = _numpy()
-    if kind is np.ndarray or isinstance(value, np.generic):
-        return None
-    if isinstance(value, np.ndarray):
-        return f"an ndarray subclass ({kind.__name__}) that Numba would treat as an ndarray"
-    if kind is tuple:
-        for item in value:
-            problem = _value_problem(item)
-            if problem is not None:
-                return f"a tuple holding {problem}"
-        return None
-    article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
-    return f"{article} {kind.__name__}"
-
-
-_PLAIN_TYPES = frozenset({int, float, bool, complex, str, type(None)})
-_ENVIRON = os.environ
-
-
-def _numpy():
-    global _np
-    if _np is None:
-        import numpy
-        _np = numpy
-    return _np
-
-
-_np = None
-
-
-def _is_data(value):
-    import numpy as np
-    return isinstance(value, (np.ndarray, np.generic, int, float, complex, bool, str, tuple,
-                              list, type(None)))
-
-
-def _numba_types(dynamic, inputs):
-    from numba import typeof
-    try:
-        return tuple(typeof(v) for v in (*dynamic, *inputs))
-    except Exception:  # noqa: BLE001 - untypable value: one key for all of them
-        return ("untypable",)
 
 
 def do_not_convert(function):

@@ -5,12 +5,9 @@ decorated with ``@jit``; ``GRAPH_MODE`` compiles every Cell call's ``construct``
 """
 import os
 
-GRAPH_MODE = 0
-PYNATIVE_MODE = 1
+from .settings import CONTEXT as _context, GRAPH_MODE, PYNATIVE_MODE
 
 _DEVICE_BACKENDS = {"CPU": "numba-cpu", "GPU": "numba-cuda"}
-_context = {"mode": PYNATIVE_MODE, "device_target": "CPU", "enable_compile_cache": None,
-            "compile_cache_path": None, "compile_cache_limit_mb": None}
 
 
 def set_context(mode=None, device_target=None, enable_compile_cache=None,

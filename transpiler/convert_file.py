@@ -10,7 +10,8 @@ Everything else (classes, calls, other module-level code) is never run. The file
 Python reads source (coding cookie, BOM), and only if it is a regular file (read_source).
 
 The converted functions share one program (a helper used by two of them is generated once) and
-are lowered into one module that imports only NumPy, Numba and the standard library.
+are lowered into one module that imports only NumPy, Numba and the standard library: the steps
+of transpiler.pipeline, capture and specialize per function, lower once.
 """
 import ast
 import errno
@@ -263,13 +264,14 @@ def convert(path, backend="numba-cpu", convert_all=False, use_import=False, prog
 
 def _convert(path, backend, convert_all, use_import, progress):
     from backends import get_backend
-    from .program import Program
+
+    from .pipeline import new_program
 
     text, tree, namespace, functions = read_module(path, use_import)
     defs = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
     chosen = [(stmt, any(_is_jit_decorator(d) for d in stmt.decorator_list)) for stmt in defs]
     chosen = [(stmt, marked) for stmt, marked in chosen if marked or convert_all]
-    results, program = [], Program()
+    results, program = [], new_program()
     # The program only grows: each full collection of the cyclic GC would scan all of it
     # again (about a fifth of the time at 4,000 functions, and growing with the file). What
     # survived is frozen out of the collector every FREEZE_EVERY functions, young garbage
@@ -294,7 +296,7 @@ def _convert(path, backend, convert_all, use_import, progress):
 
 def _convert_one(program, stmt, marked, fn):
     """Specialize one top-level function into ``program``; its :class:`ConvertedFunction`."""
-    from .passes.specialize import specialize
+    from .pipeline import specialize_into
 
     if fn is None:
         return ConvertedFunction(stmt.name, stmt.lineno, marked,
@@ -304,7 +306,7 @@ def _convert_one(program, stmt, marked, fn):
     # caller: quadratic for a file whose functions call one another).
     state = program.checkpoint()
     try:
-        entry = specialize(program, fn)
+        entry = specialize_into(program, fn)
     except TranspileError as exc:
         program.rollback(state)
         return ConvertedFunction(stmt.name, stmt.lineno, marked, str(exc))
@@ -327,6 +329,8 @@ def _convert_one(program, stmt, marked, fn):
 def _emit(path, text, tree, program, results, lowerer, backend):
     """The output module: header, library imports, constants, generated code, Python parts."""
     from backends.restructure import restructure
+
+    from .pipeline import lower
 
     digest = source_hash(text)
     lines = [f"{HEADER} from {os.path.basename(path)} sha256={digest}",
@@ -359,7 +363,7 @@ def _emit(path, text, tree, program, results, lowerer, backend):
             # Structured loops again: the eager output is plain Python needing no graphjit.
             body = _eager_body(program, lowerer, restructure, taken)
         else:
-            body = lowerer.lower(program, include_prepare=False, reserved=taken).source
+            body = lower(program, lowerer, include_prepare=False, reserved=taken).source
         lines.append(body.rstrip("\n"))
     reasons = {}    # a dict, not a search of results per kept function (quadratic)
     for r in results:
@@ -387,7 +391,8 @@ def _eager_body(program, lowerer, restructure, taken):
 
         def function_node(self, fn):
             return restructure(fn.node)
-    return Structured().lower(program, include_prepare=False, reserved=taken).source
+    from .pipeline import lower
+    return lower(program, Structured(), include_prepare=False, reserved=taken).source
 
 
 def _add_defaults(fn):

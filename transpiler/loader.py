@@ -33,6 +33,8 @@ import types
 import warnings
 import weakref
 
+from .settings import CONTEXT
+
 DEFAULT_LIMIT_MB = 256
 PREFIX = "_graphjit_"
 # A temporary file older than this is from a process that was killed while writing: removed
@@ -52,8 +54,7 @@ def cache_dir():
 
     It is used only when it passes the checks of the module docstring; there is no fallback
     folder."""
-    from .context import _context
-    explicit = _context["compile_cache_path"] or os.environ.get("GRAPHJIT_CACHE_DIR")
+    explicit = CONTEXT["compile_cache_path"] or os.environ.get("GRAPHJIT_CACHE_DIR")
     if explicit:
         return explicit
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -63,8 +64,7 @@ def cache_dir():
 def cache_limit_bytes():
     """The size cap of the cache folder in bytes: ``set_context(compile_cache_limit_mb=...)``,
     else ``$GRAPHJIT_CACHE_LIMIT_MB``, else 256 MB. A value of 0 or less means no cap."""
-    from .context import _context
-    value = _context.get("compile_cache_limit_mb")
+    value = CONTEXT.get("compile_cache_limit_mb")
     if value is None:
         try:
             value = float(os.environ.get("GRAPHJIT_CACHE_LIMIT_MB", DEFAULT_LIMIT_MB))

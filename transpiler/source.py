@@ -88,3 +88,9 @@ def linecache_fresh(filename):
     """False when the file changed since linecache read it (then parse again)."""
     linecache.checkcache(filename)
     return filename in linecache.cache
+
+
+def origin_of(function):
+    """Where ``function`` is defined (an :class:`Origin`, its ``def`` line), or None."""
+    code = getattr(function, "__code__", None)
+    return Origin(code.co_filename, code.co_firstlineno) if code else None

@@ -61,16 +61,13 @@ class SplitFunction:
     Attributes:
         regions (list[Region]): the compiled loops.
         python_parts (list[tuple[Origin, str]]): loops kept in Python and why.
-        driver_source (str): the driver, as Python source.
     """
 
-    def __init__(self, function, regions, python_parts, factory, freevars, driver_source):
+    def __init__(self, function, regions, python_parts, factory):
         self.function = function
         self.regions = regions
         self.python_parts = python_parts
         self._factory = factory
-        self._freevars = freevars
-        self.driver_source = driver_source
 
     def __call__(self, obj, args, kwargs):
         closure = self.function.__closure__ or ()
@@ -81,21 +78,19 @@ class SplitFunction:
         return driver(obj, *args, **kwargs)
 
 
-def split(function, obj, jit_options, reason):
+def split(function, obj, make_jit):
     """Split ``function`` into a Python driver and compiled regions.
 
     Args:
         function: the Python function that did not compile whole.
         obj: the instance of a method call (regions are checked against it), or None.
-        jit_options (dict): backend/cache options for the regions' JitFunctions.
-        reason (str): why the whole function did not compile (kept for explain()).
+        make_jit (callable): ``make_jit(python_region, region_source)`` -> the region's
+            JitFunction (transpiler.api: the function's options, never split again).
 
     Returns:
         SplitFunction, or None when there is no loop worth compiling (or the function cannot
         be split: a generator, no source).
     """
-    from .api import JitFunction
-
     try:
         source = capture(function)
     except TranspileError:
@@ -109,7 +104,6 @@ def split(function, obj, jit_options, reason):
     liveness.annotate(fdef)
     annotate_defined(fdef, all_locals)
     regions, python_parts = [], []
-    counter = [0]
     closure_reads = nested_reads(fdef)
 
     def region_for(loop):
@@ -127,13 +121,12 @@ def split(function, obj, jit_options, reason):
                   if not (method and v == "self")]
         if defined is None or any(v not in defined for v in inputs):
             return None, "one of its inputs may be undefined where it starts"
-        counter[0] += 1
         name = f"{function.__name__}__loop_{loop.lineno}"
         region_def = _region_def(name, loop, (["self"] if method else []) + inputs, outputs)
         python_region = _compile_python(region_def, source.filename, function)
         python_region.__qualname__ = f"{function.__qualname__} (loop at line {loop.lineno})"
         region_source = FunctionSource(function, source.filename, region_def)
-        jit = JitFunction(python_region, source=region_source, split=False, **jit_options)
+        jit = make_jit(python_region, region_source)
         try:
             jit._transpile_check(obj if method else None)
         except TranspileError as exc:
@@ -183,9 +176,7 @@ def split(function, obj, jit_options, reason):
     ast.fix_missing_locations(tree)
     namespace = {}
     exec(compile(tree, source.filename, "exec"), function.__globals__, namespace)
-    driver_source = gast.unparse(fdef)
-    return SplitFunction(function, regions, python_parts, namespace["__graphjit_factory__"],
-                         freevars, driver_source)
+    return SplitFunction(function, regions, python_parts, namespace["__graphjit_factory__"])
 
 
 def _ordered(names, node):

@@ -17,18 +17,6 @@ class Path(tuple):
     def child(self, *step):
         return Path(self + (step,))
 
-    def expr(self, root_exprs):
-        """Python source that re-reads the value, given the source of each root."""
-        text = root_exprs(self[0])
-        for step in self[1:]:
-            if step[0] == ".":
-                text += "." + step[1]
-            elif step[0] == "[]":
-                text += f"[{step[1]!r}]"
-            else:
-                text += ".cell_contents"
-        return text
-
     def name(self):
         """A readable identifier built from the path, for generated parameter names."""
         root = self[0]

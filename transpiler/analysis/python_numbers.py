@@ -443,17 +443,6 @@ def python_number_vars(fdef, local_vars, seeds=()):
     return set(Numbers(fdef, local_vars, seeds).kinds)
 
 
-def is_python_number(node, py_vars):
-    """Whether expression ``node`` always gives a Python int/float (see the module doc)."""
-    numbers = Numbers.__new__(Numbers)
-    numbers.kinds = {name: "num" for name in py_vars}
-    numbers._definitions = {}
-    numbers.nonneg = set()
-    numbers.array_dims = {}
-    numbers.resolve = _no_resolve
-    return numbers.is_python(node)
-
-
 def _kind_of_value(value):
     if type(value) is int:
         return "int"

@@ -1,0 +1,110 @@
+"""The type strings of the scalar-type analysis (transpiler.analysis.scalar_types), and the
+result type of an operation by evaluating it once on sample values of its operand types.
+
+Types are strings: ``"int"``, ``"float"``, ``"bool"``, ``"complex"`` (Python numbers),
+``"np:<dtype>"`` (a NumPy scalar, ``np:float32``), ``"arr:<dtype>:<ndim>"`` (an array) and
+``"?"`` (``UNKNOWN``: anything else, no decision is taken on it); ``CALL`` is the result of a
+call to a user function or method.
+"""
+import operator
+import warnings
+
+import gast
+import numpy as np
+
+UNKNOWN = "?"
+CALL = "?call"    # the result of a call to a user function or method: not typed by path here
+_PY = {bool: "bool", int: "int", float: "float", complex: "complex"}
+_SAME = {"float": "np:float64", "int": "np:int64", "bool": "np:bool", "complex": "np:complex128"}
+_BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
+           gast.Div: operator.truediv, gast.FloorDiv: operator.floordiv, gast.Mod: operator.mod,
+           gast.Pow: operator.pow, gast.BitAnd: operator.and_, gast.BitOr: operator.or_,
+           gast.BitXor: operator.xor, gast.LShift: operator.lshift, gast.RShift: operator.rshift}
+_UNARY = {gast.USub: operator.neg, gast.UAdd: operator.pos, gast.Invert: operator.invert}
+_PY_CALLS = {float: "float", int: "int", bool: "bool", complex: "complex", len: "int"}
+_FLOATS = ("float16", "float32", "float64")
+
+
+def _pow_negative(base, exponent):
+    return base ** -exponent
+
+
+def _constant(node):
+    """The value of a literal number, negated literals included; None otherwise."""
+    if isinstance(node, gast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        inner = _constant(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+_methods = {}
+
+
+def _method(name):
+    """``obj.name(*args)`` as a function (one per name: it keys the result-type cache)."""
+    if name not in _methods:
+        _methods[name] = lambda obj, *args: getattr(obj, name)(*args)
+    return _methods[name]
+
+
+def type_of_value(value):
+    """The type string of a Python value (a static value, an argument)."""
+    if type(value) in _PY:
+        return _PY[type(value)]
+    if isinstance(value, np.generic):
+        return "np:" + value.dtype.name
+    if isinstance(value, np.ndarray):
+        return f"arr:{value.dtype.name}:{value.ndim}"
+    return UNKNOWN
+
+
+def sample(kind):
+    """A value of type string ``kind`` (small and positive: most functions accept it)."""
+    if kind in ("int", "float", "bool", "complex"):
+        return {"int": 3, "float": 1.5, "bool": True, "complex": 1.5 + 1j}[kind]
+    if kind.startswith("np:"):
+        return np.dtype(kind[3:]).type(1)
+    if kind.startswith("arr:"):
+        _, dtype, ndim = kind.split(":")
+        return np.ones((2,) * int(ndim), dtype=dtype)
+    raise ValueError(kind)
+
+
+_cache = {}
+
+
+def _apply(fn, kinds):
+    key = (fn, kinds)
+    if key not in _cache:
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"), random_state_kept(fn):
+                warnings.simplefilter("ignore")
+                _cache[key] = type_of_value(fn(*[sample(k) for k in kinds]))
+        except Exception:  # noqa: BLE001 - no result type known
+            _cache[key] = UNKNOWN
+    return _cache[key]
+
+
+class random_state_kept:
+    """Context manager: NumPy's global random state is as it was afterwards when ``fn`` is
+    an ``np.random`` function (sampled for its result type, it would draw: transpiling must
+    never consume the user's random numbers)."""
+
+    def __init__(self, fn):
+        module = getattr(fn, "__module__", None) or ""
+        self.draws = module.startswith("numpy.random") or type(fn).__module__.startswith(
+            "numpy.random") or getattr(getattr(fn, "__self__", None), "__module__",
+                                       "").startswith("numpy.random")
+        self.state = None
+
+    def __enter__(self):
+        if self.draws:
+            self.state = np.random.get_state()
+        return self
+
+    def __exit__(self, *exc):
+        if self.state is not None:
+            np.random.set_state(self.state)
+        return False

@@ -1,0 +1,460 @@
+"""Where Numba's one type per variable would change a result, given the types each name may
+hold (transpiler.analysis.scalar_types): the merge checks of :class:`ScalarTypes`, a base class
+of it.
+
+``problems`` gives the merges that change a result:
+
+- a name holding a NumPy scalar on one path and another type on another, other than the pairs
+  that compute alike (a Python float and an np.float64, an int and an np.int64, a bool and an
+  np.bool): the arithmetic differs (float32 vs float64; NumPy's int32 wraps);
+- a returned value whose type differs by path (``return 1`` / ``return 1.5``, or ``s`` in the
+  example of transpiler.analysis.scalar_types),
+  beyond those same pairs (Numba returns a float for an np.float64: README, "Known gaps").
+
+Where the merge can be kept compiled with the plain call's values instead, the Specializer
+(transpiler.passes.specialize) is told how: ``weak_merges`` (convert the Python number where
+assigned), ``float_storage`` (keep a float / np.float32 merge in float64, narrowing reads back),
+``tagged`` / ``alike_tag`` (return a flag beside the result, which the caller boxes by:
+transpiler.analysis.result_boxing).
+"""
+import gast
+import numpy as np
+
+from .scalar_kinds import _BINOPS, _FLOATS, _PY, _SAME, CALL, UNKNOWN, _constant
+
+
+class ScalarMerges:
+    """The merge checks of :class:`~transpiler.analysis.scalar_types.ScalarTypes` (its
+    ``types``, ``definitions``, ``of`` and the other attributes it sets)."""
+
+    def float_storage(self, weak=()):
+        """Names merging Python floats with one NumPy float type ``np:D`` (float32, float16)
+        that compiled code may keep in float64, which holds every value of both exactly.
+        Each read must then see one type, or not depend on it:
+
+        - a read reached only by ``D`` definitions is narrowed back, ``np.float32(v)``, so it
+          computes as NumPy does (``v < lo`` after ``v = a[i]``: NEP 50, in float32);
+        - any other read (reached by Python floats only, or by both) must only pass the
+          value on: stored into a float array
+          element (NumPy converts either exactly as Numba does), or given to ``float()`` or a
+          ``math`` function (both convert to a double first: Python docs, "math").
+
+        ``v = a[i]; if v < lo: v = lo; out[i] = v`` (clipping) is such a name. Arithmetic on
+        a mixed read is not (float32 or float64 by path): those names stay merges (problems).
+        ``weak`` names (weak_merges) are not considered.
+
+        Returns:
+            dict[int, str]: id(read Name) -> dtype name, for the reads to narrow.
+        """
+        candidates = {}
+        for name, kinds in self.types.items():
+            numpy = _float_pair(kinds)
+            if numpy and name not in weak and name not in self.params and \
+                    name not in self.closure_reads:
+                candidates[name] = numpy
+        if not candidates:
+            return {}
+        reads = self._read_types()
+        parents = self._parents()
+        narrow, refined = {}, {}
+        for node in self.nodes:
+            if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+                candidates.pop(node.target.id, None)    # `v op= x` computes with v
+            if not (isinstance(node, gast.Name) and node.id in candidates and
+                    isinstance(node.ctx, gast.Load)):
+                continue
+            kind = candidates[node.id]
+            seen = reads.get(id(node))
+            if seen == {kind}:
+                narrow[id(node)] = kind[3:]
+                refined[id(node)] = seen
+            elif not (seen and seen <= {kind, "float"} and
+                      self._passes_value_on(node, parents.get(id(node)))):
+                # A read only Python floats reach is not narrowed either: the NEP 50 rewrites
+                # (python_numbers) judge the variable as a whole, not the read.
+                candidates.pop(node.id, None)
+        self.float_names = dict((name, kind[3:]) for name, kind in candidates.items())
+        keep = {id(n) for n in self.nodes if isinstance(n, gast.Name) and n.id in candidates}
+        self._refined = {key: kinds for key, kinds in refined.items() if key in keep}
+        return {key: dtype for key, dtype in narrow.items() if key in keep}
+
+    def _passes_value_on(self, node, parent, dtype=None):
+        """Whether expression ``node`` (child of ``parent``) is only passed on by value: the
+        value of a store into one element of a float array (of ``dtype`` when given), or an
+        argument of ``float()`` or of a ``math`` function."""
+        if isinstance(parent, gast.Assign) and parent.value is node and \
+                len(parent.targets) == 1 and isinstance(parent.targets[0], gast.Subscript):
+            target = parent.targets[0]
+            base = self.of(target.value)
+            index = self.of(target.slice) if not isinstance(target.slice, gast.Tuple) else \
+                set().union(*[self.of(e) for e in target.slice.elts])
+            return len(base) == 1 and index <= {"int", "np:int64"} and bool(index) and all(
+                k.startswith("arr:") and k.split(":")[1] in _FLOATS and
+                k.split(":")[2] == _ndim(target) and (dtype is None or k.split(":")[1] == dtype)
+                for k in base)
+        if dtype is None and isinstance(parent, gast.Call) and node in parent.args and \
+                not parent.keywords and isinstance(parent.func, (gast.Name, gast.Attribute)):
+            if isinstance(parent.func, gast.Name) and parent.func.id in self.types:
+                return False
+            fn = self.resolve(parent.func)
+            return fn is float or (fn is not self.unknown and
+                                   getattr(fn, "__module__", None) == "math")
+        return False
+
+    def _pick_passed_on(self, node):
+        """Whether a pick of a Python float or an np.float32/16 operand (``min``, ``max``,
+        ``x if c else y``) only passes its value on (``_passes_value_on``), so compiled code
+        may pick in float64. ``min``/``max`` compare: NEP 50 compares a Python float ``p``
+        with an np.float32 ``x`` in float32, Numba in float64, so they may pick differently
+        where ``float32(p) == x``; both picks then store the same float32, so only a store
+        into an array of that dtype is allowed. Rounding is monotone, so ``p < x`` and
+        ``float32(p) < x`` never disagree the other way."""
+        numpy = _float_pair(self.of(node))
+        if not numpy:
+            return False
+        parent = self._parents().get(id(node))
+        if isinstance(node, gast.IfExp):
+            return self._passes_value_on(node, parent)
+        if isinstance(node, gast.Call):
+            return self._passes_value_on(node, parent, dtype=numpy[3:])
+        return False
+
+    def weak_merges(self, tag_result=False):
+        """Names merging Python numbers with one NumPy float type ``np:D`` whose every read
+        meets a ``D`` value under NEP 50 (``s + a[i]``, ``s += a[i]``, ``out[i] = s`` into a
+        ``D`` array): Python converts the number to ``D`` at each such read, so converting it
+        where it is assigned instead gives the same values, and Numba one type, ``D``
+        (``s = 0.0; for ...: s += a[i]; out[i] = s`` over float32 arrays). A read that only
+        passes the value on (``math.sqrt(s)``, ``float(s)``: ``_passes_value_on``) is allowed
+        too when every number assigned is a literal ``D`` holds exactly (``_exact_numbers``).
+
+        With ``tag_result``, the one name every ``return`` gives (``return s``, the last
+        statement a return) may also be returned: it is a Python number on the paths that
+        assigned one last (the loop did not run), so compiled code carries a flag beside it
+        and the caller boxes the result by it (``tagged``: ``(name, dtype, "float" or
+        "int")``); the numbers assigned must be literals exact in ``D``, all floats or all
+        ints.
+
+        Returns:
+            dict[str, str]: name -> dtype name (``"float32"``).
+        """
+        self.tagged = None
+        candidates = {}
+        for name, kinds in self.types.items():
+            numpy = {k for k in kinds if k.startswith("np:")}
+            python = kinds - numpy
+            if len(numpy) == 1 and python and python <= {"int", "float", "bool"} and \
+                    name not in self.params:
+                dtype = next(iter(numpy))[3:]
+                if dtype in ("float16", "float32") and all(
+                        self._convertible(node, value, numpy)
+                        for node, value in self.definitions[name]):
+                    candidates[name] = dtype
+        for name in self.closure_reads:      # a closure reads it as Python would hold it
+            candidates.pop(name, None)
+        if not candidates:
+            return {}
+        parents = self._parents()
+        returned = set()
+        for node in self.nodes:
+            if isinstance(node, gast.Name) and node.id in candidates and \
+                    not isinstance(node.ctx, gast.Store):
+                parent = parents.get(id(node))
+                if tag_result and isinstance(parent, gast.Return) and parent.value is node:
+                    returned.add(node.id)
+                    continue
+                if not self._meets(node, parent, "np:" + candidates[node.id]) and not (
+                        self._passes_value_on(node, parent) and
+                        self._exact_numbers(node.id, candidates[node.id])):
+                    del candidates[node.id]
+            elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) and \
+                    node.target.id in candidates and \
+                    self.of(node.value) != {"np:" + candidates[node.target.id]}:
+                del candidates[node.target.id]
+        for name in sorted(returned & set(candidates)):
+            python = self.types[name] - {"np:" + candidates[name]}
+            if self._returned_name() == name and python in ({"float"}, {"int"}) and \
+                    self._exact_numbers(name, candidates[name]):
+                self.tagged = (name, candidates[name], next(iter(python)))
+            else:
+                del candidates[name]
+        return candidates
+
+    def _returned_name(self):
+        """The one name every ``return`` gives, the last statement being one of them (no
+        path falls off the end), or None: the shape a result flag needs."""
+        body = self.fdef.body
+        if not self.returns or not body or not isinstance(body[-1], gast.Return) or not all(
+                isinstance(r.value, gast.Name) for r in self.returns):
+            return None
+        names = {r.value.id for r in self.returns}
+        return names.pop() if len(names) == 1 else None
+
+    def alike_tag(self):
+        """The result tag for a name that merges a Python number with the NumPy scalar that
+        computes alike (a float and an np.float64, an int and an np.int64, a bool and an
+        np.bool_): compiled values are the same, only the plain call's box differs by path
+        (``s = 0.0; for ...: s += a[i]; return s`` over float64 is 0.0 or an np.float64).
+        Every return must give the name (the last statement one of them), and every
+        assignment of it must tell which of the two it holds (``tag_after``).
+
+        Returns:
+            tuple | None: ``(name, dtype, python kind)``, as ``tagged``.
+        """
+        name = self._returned_name()
+        if name is None or name in self.closure_reads:
+            return None
+        kinds = self.types.get(name, frozenset())
+        numpy = {k for k in kinds if k.startswith("np:")}
+        python = kinds - numpy
+        if len(numpy) != 1 or len(python) != 1 or \
+                _SAME.get(next(iter(python))) != next(iter(numpy)):
+            return None
+        tag = (name, next(iter(numpy))[3:], next(iter(python)))
+        self.tag_param = None
+        for stmt, value in self.definitions[name]:
+            if isinstance(value, tuple) and value[0] == "param":
+                # A loop region's input (transpiler.split): its type is the argument's.
+                self.tag_param = self.params.get(name) in python
+                if self.params.get(name) not in kinds:
+                    return None
+            elif isinstance(value, tuple) and value[0] != "update" or \
+                    self.tag_after(stmt, tag) == "?":
+                return None
+        return tag
+
+    def tag_after(self, stmt, tag):
+        """What an assignment ``stmt`` of a tagged name leaves it holding: True (the Python
+        number), False (the NumPy scalar), None (what it held: ``s += 1``), or "?"."""
+        name, dtype, _ = tag
+        numpy = {"np:" + dtype}
+        if not assigns(stmt, name):
+            return "?"
+        if isinstance(stmt, gast.Assign):
+            kinds = self.of(stmt.value)
+            if kinds and not kinds & numpy and kinds <= {"int", "float", "bool"}:
+                return True
+            return False if kinds == numpy else "?"
+        # `name op= v`: the result's type from each of the two it may hold (NumPy's rules).
+        fn, kinds = _BINOPS.get(type(stmt.op)), self.of(stmt.value)
+        python = {tag[2]}
+        from_python = self._combine(fn, [python, kinds])
+        from_numpy = self._combine(fn, [numpy, kinds])
+        if from_python == from_numpy == numpy:
+            return False
+        return None if (from_python, from_numpy) == (python, numpy) else "?"
+
+    def _exact_numbers(self, name, dtype):
+        """Whether every Python number assigned to ``name`` is a literal that ``dtype`` holds
+        exactly: converted where assigned, it then passes on the value Python would (a read
+        by ``float()``, ``math.sqrt`` or a store sees 0.0 either way)."""
+        for _, value in self.definitions[name]:
+            if isinstance(value, gast.AST) and self.of(value) <= {"int", "float", "bool"}:
+                number = _constant(value)
+                if number is None or float(np.dtype(dtype).type(number)) != number:
+                    return False
+        return True
+
+    def _convertible(self, node, value, numpy):
+        """A definition ``stmt_Assign`` converts (``x = <Python number>``), or one giving the
+        NumPy type already (``x = a[i]``, ``x op= a[i]``)."""
+        if isinstance(value, tuple) and value[0] == "update":
+            return True     # its value is checked by weak_merges
+        if not isinstance(node, gast.Assign) or len(node.targets) != 1 or not isinstance(
+                node.targets[0], gast.Name) or not isinstance(value, gast.AST):
+            return False
+        kinds = self.of(value)
+        return kinds == numpy or kinds <= {"int", "float", "bool"}
+
+    def _meets(self, name, parent, kind):
+        """Whether the read ``name`` (child of ``parent``) is converted to ``kind`` by NEP 50."""
+        if isinstance(parent, gast.BinOp) and not isinstance(parent.op, gast.MatMult):
+            other = parent.right if parent.left is name else parent.left
+            return self.of(other) == {kind}
+        if isinstance(parent, gast.Assign) and parent.value is name and \
+                len(parent.targets) == 1 and isinstance(parent.targets[0], gast.Subscript):
+            target = parent.targets[0]     # a store of one element: converted to the dtype
+            return self.of(target.value) == {f"arr:{kind[3:]}:{_ndim(target)}"}
+        return False
+
+    def result_types(self):
+        """The types of the function's result: a frozenset for ``return x``, a tuple of them
+        for ``return x, y`` (every return the same arity), None when unknown or mixed."""
+        returns = self.returns
+        if not returns or any(r.value is None for r in returns):
+            return None
+        shapes = {len(r.value.elts) if isinstance(r.value, gast.Tuple) else None
+                  for r in returns}
+        if len(shapes) != 1:
+            return None
+        arity = shapes.pop()
+        if arity is None:
+            items = [self.items_of(r.value) for r in returns]
+            if items[0] is not None and all(i == items[0] for i in items):
+                return items[0]
+            return frozenset().union(*[self.of(r.value) for r in returns])
+        return tuple(frozenset().union(*[self.of(r.value.elts[i]) for r in returns])
+                     for i in range(arity))
+
+    def problems(self, weak=(), renamed=None):
+        """``[(node, message)]``: the merges of types that change a result (module docstring),
+        in source order, at most one per name and one for the returns; names in ``weak``
+        (``weak_merges``: converted where assigned) are not merges any more; ``renamed``
+        maps a web's name to the user's (passes.split_webs) for the messages."""
+        renamed = renamed or {}
+        found = []
+        for name, kinds in sorted(self.types.items()):
+            if name in self.params and len(self.definitions[name]) == 1 or name in weak or \
+                    name in self.float_names:
+                continue
+            reason = _numpy_merge(kinds)
+            if reason:
+                node = next((n for n, _ in self.definitions[name] if n is not None), self.fdef)
+                lines = _lines_by_type(self, name)
+                found.append((node, f"'{renamed.get(name, name)}' holds {lines} depending on "
+                                    f"the path taken: {reason}; compiled code gives a variable "
+                                    f"one type. Give it one type (for example {_hint(kinds)})"))
+        nested = self.closure_reads
+        for name, kinds in sorted(self.types.items()):
+            if name in nested and name not in weak and _differ(kinds):
+                node = next((n for n, _ in self.definitions[name] if n is not None), self.fdef)
+                found.append((node, f"'{renamed.get(name, name)}' is {_names(kinds)} depending "
+                                    "on the path taken, and a nested function or comprehension "
+                                    "reads it; compiled code gives a variable one type"))
+        for node in self.nodes:
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                    node.func.id not in self.types and self.resolve(node.func) is range and any(
+                        self.of(a) & {"float", "complex", "np:bool"} or any(
+                            k.startswith(("np:float", "np:complex")) for k in self.of(a))
+                        for a in node.args):
+                # Numba's range() takes a float; Python raises TypeError.
+                found.append((node, "range() of a value that may be a float (Python raises "
+                                    "TypeError; compiled code would count)"))
+                break
+        returned_parts = {id(p) for r in self.returns if r.value is not None for p in (
+            r.value.elts if isinstance(r.value, (gast.Tuple, gast.List)) else [r.value])}
+        for node in self.nodes:
+            # Python picks one operand by value: `min(0.0, a[i])` is a float or an np.float32,
+            # and Numba computes with their unified type wherever the expression is used.
+            # Returned, even a float and an np.float64 differ (the result's type).
+            picks = isinstance(node, (gast.IfExp, gast.BoolOp)) or (
+                isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and
+                self.resolve(node.func) in (min, max) and node.func.id not in self.types)
+            kinds = frozenset(self.of(node))
+            differ = len(kinds - {CALL}) > 1 and UNKNOWN not in kinds if id(
+                node) in returned_parts else _differ(kinds)
+            if picks and differ and not self._pick_passed_on(node):
+                found.append((node, f"this expression is {_names(self.of(node))} depending on "
+                                    "the values (Python gives one of its operands); compiled "
+                                    "code gives it one type"))
+                break
+        returns = self.returns
+        returned = {id(r.value) for r in returns}
+        for node in self.nodes:
+            if isinstance(node, (gast.Tuple, gast.List)) and isinstance(node.ctx, gast.Load) \
+                    and id(node) not in returned:
+                for elt in node.elts:
+                    kinds = self.of(elt)
+                    if _differ(kinds):
+                        found.append((node, f"an item of this {type(node).__name__.lower()} "
+                                            f"is {_names(kinds)} depending on the path taken; "
+                                            "compiled code gives it one type"))
+                        break
+        slots = {}
+        for ret in returns:
+            value = ret.value
+            parts = value.elts if isinstance(value, (gast.Tuple, gast.List)) else [value]
+            for i, part in enumerate(parts):
+                if part is not None:
+                    slots.setdefault((len(parts), i), []).append((ret, self.of(part)))
+        for (_, i), items in sorted(slots.items()):
+            kinds = frozenset().union(*[k for _, k in items])
+            if _differ(kinds) and not getattr(self, "tagged", None):
+                what = "the result" if len(slots) == 1 else f"item {i} of the result"
+                found.append((items[-1][0],
+                              f"{what} is {_names(kinds)} depending on the path taken (Python "
+                              "and NumPy give each path's own type); compiled code gives a "
+                              "result one type"))
+                break
+        return found
+
+
+def _float_pair(kinds):
+    """``"np:float32"``/``"np:float16"`` when ``kinds`` is exactly a Python float and that
+    NumPy float (a merge float64 holds exactly), else None."""
+    numpy = {k for k in kinds if k.startswith("np:")}
+    if len(numpy) == 1 and kinds == numpy | {"float"} and \
+            next(iter(numpy)) in ("np:float32", "np:float16"):
+        return next(iter(numpy))
+    return None
+
+
+def assigns(stmt, name):
+    """Whether ``stmt`` is ``name = ...`` (one Name target) or ``name op= ...``."""
+    if isinstance(stmt, gast.Assign):
+        return len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name) and \
+            stmt.targets[0].id == name
+    return isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name) and \
+        stmt.target.id == name
+
+
+def _ndim(subscript):
+    """The ndim an array indexed by ``subscript`` (all indices ints) must have: as many."""
+    index = subscript.slice
+    return str(len(index.elts) if isinstance(index, gast.Tuple) else 1)
+
+
+def _differ(kinds):
+    if CALL in kinds:
+        return False    # README, "Known gaps": results of user calls are not typed by path
+    if UNKNOWN in kinds:
+        # Something not typed here merging with a NumPy scalar may be another NumPy type.
+        return any(k.startswith("np:") for k in kinds)
+    if len(kinds) < 2:
+        return False
+    classes = {_SAME.get(k, k) for k in kinds}
+    return len(classes) > 1
+
+
+def _numpy_merge(kinds):
+    """Why a name with these types computes differently compiled, or None."""
+    if not _differ(kinds) or not any(k.startswith("np:") for k in kinds):
+        return None
+    if any(k.startswith("arr:") for k in kinds):
+        return None    # an array and a scalar: Numba refuses to unify them (a fallback anyway)
+    numpy = {k for k in kinds if k.startswith("np:")}
+    python = kinds - numpy
+    if numpy == {"np:float64"} and python <= {"int", "float", "bool"}:
+        # Numba's unified float64 holds each path's values and computes them as NumPy does
+        # (ints below 2**53); only a returned value shows the type (checked apart). An int
+        # and an np.int64 do not: `s ** -1` and `s // 0` differ.
+        return None
+    return "NumPy computes each in its own dtype"
+
+
+def _names(kinds):
+    shown = []
+    for k in sorted(kinds):
+        shown.append("a Python " + k if k in _PY.values() else
+                     "an np." + k[3:] if k.startswith("np:") else
+                     "an array" if k.startswith("arr:") else
+                     "a value of a type not known here")
+    return " or ".join(shown)
+
+
+def _lines_by_type(types, name):
+    parts = []
+    for node, value in types.definitions[name]:
+        kinds = types._of_definition(value)
+        line = getattr(node, "lineno", None)
+        where = f"line {line}" if line else "the argument"
+        parts.append((where, _names(kinds)))
+    seen = {}
+    for where, what in parts:
+        seen.setdefault(what, where)
+    return " and ".join(f"{what} ({where})" for what, where in seen.items())
+
+
+def _hint(kinds):
+    numpy = sorted(k for k in kinds if k.startswith("np:"))
+    return f"np.{numpy[0][3:]}(...) where it is first assigned" if numpy else "float(...)"

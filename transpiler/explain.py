@@ -1,0 +1,122 @@
+"""The report of ``explain()``: what compiled and what runs as Python, and why, as rows of
+(region, origin, status, reason)."""
+import os
+
+from .context import env_flag
+from .source import origin_of
+from .specialization import _holds_for
+
+
+def explain(jit_function, obj):
+    """The :class:`Explanation` of ``jit_function`` (a JitFunction) for instance ``obj`` (None:
+    a plain function, or a method asked on its class: every instance's specializations)."""
+    fn = jit_function.python_function
+    origin = origin_of(fn)
+    rows = []
+    if env_flag("GRAPHJIT_DISABLE"):
+        rows.append(ExplainRow("function", origin, "python", "GRAPHJIT_DISABLE is set"))
+    specs = list(jit_function._specs_for(obj))
+    if obj is not None:
+        specs.extend(s for s in jit_function._shared_for(obj) if _holds_for(s, obj))
+    if obj is None:  # a method asked on its class: every instance's specializations
+        for _ref, instance_specs in list(jit_function._by_instance.values()):
+            specs.extend(instance_specs)
+        for class_specs in list(jit_function._by_class.values()):
+            specs.extend(class_specs)
+    if any(spec.for_calls for spec in specs):   # one made for source() is superseded
+        specs = [spec for spec in specs if spec.for_calls]
+    for spec in specs:
+        if spec.fallback_reason is None:
+            rows.append(ExplainRow("function", origin, "compiled",
+                                   f"by {spec.backend.name} into {spec.path}"))
+            gpu_rows = getattr(spec.backend, "explain_rows", None)
+            if gpu_rows is not None:   # numba-cuda: which parts run on the GPU, and why not
+                rows.extend(ExplainRow(*row) for row in gpu_rows())
+        if spec.fallback_reason is not None:
+            rows.append(ExplainRow("function", origin, "python", spec.fallback_reason))
+        for error in spec.failed_types.values():
+            rows.append(ExplainRow("function", origin, "python",
+                                   f"for some argument types: {error}"))
+        if spec.split is not None:
+            rows.extend(split_rows(spec.split))
+    return Explanation(fn.__qualname__, rows)
+
+
+def region_fell_back(region):
+    """Why a loop region ran as Python (its last specialization that did), or None."""
+    why = None
+    for spec in region.jit._specs_for(None) + [s for _r, specs in list(
+            region.jit._by_instance.values()) for s in specs]:
+        if spec.fallback_reason is not None:
+            why = spec.fallback_reason
+        elif spec.failed_types:
+            why = str(next(iter(spec.failed_types.values())))
+    return why
+
+
+def split_rows(split):
+    rows = []
+    for region in split.regions:
+        first, last = region.lines
+        status, detail = "compiled", (f"inputs ({', '.join(region.inputs)}) -> outputs "
+                                      f"({', '.join(region.outputs)})")
+        why = region_fell_back(region)
+        if why is not None:
+            status, detail = "python", why
+        rows.append(ExplainRow(f"loop, lines {first}-{last}", region.origin, status, detail))
+    for origin, why in split.python_parts:
+        rows.append(ExplainRow("loop", origin, "python", why))
+    rows.append(ExplainRow("rest of the function", None, "python",
+                           "the statements between the compiled loops run as Python"))
+    return rows
+
+
+class ExplainRow(tuple):
+    """One row of :meth:`JitFunction.explain`: ``(region, origin, status, reason)``.
+
+    ``status`` is ``"compiled"`` or ``"python"``; with the numba-cuda backend also ``"gpu"`` (a
+    region mapped to kernels) or ``"cpu"`` (a region of a compiled function that stays on the
+    CPU); ``origin`` the user's file:line (an
+    :class:`~transpiler.errors.Origin`, or None).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, region, origin, status, reason):
+        return tuple.__new__(cls, (region, origin, status, reason))
+
+    region = property(lambda self: self[0])
+    origin = property(lambda self: self[1])
+    status = property(lambda self: self[2])
+    reason = property(lambda self: self[3])
+
+
+class Explanation:
+    """The report of :meth:`JitFunction.explain`: ``rows`` (a list of :class:`ExplainRow`);
+    ``str()`` is a table; ``_repr_html_`` an HTML table for Jupyter."""
+
+    def __init__(self, name, rows):
+        self.name = name
+        self.rows = rows
+
+    def __str__(self):
+        lines = [f"{self.name}:"]
+        if not self.rows:
+            lines.append("  not called yet")
+        for row in self.rows:
+            where = f"{os.path.basename(row.origin.filename)}:{row.origin.lineno}" \
+                if row.origin else "-"
+            reason = row.reason.replace("\n", "\n" + " " * 12)
+            lines.append(f"  {row.status:<9} {where:<22} {row.region}: {reason}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self):
+        import html
+        cells = "".join(
+            f"<tr><td>{html.escape(r.region)}</td><td>{html.escape(str(r.origin or '-'))}</td>"
+            f"<td>{r.status}</td><td><pre>{html.escape(r.reason)}</pre></td></tr>"
+            for r in self.rows) or "<tr><td colspan=4>not called yet</td></tr>"
+        return (f"<b>{html.escape(self.name)}</b><table><tr><th>region</th><th>where</th>"
+                f"<th>status</th><th>why</th></tr>{cells}</table>")

@@ -1,0 +1,155 @@
+"""The order of conversion, in one place: what ``jit`` (transpiler.api), ``ir()`` and
+``graphjit convert`` (transpiler.convert_file) run. See docs/ARCHITECTURE.md.
+
+1. **capture** (transpiler.source.capture): the function's source, parsed with gast, each node
+   tagged with its origin in the user's file. A loop region of a split function brings its own
+   parsed source (transpiler.split).
+2. **specialize** (transpiler.passes.specialize.specialize): into a
+   :class:`~transpiler.program.Program` whose entry is the function specialized on its static
+   values (``self``, static arguments, globals, closure cells) and argument types. Per
+   generated function (the ``Specializer``; callees recursively, each into its own):
+
+   - analyse: which names hold Python numbers (analysis.python_numbers), one name per web
+     (passes.split_webs), which scalar types each name holds by path and where Numba's one
+     type per name would change a result (analysis.scalar_types: refused, or kept compiled
+     with the plain call's values);
+   - resolve and rewrite (``Specializer.run``): names and attribute chains known at transpile
+     time become constants, runtime inputs (arrays, re-read through their guarded path at
+     each call) or library references; static ``if`` pruned, static ``for`` unrolled, calls
+     of Cells, user functions and methods specialized, NumPy/Python number rules made
+     explicit (transpiler.fidelity);
+   - definite assignment (a read of a maybe-unassigned name is refused), then the functional
+     forms (``cond``, ``while_loop``, ``for_range``, ``for_each``: explicit inputs and outputs,
+     transpiler.ir).
+
+   What does not convert raises :class:`~transpiler.errors.UnsupportedConstruct`.
+3. **lower** (``Backend.lower``, backends/): the program finalized (names chosen) and emitted
+   as module source: imports, the generated functions (each statement followed by a ``# file:
+   line`` comment), ``_prepare`` (re-reads the runtime inputs and checks the guards).
+4. **load** (``Backend.load``, transpiler.loader): the module written to the cache folder
+   (content-addressed) and imported; Numba compiles at the first call.
+
+``jit`` runs 1-4 per specialization (:func:`compile_function`); ``ir()`` lowers a specialization's
+program again with the eager backend, functional forms kept (:func:`ir_source`); ``graphjit
+convert`` runs 1-2 per top-level function into one shared program (:func:`new_program`,
+:func:`specialize_into`), then 3 once (:func:`lower`).
+"""
+import os
+
+from .program import Program
+from .source import capture, origin_of
+
+
+class Compiled:
+    """What :func:`compile_function` made: ``program`` and its ``entry`` (GeneratedFunction),
+    the ``backend``, the ``generated`` module (GeneratedModule), the loaded ``module`` and its
+    ``path``."""
+
+    def __init__(self, program, entry, backend, generated, module, path):
+        self.program = program
+        self.entry = entry
+        self.backend = backend
+        self.generated = generated
+        self.module = module
+        self.path = path
+
+
+def new_program(check_int=True):
+    """An empty :class:`Program`; ``check_int``: Python-int arithmetic is checked for int64
+    overflow (``jit(check_int_overflow=)``)."""
+    program = Program()
+    program.check_int = check_int
+    return program
+
+
+def specialize_into(program, function, self_value=None, static_args=None, *, source=None,
+                    python_args=None, numpy_args=None, arg_keys=None):
+    """Steps 1 and 2: capture ``function`` (unless ``source`` is given) and specialize it into
+    ``program``; the arguments are those of :func:`transpiler.passes.specialize.specialize`.
+
+    Returns:
+        GeneratedFunction: the entry.
+
+    Raises:
+        TranspileError: the function does not convert (SourceUnavailable: no source).
+    """
+    from .passes.specialize import specialize
+    source = source or capture(function)
+    return specialize(program, function, self_value, static_args, source=source,
+                      python_args=python_args, numpy_args=numpy_args, arg_keys=arg_keys)
+
+
+def transpile(function, self_value=None, static_args=None, *, source=None, python_args=None,
+              numpy_args=None, arg_keys=None, check_int=True):
+    """Steps 1 and 2 into a new program: ``(program, entry)``."""
+    program = new_program(check_int)
+    entry = specialize_into(program, function, self_value, static_args, source=source,
+                            python_args=python_args, numpy_args=numpy_args, arg_keys=arg_keys)
+    return program, entry
+
+
+def jit_backend(name, cache=None, boundscheck=True):
+    """The backend object ``jit`` lowers with: its modules import graphjit's shared helpers
+    (not standalone); ``cache`` None: ``set_context(enable_compile_cache=)``."""
+    from backends import get_backend
+
+    from .context import get_context
+    if cache is None:
+        cache = get_context("enable_compile_cache")
+    backend = get_backend(name, cache=cache, boundscheck=boundscheck)
+    backend.standalone = False
+    return backend
+
+
+def module_header(function, backend):
+    """The comment lines that open a module ``jit`` generates for ``function``."""
+    origin = origin_of(function)
+    # The versions are part of the text, so of the file's content hash: an upgrade of
+    # any of them gives a new module and a new Numba cache entry, never a stale one.
+    return (f"# graphjit: generated from {origin} ({function.__qualname__}) for the "
+            f"{backend.name} backend.\n# Do not edit: regenerated when the source "
+            f"changes.\n# {backend.versions()}")
+
+
+def lower(program, backend, header="", *, include_prepare=True, reserved=()):
+    """Step 3: ``program`` lowered by ``backend`` into a GeneratedModule (its ``source``,
+    ``line_map``, ``entry_name``, ``constants``, ``roots``)."""
+    return backend.lower(program, header, include_prepare=include_prepare, reserved=reserved)
+
+
+def load(backend, generated, function):
+    """Step 4: import the generated module; ``(module, path)``."""
+    return backend.load(generated, function.__qualname__)
+
+
+def compile_function(function, self_value=None, static_args=None, *, source=None,
+                     python_args=None, numpy_args=None, arg_keys=None, check_int=True,
+                     backend_name, cache=None, boundscheck=True):
+    """Steps 1-4 for one specialization of ``function`` (transpiler.api).
+
+    Returns:
+        Compiled
+
+    Raises:
+        TranspileError: the function does not convert; any other exception is a converter or
+            backend bug (the caller falls back).
+    """
+    program, entry = transpile(function, self_value, static_args, source=source,
+                               python_args=python_args, numpy_args=numpy_args,
+                               arg_keys=arg_keys, check_int=check_int)
+    backend = jit_backend(backend_name, cache, boundscheck)
+    generated = lower(program, backend, module_header(function, backend))
+    module, path = load(backend, generated, function)
+    return Compiled(program, entry, backend, generated, module, path)
+
+
+def ir_source(program, function):
+    """The functional program of ``program`` as Python source (``ir()``): step 3 by the eager
+    backend, without ``_prepare``."""
+    from backends.eager import EagerBackend
+    origin = origin_of(function)
+    where = f"{os.path.basename(origin.filename)}:{origin.lineno}" if origin else "?"
+    generated = lower(program, EagerBackend(),
+                      f"# graphjit IR of {function.__qualname__} ({where})",
+                      include_prepare=False)
+    return generated.source
