@@ -1,0 +1,348 @@
+"""Specialize: resolve static values and rewrite one function into generated code.
+
+This pass walks one Python function with an environment of static values (``self``, static
+arguments, globals, closure cells) and produces a :class:`~transpiler.program.GeneratedFunction`:
+
+- names and attribute chains that resolve at transpile time are replaced: Python scalars by
+  constants, arrays by runtime-input parameters, library functions by references into the
+  imported module;
+- ``if`` on a static condition is pruned to the branch taken;
+- ``for`` over a static sequence (a list of layers, a tuple) is unrolled;
+- calls to Cells, user functions and methods of user objects are specialized recursively, each
+  into its own generated function, structurally identical ones shared;
+- operators and calls on numbers follow Python's and NumPy's rules (NEP 50, overflow checks)
+  where Numba's differ, through the helpers of transpiler.fidelity;
+- what it does not convert raises :class:`~transpiler.errors.UnsupportedConstruct` with the
+  construct's origin.
+
+The body is first rewritten with its structured control flow (``if``/``while``/``for``,
+``break``, ``continue``, ``return``); then ``Specializer.run`` checks definite assignment and
+lowers it to the functional forms of the IR (``transpiler.passes.to_functional_form``: single
+exit, loop ``else``, ``break``/``continue`` as flags, then ``cond`` / ``while_loop`` /
+``for_range`` / ``for_each``). The generated function holds those forms; a backend that compiles
+loops natively turns them back into structured control flow (backends/restructure.py).
+
+``Specializer`` is one object per function being specialized, composed of mixins, one job per
+module:
+
+======================== ====================================================================
+module                   job (and the state of ``Specializer`` it reads or changes)
+======================== ====================================================================
+``__init__``             ``specialize()``, the entry; ``Specializer.__init__`` sets every
+                         attribute below; ``run`` builds the GeneratedFunction (``symbol``,
+                         ``dynamic_params``, ``recursive_calls``; the type analyses:
+                         ``scalar_types``, ``weak_merges``, ``narrow``, ``result_types``,
+                         ``tagged``/``tag``)
+``statements``           ``block``/``stmt`` dispatch, assignments, ``return``/``raise``/
+                         ``assert``, assignment targets (``_container_names``)
+``control_flow``         ``if``/``while``/``for``, unrolling static sequences, ``break``/
+                         ``continue`` (``loops``, ``nesting``; binds loop targets in ``env``)
+``local_functions``      lambdas and nested ``def`` (``LocalFunction``; binds them in ``env``)
+``expressions``          the ``expr``/``value`` dispatch and the operator nodes (BinOp,
+                         UnaryOp, Compare, BoolOp, IfExp, Tuple)
+``environment``          names, attributes and subscripts resolved to static values, their
+                         guards, runtime inputs and fresh names (``env``, ``bindings``,
+                         ``locals``, ``inputs``, ``freevars``, ``fn_globals``, ``narrow``);
+                         materialization; instance facts (``program.instance_specific``);
+                         constant folding
+``calls``                ``expr_Call``: which rule a call takes (builtins, library calls,
+                         NumPy's checks; ``program.uses_random``/``random_seeded``)
+``user_calls``           calls to converted functions: specialized recursively, memoized,
+                         shared (``program.memo``/``in_progress``/``dedup``; the callee's
+                         ``recursive_calls``)
+``numpy_scalar_rules``   NumPy 2's loops for operators and builtins on NumPy scalars
+``numpy_array_rules``    NumPy's rules for array operands, in-place updates, integer stores
+``python_number_rules``  Python's rules for Python numbers: checked int arithmetic, ``**``,
+                         ``/``, ``//``, ``%`` (``numbers``, ``python_numbers``,
+                         ``python_values``, ``_int_safe``; ``program.int_sites``)
+``weak_numbers``         NEP 50: a Python number meeting a NumPy value takes its dtype
+``result_tag``           the flag beside a result that is a Python number on some paths
+                         (``tagged``, ``tag``)
+``refusals``             ``fail`` and what is not converted (the tables; lists of mixed numbers)
+``nodes``                small gast constructors and predicates shared by the others
+======================== ====================================================================
+
+``fidelity`` (transpiler.fidelity's own helpers are converted with Numba's rules), ``program``,
+``src``/``fn`` and ``scalar_types`` are read by most modules.
+"""
+import inspect
+
+import gast
+
+from ...analysis.definite_assignment import check_definite_assignment
+from ...analysis.python_numbers import Numbers, UNKNOWN
+from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
+from ...analysis.scopes import local_names, parameter_names
+from ...analysis.static_values import is_runtime_value, is_scalar, Path, Static
+from ...errors import UnsupportedConstruct
+from ...fidelity import __name__ as REPLACEMENTS_MODULE
+from ...program import GeneratedFunction
+from ...source import capture, FunctionSource
+from .. import to_functional_form
+from ...nodes import function_def
+from ..split_webs import split_webs
+from .calls import Calls
+from .control_flow import ControlFlow
+from .environment import Environment
+from .expressions import Expressions
+from .local_functions import LocalFunctions
+from .nodes import _generated_name, _load, _store
+from .numpy_array_rules import NumpyArrayRules
+from .numpy_scalar_rules import NumpyScalarRules
+from .python_number_rules import PythonNumberRules
+from .refusals import Refusals
+from .result_tag import ResultTag, _calls_itself
+from .statements import Statements
+from .user_calls import UserCalls, _static_key
+from .weak_numbers import WeakNumbers
+
+
+class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, Expressions,
+                  Environment, Calls, UserCalls, NumpyScalarRules, NumpyArrayRules,
+                  PythonNumberRules, WeakNumbers):
+    """Specialize one Python function; see the module docstring.
+
+    Args:
+        program (Program): the program being built.
+        source (FunctionSource): the parsed function.
+        bindings (dict[str, Static]): parameters bound to static values (``self``, static
+            arguments, static values passed by a caller).
+    """
+
+    def __init__(self, program, source, bindings, extra_params=(), python_params=(),
+                 numpy_params=(), array_params=None, param_types=None, entry=False):
+        self.program = program
+        self.entry = entry          # the program's entry: its result reaches the caller
+        self.tagged = None          # ScalarTypes.tagged: (name, dtype, python kind)
+        self.tag = None             # the flag variable beside it
+        self.extra_params = list(extra_params)
+        self.recursive_calls = []   # (call node, calling Specializer, source node)
+        self.symbol = None
+        self.dynamic_params = []
+        self.src = source
+        self.fn = source.function
+        code = getattr(self.fn, "__code__", None)
+        if code is not None and code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
+                                                 inspect.CO_ASYNC_GENERATOR):
+            # A `yield` anywhere, even unreachable (`if 0: yield`), makes a generator function
+            raise UnsupportedConstruct(
+                f"a generator or coroutine function is not converted (in "
+                f"{self.fn.__qualname__})", source.origin(source.node))
+        self.env = dict(bindings)
+        self.bindings = dict(bindings)
+        self.locals = local_names(source.node)
+        self.inputs = {}            # Path -> local parameter name
+        self.loops = []
+        self.nesting = 0            # depth of if/while/for around the current statement
+        self.fn_globals = getattr(self.fn, "__globals__", {})
+        code = self.fn.__code__
+        self.freevars = dict(zip(code.co_freevars, self.fn.__closure__ or ()))
+        # Which expressions are Python numbers (no NEP 50 `weak` needed against them; Python's
+        # rules for `**`) and which are NumPy scalars (NumPy's rules for `**`, `/`, `//`, `%`).
+        self.numbers = Numbers(source.node, self.locals - set(bindings), python_params,
+                               self._resolve_static, numpy_params, array_params)
+        # One name per web (passes.split_webs): Numba types each name once.
+        numbers = self.numbers
+        # Names that hold numbers on every path (types by path over the unsplit function):
+        # their `x op= v` is a rebinding, an array's is an update in place.
+        scalars = set()
+        if param_types:
+            params = parameter_names(source.node)
+            before = ScalarTypes(source.node, {p: param_types.get(p, UNKNOWN_TYPE)
+                                               for p in params if p not in bindings},
+                                 self._resolve_static, UNKNOWN)
+            scalars = {name for name, kinds in before.types.items() if kinds and all(
+                k in ("int", "float", "bool", "complex") or k.startswith("np:")
+                for k in kinds)}
+        node, self.renamed = split_webs(source.node, lambda aug: (
+            aug.target.id in numbers.kinds or numbers.is_numpy_scalar(aug.target)
+            or numbers._python_here(aug.target) or aug.target.id in scalars))
+        if self.renamed:
+            self.src = source = FunctionSource(source.function, source.filename, node)
+            self.locals = local_names(node)
+            self.numbers = Numbers(node, self.locals - set(bindings), python_params,
+                                   self._resolve_static, numpy_params, array_params)
+        # Which types each name holds by path, where Numba's one type per name would differ.
+        self.param_types = dict(param_types or {})
+        self.weak_merges = {}       # name -> dtype: Python numbers assigned to it are converted
+        self.result_types = None    # ScalarTypes.result_types: the result's NumPy box
+        self.scalar_types = None
+        self.narrow = {}            # id(read) -> dtype: a float64-stored read narrowed back
+        self.python_numbers = set(self.numbers.kinds)
+        self.fidelity = self.fn.__module__ != REPLACEMENTS_MODULE
+        self._int_safe = None       # analysis.int_bounds.safe_names, when first needed
+        self._container_names = None   # names assigned a dict/list/set display (stmt_Raise)
+        self.python_values = {}     # entry parameters called with Python numbers: (path, value)
+
+    def run(self, symbol):
+        """Build the generated function under module symbol ``symbol``."""
+        node = self.src.node
+        params = parameter_names(node)
+        args = node.args
+        if args.vararg or args.kwarg or args.kwonlyargs:
+            self.fail(node, "*args, **kwargs and keyword-only parameters are not converted yet")
+        self.symbol = symbol
+        self.dynamic_params = dynamic = self.extra_params + [p for p in params
+                                                             if p not in self.env]
+        if self.fidelity:
+            types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
+                                       if p not in self.env}, self._resolve_static, UNKNOWN,
+                                int_power=self._int_power, reaching=self.numbers._reaching)
+            # Only the entry's result is boxed by the caller (a converted callee's result
+            # stays in compiled code), and a recursive call would read the flag too.
+            may_tag = self.entry and not _calls_itself(node, self.fn.__name__)
+            self.weak_merges = types.weak_merges(tag_result=may_tag)
+            self.tagged = types.tagged
+            if self.tagged is None and may_tag:
+                self.tagged = types.alike_tag()
+            if self.tagged:
+                self.tag = self.new_local(f"{self.tagged[0]}_is_python")
+            self.narrow = types.float_storage(self.weak_merges)
+            self.scalar_types = types
+            self.result_types = types.result_types()
+            for where, reason in types.problems(self.weak_merges, self.renamed):
+                self.fail(where, reason)
+            if self.fidelity:
+                self._check_list_elements(node)
+        body = self.block(node.body, top=True)
+        if self.tagged and self.scalar_types.tag_param is not None:
+            body.insert(0, gast.copy_location(gast.Assign(
+                targets=[_store(self.tag)],
+                value=gast.Constant(value=self.scalar_types.tag_param, kind=None),
+                type_comment=None), node))
+        if self.tagged and self.recursive_calls:
+            self.fail(node, "a recursive function whose result is a Python number or a NumPy "
+                            "scalar by path")
+        if not body:
+            body = [gast.Return(value=None)]
+        taken = set(self.locals)
+        names = []
+        for path, _ in sorted(self.inputs.items(), key=lambda item: item[1]):
+            names.append((self.inputs[path], path))
+        for name, _ in names:
+            taken.add(name)
+        fdef = gast.copy_location(
+            function_def(symbol.name, dynamic + [n for n, _ in names], body), node)
+        for call, caller, where in self.recursive_calls:
+            if caller is self:
+                call.args += [_load(name) for name, _ in names]
+            elif names:
+                caller.fail(where, "mutual recursion through functions that read arrays held "
+                                   "by objects is not converted yet")
+        local_vars = (self.locals - set(self.env)) | set(dynamic) | {n for n, _ in names}
+        check_definite_assignment(fdef, local_vars, self.src.filename, self.fn.__qualname__)
+        taken |= to_functional_form(fdef, local_vars,
+                                    lambda form: self.program.ir_symbol(form).ref())
+        symbol.nodes.append(fdef)
+        generated = GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
+                                      self.fn.__qualname__, taken)
+        generated.result_types = self.result_types
+        generated.tagged = self.tagged
+        return generated
+
+
+def specialize(program, function, self_value=None, static_args=None, source=None,
+               python_args=None, numpy_args=None, arg_keys=None):
+    """Build ``program``'s entry: ``function`` specialized on ``self_value`` and static args.
+
+    Args:
+        program (Program): an empty program.
+        function: the Python function (a method's underlying function when ``self_value`` is
+            given).
+        self_value: the bound instance, or None for a plain function.
+        static_args (dict[str, tuple[int, object]] | None): static parameter name ->
+            (index among the bound arguments, value).
+        source (FunctionSource | None): the parsed function when it is not ``function``'s own
+            source (a region of a function that is split; see transpiler.split).
+        python_args (dict[str, tuple[int, type, object]] | None): parameters called with a
+            Python int (index among the bound arguments, type, value; the value only decides
+            the sign of an int exponent, then guarded too)
+            or float or bool (index among the bound arguments, type): NEP 50 treats them as
+            weak; the specialization is guarded on their type.
+        numpy_args (dict[str, tuple[int, type, int | None, str]] | None): parameters called
+            with a NumPy scalar or an array (index, type, ndim of an array, dtype name): NumPy's rules apply to
+            their arithmetic (transpiler.fidelity). A NumPy scalar's type is guarded (called
+            with a Python number instead, the rules differ); an array's is not (the helpers
+            check at run time whether an operand is a scalar).
+        arg_keys (dict[str, tuple[int, tuple]] | None): every dynamic parameter -> (index,
+            ``type_key`` of its argument); those not guarded above are guarded on it.
+
+    Returns:
+        GeneratedFunction: the entry; also stored as ``program.entry``.
+
+    Raises:
+        UnsupportedConstruct: with the origin of the first construct not converted.
+    """
+    source = source or capture(function)
+    params = parameter_names(source.node)
+    bindings = {}
+    if self_value is not None:
+        if not params:
+            raise UnsupportedConstruct(f"{function.__qualname__} takes no 'self' parameter",
+                                       source.origin(source.node))
+        bindings[params[0]] = Static(self_value, Path(((("self",)),)))
+    for name, (index, value) in (static_args or {}).items():
+        path = Path(((("arg", index)),))
+        if is_runtime_value(value):
+            continue
+        bindings[name] = Static(value, path)
+        program.guard(path, "eq" if is_scalar(value) else "is", value)
+    symbol = program.function_symbol(_generated_name(function))
+    python_params = {}
+    python_values = {}
+    for name, (index, kind, *value) in (python_args or {}).items():
+        if name in bindings:
+            continue
+        program.guard(Path(((("arg", index)),)), "type", kind)
+        # (a bool computes as an int: True * 0 is the int 0)
+        python_params[name] = {int: "int", bool: "int", float: "float"}.get(kind, "num")
+        if value:
+            python_values[name] = (Path(((("arg", index)),)), value[0])
+    numpy_params, array_params = set(), {}
+    param_types = {name: {int: "int", float: "float", bool: "bool"}.get(kind, UNKNOWN_TYPE)
+                   for name, (_, kind, *_) in (python_args or {}).items()}
+    for name, (index, kind, ndim, *dtype) in (numpy_args or {}).items():
+        if name in bindings:
+            continue
+        if ndim is None:
+            program.guard(Path(((("arg", index)),)), "type", kind)
+            numpy_params.add(name)
+            param_types[name] = type_of_value(kind(0)) if not dtype else "np:" + dtype[0]
+        else:
+            array_params[name] = ndim
+            if dtype:
+                # The analyses read the dtype and the number of dimensions: guard both.
+                program.guard(Path(((("arg", index)),)), "array", (ndim, dtype[0]))
+                param_types[name] = f"arr:{dtype[0]}:{ndim}"
+    for name, (index, key) in (arg_keys or {}).items():
+        # Every other argument is guarded on its complete type too (None, str, complex, a
+        # tuple and its items' types...): a call never reuses code made for another type.
+        if name not in bindings:
+            program.guard(Path(((("arg", index)),)), "typekey", key)
+            if key == ("type", complex):
+                param_types[name] = "complex"
+            if key[0] == "tuple" and _holds_numpy(key):
+                raise UnsupportedConstruct(
+                    f"argument {name!r} is a tuple holding NumPy scalars or arrays: its items "
+                    "are not typed by path yet, so their arithmetic would follow Numba's rules "
+                    "(pass them as separate arguments)", source.origin(source.node))
+    specializer = Specializer(program, source, bindings, python_params=python_params,
+                              numpy_params=numpy_params, array_params=array_params,
+                              param_types=param_types, entry=True)
+    specializer.python_values = python_values
+    key = (function,) + tuple(sorted((name, _static_key(s.value))
+                                     for name, s in bindings.items()))
+    program.in_progress[key] = specializer      # a recursive call finds the entry itself
+    entry = specializer.run(symbol)
+    del program.in_progress[key]
+    program.functions.append(entry)
+    program.entry = entry
+    return entry
+
+
+def _holds_numpy(key):
+    """Whether an argument's ``type_key`` (transpiler.type_keys) has a NumPy scalar or an array in a
+    tuple."""
+    if key[0] == "tuple":
+        return any(_holds_numpy(k) for k in key[1])
+    return key[0] == "array" or getattr(key[1], "__module__", None) == "numpy"

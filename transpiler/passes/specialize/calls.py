@@ -1,0 +1,226 @@
+"""Calls: ``expr_Call`` decides which rule a call takes (``.item()``/``.reshape``, transpiler.ir's
+checked forms, folded builtins, the number rules, refused builtins, converted user functions,
+``np.random``, ``np.arange``/``np.clip`` checks, library calls).
+"""
+import math
+
+import gast
+import numpy as np
+
+from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_reference, Static
+from ...fidelity import (DIFFERENT_MATH, FLOAT_MATH, numpy_arange3, numpy_clip, numpy_random_seed,
+                         numpy_random_uniform, numpy_reshape, REPLACEMENT_ARITY, REPLACEMENTS)
+from ...fidelity import __name__ as REPLACEMENTS_MODULE
+from ...ir import weak as ir_weak
+from .nodes import k_ok, _describe, _hashable, _pure
+from .numpy_scalar_rules import Abs
+from .python_number_rules import _IR_CHECKED, _IR_OPERATORS
+from .refusals import _DIFFERENT_BUILTINS
+
+
+class Calls:
+    """``expr_Call``: the rule a call takes."""
+
+    def expr_Call(self, node):
+        callee = self.expr(node.func)
+        if not isinstance(callee, Static) and isinstance(node.func, gast.Attribute) and \
+                node.func.attr == "item" and not node.args and not node.keywords and \
+                self.scalar_types is not None:
+            kinds = self.scalar_types.of(node.func.value)
+            if len(kinds) == 1 and next(iter(kinds)) in ("int", "float", "bool", "complex"):
+                self.fail(node, f"a Python {next(iter(kinds))} has no .item() (Python raises "
+                                "AttributeError)")
+            if len(kinds) == 1 and next(iter(kinds)).startswith("np:"):
+                # a NumPy scalar's .item() is the Python number (Numba keeps the dtype)
+                python = self.scalar_types.of(node)
+                convert = {frozenset({"int"}): int, frozenset({"float"}): float,
+                           frozenset({"complex"}): complex, frozenset({"bool"}): bool}.get(
+                    frozenset(python))
+                if convert is not None:
+                    value = self._m(self.expr(node.func.value), node.func.value)
+                    if convert is bool:
+                        return gast.Call(func=self.materialize(Static(bool), node),
+                                         args=[value], keywords=[])
+                    return self._call_helper(node, REPLACEMENTS[convert], [value])
+        if not isinstance(callee, Static) and self.fidelity and isinstance(
+                node.func, gast.Attribute) and node.func.attr == "reshape" and node.args and \
+                not node.keywords and self.scalar_types is not None and not any(
+                isinstance(a, gast.Starred) for a in node.args):
+            kinds = self.scalar_types.of(node.func.value)
+            if kinds and all(k.startswith("arr:") for k in kinds) and _pure(node.func.value):
+                # NumPy's errors and strides (fidelity.numpy_reshape)
+                dims = node.args[0].elts if len(node.args) == 1 and isinstance(
+                    node.args[0], gast.Tuple) else node.args
+                one = self.scalar_types.of(node.args[0])
+                if len(node.args) > 1 or isinstance(node.args[0], gast.Tuple) or (
+                        one and one <= {"int", "bool"} or one and all(
+                            k.startswith("np:int") for k in one)):
+                    # a.reshape(6) is a.reshape((6,)): the helper takes a tuple
+                    shape = gast.Tuple(elts=[self.value(d) for d in dims], ctx=gast.Load())
+                else:
+                    shape = self.value(node.args[0])
+                return self._call_helper(node, numpy_reshape,
+                                         [self.value(node.func.value), shape])
+        if not isinstance(callee, Static):
+            return gast.Call(func=callee, args=[self.value(a) for a in node.args],
+                             keywords=[self._child(k) for k in node.keywords])
+        fn = callee.value
+        if _hashable(fn) and fn in _IR_CHECKED and not node.keywords and self.program.check_int:
+            # transpiler.ir.int_add & co. called by transpiler.fidelity's helpers
+            return self._checked_int(node, _IR_CHECKED[fn], [self.value(a) for a in node.args])
+        if _hashable(fn) and fn in _IR_CHECKED and not node.keywords:
+            return gast.BinOp(left=self.value(node.args[0]), op=_IR_OPERATORS[_IR_CHECKED[fn]](),
+                              right=self.value(node.args[1]))
+        if fn is ir_weak and len(node.args) == 2 and not node.keywords:
+            # transpiler.ir.weak used by transpiler.fidelity: the typed NEP 50 helper.
+            return self._weak(self.value(node.args[0]), node.args[0],
+                              self.value(node.args[1]))
+        if _hashable(fn) and fn in FOLDABLE_BUILTINS and not any(isinstance(a, gast.Starred) for a in node.args):
+            args = [self.expr(a) for a in node.args]
+            kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+            if all(isinstance(a, Static) for a in args + list(kwargs.values())) and k_ok(kwargs):
+                if fn in (len, hasattr, getattr) and args:
+                    self._instance_fact(args[0])   # instance state read without a path
+                try:
+                    result = fn(*(a.value for a in args),
+                                **{k: v.value for k, v in kwargs.items()})
+                except Exception:  # noqa: BLE001 - raise it at run time, as Python would
+                    result = None
+                else:
+                    if fn is getattr:
+                        return self.static(result, None, node)
+                    if fn is type and len(args) == 1 and not kwargs and \
+                            args[0].path is not None:
+                        # type(self).scale: re-read (and guard) through __class__
+                        return self.static(result, args[0].path.child(".", "__class__"), node)
+                    if is_scalar(result) or isinstance(result, type):
+                        return Static(result)
+        plain_args = not node.keywords and not any(isinstance(a, gast.Starred)
+                                                   for a in node.args)
+        if plain_args and self.scalar_types is not None:
+            special = self._numpy_scalar_call(node, fn)
+            if special is not None:
+                return special
+        if fn is abs and len(node.args) == 1 and not node.keywords and not isinstance(
+                node.args[0], gast.Starred):
+            operand = self.expr(node.args[0])
+            exact = self._numpy_scalar_op(node, Abs(), [operand], [node.args[0]])
+            if exact is not None:
+                return exact
+            if not isinstance(operand, Static) and self._python_int(node.args[0]) and \
+                    self.scalar_types.of(node.args[0]) == {"int"}:
+                return self._checked_int(node, "int_abs", [operand])
+            if self.scalar_types is not None and self.scalar_types.of(node.args[0]) == {"bool"}:
+                # Python's abs(True) is the int 1 (Numba's an int8)
+                return gast.Call(func=self.materialize(Static(abs), node), args=[gast.Call(
+                    func=self.materialize(Static(int), node), args=[
+                        self._m(operand, node.args[0])], keywords=[])], keywords=[])
+        if _hashable(fn) and fn in _DIFFERENT_BUILTINS:
+            self.fail(node, f"{_DIFFERENT_BUILTINS[fn]} in compiled code does not give "
+                            "Python's result")
+        if _hashable(fn) and fn in DIFFERENT_MATH:
+            self.fail(node, f"{DIFFERENT_MATH[fn]} is CPython's own implementation; the "
+                            "compiled one (libm) differs in the last digits")
+        if _hashable(fn) and fn is math.ldexp and len(node.args) == 2 and \
+                self.numbers.kind(node.args[1]) != "int":
+            self.fail(node, "math.ldexp() with an exponent that may not be a Python int "
+                            "(Python raises TypeError; compiled code would compute)")
+        if _hashable(fn) and fn is math.gcd and not all(
+                self._integer_typed(a) or self.numbers.kind(a) == "int" for a in node.args):
+            self.fail(node, "math.gcd() of a value that may be a float (Python raises "
+                            "TypeError; compiled code would compute)")
+        if (_hashable(fn) and fn in REPLACEMENTS and
+                len(node.args) == REPLACEMENT_ARITY.get(fn, 1) and not node.keywords
+                and self.fn.__module__ != REPLACEMENTS_MODULE):
+            return self._call_user(node, REPLACEMENTS[fn], None)
+        if getattr(fn, "__graphjit_do_not_convert__", False):
+            self.fail(node, f"{getattr(fn, '__qualname__', fn)} is marked do_not_convert")
+        target = self._user_callable(callee, node)
+        if target is not None:
+            return self._call_user(node, *target)
+        if library_reference(fn) is None:
+            self.fail(node.func, f"calling {_describe(fn) if not callable(fn) else repr(fn)} "
+                                 "is not converted (not a library function graphjit can "
+                                 "compile, nor Python source it can read)")
+        if self.fidelity and fn in (np.arange, np.clip) and not node.keywords and not any(
+                isinstance(a, gast.Starred) for a in node.args):
+            checked = self._numpy_checked_call(node, fn)
+            if checked is not None:
+                return checked
+        ref = library_reference(fn)
+        if ref is not None and ref[0] == "numpy" and ref[1][:1] == ("random",):
+            from ...random_state import EXACT
+            if len(ref[1]) != 2 or ref[1][1] not in EXACT:
+                self.fail(node, f"np.random.{'.'.join(ref[1][1:])} draws otherwise in "
+                                "compiled code (Numba's implementation)")
+            self.program.uses_random = True   # NumPy's state is carried in and out
+            name = ref[1][1]
+            if name == "seed":
+                self.program.random_seeded = True   # NumPy's Gaussian cache is dropped too
+            if self.fidelity and not node.keywords and (name, len(node.args)) in (
+                    ("seed", 1), ("uniform", 2)):
+                exprs = [self.expr(a) for a in node.args]
+                if all(isinstance(e, Static) or self.scalar_types is not None and
+                       self.scalar_types.of(a) and all(
+                           k in ("int", "bool", "float") or k.startswith("np:")
+                           for k in self.scalar_types.of(a))
+                       for e, a in zip(exprs, node.args)):
+                    helper = numpy_random_seed if name == "seed" else numpy_random_uniform
+                    return self._call_helper(node, helper, [
+                        self._m(e, a) for e, a in zip(exprs, node.args)])
+        args = [self.value(a) for a in node.args]
+        if ref is not None and ref[0] == "math" and ref[1][-1] in FLOAT_MATH and not any(
+                isinstance(a, gast.Starred) for a in args):
+            args = [gast.copy_location(gast.Call(func=gast.Attribute(
+                value=self.program.import_symbol("numpy").ref(), attr="float64",
+                ctx=gast.Load()), args=[a], keywords=[]), a) for a in args]
+        return gast.Call(func=self.materialize(callee, node.func), args=args,
+                         keywords=[self._child(k) for k in node.keywords])
+
+    def _numpy_checked_call(self, node, fn):
+        """``np.arange``/``np.clip`` where Numba's answer differs from NumPy's: the helpers of
+        transpiler.fidelity (a zero step, a NaN or an infinite length, a NaN bound) or
+        ``np.copy`` for ``np.clip(a, None, None)``; None where Numba's is NumPy's (the caller
+        then emits the library call)."""
+        exprs = [self.expr(a) for a in node.args]
+        values = [self._m(e, a) for e, a in zip(exprs, node.args)]
+
+        def may_be_float(e, a):   # a float may be NaN
+            return not isinstance(e, Static) and (
+                self.scalar_types is None or self.scalar_types.of(a) - {"int", "bool"})
+        if fn is np.arange and len(exprs) in (1, 2):
+            if self.scalar_types is None or not any(
+                    may_be_float(e, a) for e, a in zip(exprs, node.args)):
+                return None
+            zero = gast.Constant(value=0, kind=None)
+            one = gast.Constant(value=1, kind=None)
+            return self._call_helper(node, numpy_arange3,
+                                     ([zero] if len(values) == 1 else []) + values + [one])
+        if fn is np.arange and len(exprs) == 3:
+            step = exprs[2]
+            if isinstance(step, Static) and step.value != 0 and not any(
+                    may_be_float(e, a) for e, a in zip(exprs[:2], node.args)):
+                return None
+            return self._call_helper(node, numpy_arange3, values)
+        if fn is not np.clip or len(exprs) != 3:
+            return None
+        bounds = exprs[1:]
+        if any(isinstance(b, Static) and isinstance(b.value, float) and b.value != b.value
+               for b in bounds):
+            self.fail(node, "np.clip with a NaN bound (NumPy gives NaN; Numba ignores it)")
+        kinds = [self.scalar_types.of(a) if self.scalar_types else set() for a in node.args[1:]]
+        if all(not isinstance(b, Static) or type(b.value) is float for b in bounds) and \
+                all(k and all(x in ("float", "int") or x.startswith("np:float") for x in k)
+                    for k in kinds) and any(
+                "float" in k or any(x.startswith("np:float") for x in k) for k in kinds):
+            # a float bound may be NaN: NumPy's result is NaN (fidelity.numpy_clip)
+            return self._call_helper(node, numpy_clip, values)
+        if all(isinstance(b, Static) and b.value is None for b in bounds):
+            # NumPy 2 returns a copy; Numba raises ValueError
+            kinds = self.scalar_types.of(node.args[0]) if self.scalar_types else set()
+            if not kinds or not all(k.startswith("arr:") for k in kinds):
+                self.fail(node, "np.clip(x, None, None) of a value that may not be an array")
+            return gast.Call(func=gast.Attribute(
+                value=self.program.import_symbol("numpy").ref(), attr="copy",
+                ctx=gast.Load()), args=[values[0]], keywords=[])
+        return None

@@ -1,0 +1,115 @@
+"""Lambdas and nested ``def``: bound to a static :class:`LocalFunction`, each call specialized
+into a generated function that receives the enclosing variables it reads.
+"""
+import copy
+
+import gast
+
+from ...analysis.scopes import local_names, parameter_names
+from ...analysis.static_values import Static
+from ...source import FunctionSource
+from .nodes import _generated_name
+
+
+class LocalFunction:
+    """A lambda or nested ``def`` of a converted function. It is static: each call is
+    specialized into a generated function whose first parameters are the enclosing variables it
+    reads (its *captures*), passed at the call with their current values (Python's closures
+    read the variable at call time too; assigning them with ``nonlocal`` is not converted).
+
+    Attributes:
+        node (gast.FunctionDef): the definition (a lambda becomes ``def lambda(...)``).
+        owner (FunctionSource): the enclosing function (its globals and file).
+        captures (list[tuple[str, str]]): captured name -> variable holding it at the caller.
+        static_captures (dict[str, Static]): captured names bound to static values.
+        defaults (dict[str, Static]): default values, evaluated where it was defined.
+        name (str): name for the generated function.
+    """
+
+    def __init__(self, node, owner, captures, static_captures, defaults, name):
+        self.node = node
+        self.owner = owner
+        self.captures = captures
+        self.static_captures = static_captures
+        self.defaults = defaults
+        self.name = name
+
+    def with_captures(self, captures):
+        return LocalFunction(self.node, self.owner, captures, self.static_captures,
+                             self.defaults, self.name)
+
+    def source(self):
+        """A FunctionSource whose parameters are the captures followed by the function's."""
+        node = copy.deepcopy(self.node)
+        node.args = copy.deepcopy(node.args)
+        node.args.args = [gast.Name(id=c, ctx=gast.Param(), annotation=None, type_comment=None)
+                          for c, _ in self.captures] + node.args.args
+        node.args.defaults = []
+        return FunctionSource(self.owner.function, self.owner.filename, node)
+
+
+class LocalFunctions:
+    """Lambdas and nested ``def``: bound as static LocalFunction values."""
+
+    def stmt_FunctionDef(self, node):
+        if node.decorator_list:
+            self.fail(node, "a decorated nested def is not converted")
+        self._define_local(node.name, node)
+        return []
+
+    def expr_Lambda(self, node):
+        return Static(self._local_function(node, "lambda"))
+
+    def _define_local(self, name, node):
+        """Bind ``name`` to a lambda or nested def: calls to it are specialized."""
+        stores = sum(1 for n in gast.walk(self.src.node)
+                     if (isinstance(n, gast.Name) and n.id == name
+                         and isinstance(n.ctx, (gast.Store, gast.Del)))
+                     or (isinstance(n, gast.FunctionDef) and n.name == name
+                         and n is not self.src.node))
+        if stores != 1 or self.nesting:
+            self.fail(node, f"the local function {name!r} must be defined once, at the top "
+                            "level of the function body, to be converted")
+        self.env[name] = Static(self._local_function(node, name))
+
+    def _local_function(self, node, name):
+        if isinstance(node, gast.Lambda):
+            fdef = gast.FunctionDef(
+                name=name, args=node.args, body=[gast.copy_location(
+                    gast.Return(value=node.body), node.body)],
+                decorator_list=[], returns=None, type_comment=None, type_params=[])
+            gast.copy_location(fdef, node)
+        else:
+            fdef = node
+        args = fdef.args
+        if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+            self.fail(node, "*args, **kwargs and keyword-only parameters are not converted yet")
+        defaults = {}
+        for param, default in zip(reversed(args.args), reversed(args.defaults)):
+            value = self.expr(default)
+            if not isinstance(value, Static):
+                self.fail(default, "a default value that is not known at transpile time")
+            defaults[param.id] = value
+        inner = local_names(fdef)
+        free = sorted({n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)
+                       and isinstance(n.ctx, gast.Load)} - inner)
+        captures, static_captures = [], {}
+        for var in free:
+            if var in self.env:
+                static_captures[var] = self.env[var]
+                inner_fn = self.env[var].value
+                if isinstance(inner_fn, LocalFunction):
+                    # It calls another local function: what that one captures must reach it
+                    # too, so it is captured here as well (under the same names).
+                    for _, held in inner_fn.captures:
+                        if held not in free and held in self.locals and (
+                                held, held) not in captures:
+                            captures.append((held, held))
+            elif var in self.locals:
+                captures.append((var, var))
+        for var in inner:
+            if var in self.env and var not in static_captures and var not in parameter_names(
+                    fdef):
+                static_captures.pop(var, None)
+        return LocalFunction(fdef, self.src, captures, static_captures, defaults,
+                             f"{_generated_name(self.fn)}_{name}")

@@ -1,0 +1,79 @@
+"""Small gast constructors and predicates shared by the specializer's modules (no state)."""
+import copy
+import keyword
+import re
+
+import gast
+
+
+
+def _describe(value):
+    return f"{type(value).__module__}.{type(value).__qualname__} object"
+
+
+class _Converted:
+    """An expression already rewritten, passed where a source node is expected."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _generated_name(function):
+    """``Class_method`` or ``function``: the qualname after its last ``<locals>``."""
+    name = function.__qualname__.rsplit("<locals>.", 1)[-1]
+    name = re.sub(r"\W+", "_", name).strip("_") or "function"
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        name += "_fn"       # `is_` stripped is the keyword `is`
+    return name if not name[0].isdigit() else "f_" + name
+
+
+def _pure(node):
+    """An expression that can be evaluated twice with the same value and no effect."""
+    if isinstance(node, (gast.Name, gast.Constant)):
+        return True
+    if isinstance(node, gast.Attribute):
+        return _pure(node.value)
+    if isinstance(node, gast.Subscript):
+        return _pure(node.value) and _pure(node.slice)
+    if isinstance(node, gast.Tuple):
+        return all(_pure(e) for e in node.elts)
+    if isinstance(node, gast.BinOp):   # arithmetic of pure operands: same value, no effect
+        return _pure(node.left) and _pure(node.right)
+    if isinstance(node, gast.UnaryOp):
+        return _pure(node.operand)
+    return False
+
+
+def _assign(name, value):
+    return gast.Assign(targets=[gast.Name(id=name, ctx=gast.Store(), annotation=None,
+                                          type_comment=None)],
+                       value=gast.Constant(value=value, kind=None), type_comment=None)
+
+
+def _store(name):
+    return gast.Name(id=name, ctx=gast.Store(), annotation=None, type_comment=None)
+
+
+def _load(name):
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+def _as_load(target):
+    """A copy of an assignment target that reads it (``a[i]`` for ``a[i] op= v``)."""
+    copied = copy.deepcopy(target)
+    for child in gast.walk(copied):
+        if hasattr(child, "ctx"):
+            child.ctx = gast.Load()
+    return copied
+
+
+def _hashable(value):
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def k_ok(kwargs):
+    return all(k is not None for k in kwargs)

@@ -1,0 +1,160 @@
+"""Arrays: operators with an array operand by NumPy's rules, ``a op= b`` on an array, and values
+stored into an element of an integer array as NumPy's setitem stores them.
+"""
+import gast
+import numpy as np
+
+from ...analysis.numpy_scalars import (array_plan, COMPARISONS, operand_dtype as _ufunc_operand,
+                                       UFUNCS)
+from ...analysis.static_values import constant_node, Static
+from ...fidelity import fit_int, store_float_checked, store_int_checked, store_numpy_float_unsigned
+
+
+class NumpyArrayRules:
+    """NumPy's rules for array operands and stores into arrays."""
+
+    def _numpy_array_op(self, node, op, name, kinds, values, sources):
+        """An operator with an array operand by NumPy's rules (analysis.numpy_scalars
+        ``array_plan``): a NumPy scalar meeting an array converted to the loop dtype (the
+        array too, where its dtype is not the loop's); ``a ** 0.5`` is ``np.sqrt(a)``; falls
+        back where Numba's array loop differs. None where Numba's operator already agrees."""
+        constants = [v.value if isinstance(v, Static) else self.numbers.constant(s)
+                     for v, s in zip(values, sources)]
+        found = array_plan(name, kinds, constants)
+        if found is None:
+            return None
+        if found.problem:
+            self.fail(node, found.problem)
+        operands = [self._m(v, s) for v, s in zip(values, sources)]
+        if found.sqrt:
+            base = operands[0]
+            if kinds[0] != f"arr:{found.loop}:{kinds[0].split(':')[2]}":
+                base = self._astype(found.loop, base, node)
+            return gast.copy_location(gast.Call(func=self.materialize(Static(np.sqrt), node),
+                                                args=[base], keywords=[]), node)
+        if not found.loop:
+            return None
+        converted = []
+        for expr, kind in zip(operands, kinds):
+            if kind.startswith("arr:") and kind.split(":")[1] != found.loop:
+                expr = self._astype(found.loop, expr, node)
+            elif (kind.startswith("np:") and kind[3:] != found.loop) or kind == "complex":
+                expr = self._np_cast(found.loop, expr, node)
+            converted.append(expr)
+        if name in COMPARISONS:
+            out = gast.Compare(left=converted[0], ops=[op], comparators=[converted[1]])
+        else:
+            out = gast.BinOp(left=converted[0], op=op, right=converted[1])
+        return gast.copy_location(out, node)
+
+    def _inplace_array_update(self, node, target, value, target_kinds):
+        """``a op= b`` of an array ``a``: ``np.<ufunc>(a, b, out=a)`` with casting
+        'same_kind' in NumPy. Where NumPy's result dtype cannot be cast so into ``a``'s, the
+        plain call raises (UFuncOutputCastingError, a TypeError): fall back. A NumPy scalar
+        ``b`` is converted to the loop dtype, as for ``a op b``. None where the other rules
+        apply."""
+        if len(target_kinds) != 1:
+            return None
+        kind = next(iter(target_kinds))
+        value_kinds = self.scalar_types.of(node.value)
+        if len(value_kinds) != 1:
+            return None
+        other = next(iter(value_kinds))
+        name = type(node.op).__name__
+        constants = [None, value.value if isinstance(value, Static) else
+                     self.numbers.constant(node.value)]
+        found = array_plan(name, [kind, other], constants)
+        if found is None:
+            return None
+        if found.problem:
+            self.fail(node, found.problem)
+        ufunc = UFUNCS.get(name)
+        dtypes = (np.dtype(kind.split(":")[1]), _ufunc_operand(other))
+        try:
+            result = ufunc.resolve_dtypes(dtypes + (None,))[-1]
+        except Exception:  # noqa: BLE001 - NumPy refuses the types: Numba's typing too
+            return None
+        if not np.can_cast(result, dtypes[0], casting="same_kind"):
+            self.fail(node, f"NumPy cannot cast {ufunc.__name__}'s {result.name} result into "
+                            f"the {dtypes[0].name} array updated in place (it raises "
+                            "UFuncOutputCastingError)")
+        if found.sqrt:
+            return None
+        value = self._m(value, node.value)
+        if other.startswith("np:") and found.loop and other[3:] != found.loop:
+            value = self._np_cast(found.loop, value, node)
+        if other == "int" and dtypes[0].kind in "iu":
+            # NEP 50: a Python int meeting an integer array must fit its dtype
+            info = np.iinfo(dtypes[0])
+            constant = constants[1]
+            if constant is None or not info.min <= constant <= info.max:
+                value = self._call_helper(node, fit_int, [
+                    value, constant_node(int(info.min)), constant_node(int(info.max))])
+        return gast.AugAssign(target=target, op=node.op, value=value)
+
+    def _astype(self, dtype, expr, node):
+        """``expr.astype(np.<dtype>)``: an array converted as NumPy converts a ufunc input."""
+        return gast.copy_location(gast.Call(
+            func=gast.Attribute(value=expr, attr="astype", ctx=gast.Load()),
+            args=[self.materialize(Static(np.dtype(dtype).type), node)], keywords=[]), node)
+
+    def _checked_store(self, node, target, source, value, kinds=None):
+        """``value`` (the user's ``source``; its types ``kinds`` when known otherwise) stored
+        into an element of an integer array as NumPy 2's setitem stores it (measured per
+        target and value type, NumPy 2.4): into a signed array every value is converted as
+        ``int()`` converts it, and one that does not fit raises OverflowError (nan:
+        ValueError); into an unsigned array a Python int or float is so too, while a NumPy
+        integer wraps and a NumPy float is converted through int64 (C's conversion). Numba
+        wraps everything (and a float out of range is undefined). Complex values fall back."""
+        if not self.fidelity or self.scalar_types is None:
+            return value
+        base = self.scalar_types.of(target.value)
+        if len(base) != 1 or not next(iter(base)).startswith("arr:"):
+            return value
+        parts = next(iter(base)).split(":")
+        ndim = int(parts[2])
+        index = target.slice.elts if isinstance(target.slice, gast.Tuple) else [target.slice]
+        if len(index) != ndim or any(isinstance(i, gast.Slice) for i in index):
+            return value     # a store into a slice: broadcast by NumPy's casting rules
+        dtype = np.dtype(parts[1])
+        kinds = self.scalar_types.of(source) if kinds is None else kinds
+        if dtype.kind not in "iu" or len(kinds) != 1:
+            return value
+        kind = next(iter(kinds))
+        if kind == "np:" + dtype.name:
+            return value
+        if not (kind in ("int", "bool", "float", "complex") or kind.startswith("np:")):
+            return value
+        # a Python number as compiled code holds it (int64, float64, complex128)
+        source_dtype = np.dtype(_ufunc_operand(kind))
+        if source_dtype.kind == "c":
+            self.fail(node, f"a complex value stored into an {dtype.name} array (NumPy "
+                            "raises or warns by type)")
+        python = kind in ("int", "float", "bool")
+        info = np.iinfo(dtype)
+        if source_dtype.kind in "biu":
+            if dtype.kind == "u" and not python:
+                return value                      # a NumPy integer wraps, as in Numba
+            constant = self.numbers.constant(source)
+            if constant is not None and info.min <= constant <= info.max:
+                return value
+            if source_dtype.kind == "b":
+                return value
+            own = np.iinfo(source_dtype)
+            low, high = max(info.min, own.min), min(info.max, own.max)
+            if low == own.min and high == own.max:
+                return value                      # every value of its type fits
+            return self._call_helper(node, store_int_checked, [
+                value, self._np_cast(source_dtype.name, constant_node(int(low)), node),
+                self._np_cast(source_dtype.name, constant_node(int(high)), node)])
+        # a float
+        if dtype.kind == "u" and not python:
+            bound = 2.0 ** 31 if dtype.itemsize <= 2 else 2.0 ** 63
+            return self._call_helper(node, store_numpy_float_unsigned, [
+                value, constant_node(-bound - (1.0 if bound < 2 ** 53 else 2048.0)),
+                constant_node(bound)])
+        low = float(info.min) - 1.0
+        if low == float(info.min):
+            low = float(np.nextafter(float(info.min), -np.inf))
+        return self._call_helper(node, store_float_checked, [
+            value, constant_node(low), constant_node(float(info.max) + 1.0)])

@@ -1,0 +1,284 @@
+"""NumPy scalars: NumPy 2's loop for an operator or ufunc with a NumPy scalar operand
+(analysis.numpy_scalars), the ``/``, ``//``, ``%`` of values alike by path, and builtins and
+ufuncs called on scalars by the type model.
+"""
+import warnings
+
+import gast
+import numpy as np
+
+from ...analysis.numpy_scalars import COMPARISONS, plan as numpy_scalar_plan, ufunc_plan
+from ...analysis.scalar_types import (CALL as CALL_TYPE, random_state_kept, sample as sample_of,
+                                      type_of_value, UNKNOWN as UNKNOWN_TYPE)
+from ...analysis.static_values import constant_node, Static
+from ...fidelity import (ALIKE_BINOPS, checked_round, fit_int, NUMPY_BINOPS, numpy_complex_div,
+                         numpy_floordiv_int64, numpy_int_pow, numpy_lshift, numpy_round_digits,
+                         numpy_rshift, python_divmod_int, python_round_digits, python_to_int_dtype,
+                         REPLACEMENTS, to_complex2)
+from .nodes import _hashable, _pure
+
+
+class Abs:
+    """The operator of ``abs(x)`` for analysis.numpy_scalars (NumPy's ``np.absolute``)."""
+
+
+class NumpyScalarRules:
+    """NumPy 2's loops for NumPy scalar operands."""
+
+    def _numpy_scalar_op(self, node, op, values, sources):
+        """NumPy 2's loop for an operator with a NumPy scalar operand (analysis.numpy_scalars):
+        each operand converted to the loop's dtype, the result to NumPy's result dtype. None
+        where the other rules apply (no NumPy scalar, a type not known by path); falls back
+        where NumPy's result cannot be computed exactly.
+
+        Args:
+            node: the user's operator node (for locations and messages).
+            op: the gast operator (``gast.Add()``, ``gast.Lt()``, ``gast.USub()``...).
+            values (list): the converted operands (generated nodes or Static values).
+            sources (list): the user's operand nodes, as the analyses know them."""
+        if not self.fidelity or self.scalar_types is None:
+            return None
+        ufunc = op if isinstance(op, np.ufunc) else None
+        name = ufunc.__name__ if ufunc is not None else type(op).__name__
+        kinds = []
+        for value, source in zip(values, sources):
+            found = ({type_of_value(value.value)} if isinstance(value, Static)
+                     else self.scalar_types.of(source))
+            if len(found) != 1:
+                return None
+            kinds.append(next(iter(found)))
+        if ufunc is None and any(k.startswith("arr:") for k in kinds):
+            return self._numpy_array_op(node, op, name, kinds, values, sources)
+        # A static NumPy scalar (np.float32(2.0) folded) is as strong as a runtime one.
+        strong = any(isinstance(v, Static) and isinstance(v.value, np.generic) for v in values)
+        found = (ufunc_plan(ufunc, kinds) if ufunc is not None
+                 else numpy_scalar_plan(name, kinds, strong))
+        if found is None:
+            return None
+        if found.problem:
+            self.fail(node, found.problem)
+        loop = found.loop[0]
+        operands = []
+        for value, source, kind, weak_int in zip(values, sources, kinds, found.weak_int):
+            expr = self._m(value, source)
+            if weak_int:
+                info = np.iinfo(loop)
+                if not isinstance(value, Static) or not info.min <= value.value <= info.max:
+                    # NumPy 2 raises OverflowError where it does not fit (a constant: always)
+                    expr = self._call_helper(node, fit_int, [
+                        expr, constant_node(int(info.min)), constant_node(int(info.max))])
+            if kind != "np:" + loop:
+                expr = self._np_cast(loop, expr, node)
+            operands.append(expr)
+        if ufunc is not None:
+            out = gast.Call(func=self.materialize(Static(ufunc), node), args=operands,
+                            keywords=[])
+        elif name in COMPARISONS:
+            out = gast.Compare(left=operands[0], ops=[op], comparators=[operands[1]])
+        elif name == "Abs":
+            out = gast.Call(func=self.materialize(Static(abs), node), args=operands,
+                            keywords=[])
+        elif len(operands) == 1:
+            # NumPy's invert of a bool is logical (Numba's ~True is -2)
+            out = gast.UnaryOp(op=gast.Not() if name == "Invert" and loop == "bool" else op,
+                               operand=operands[0])
+        elif name == "LShift":
+            out = self._call_helper(node, numpy_lshift, operands + [
+                constant_node(np.dtype(loop).itemsize * 8)])
+        elif name == "RShift":
+            out = self._call_helper(node, numpy_rshift, operands + [
+                constant_node(np.dtype(loop).itemsize * 8),
+                self._np_cast(loop, constant_node(0), node),
+                self._np_cast(loop, constant_node(-1 if np.dtype(loop).kind == "i" else 0),
+                              node)])
+        elif name == "FloorDiv" and loop == "int64":
+            out = self._call_helper(node, numpy_floordiv_int64, operands)
+        elif name == "Pow" and np.dtype(loop).kind in "biu":
+            out = self._call_helper(node, numpy_int_pow, operands)
+        elif loop == "int64" and name in ("Add", "Sub", "Mult", "USub"):
+            # wrapping int64 arithmetic, spelled in uint64 (Numba's signed ops are `nsw`)
+            unsigned = [self._np_cast("uint64", o, node) for o in operands]
+            if name == "USub":
+                unsigned = [self._np_cast("uint64", constant_node(0), node)] + unsigned
+                op = gast.Sub()
+            out = gast.BinOp(left=unsigned[0], op=op, right=unsigned[1])
+        elif name == "Div" and loop.startswith("complex"):
+            out = self._call_helper(node, numpy_complex_div[loop], operands)
+        elif name in NUMPY_BINOPS:
+            out = self._call_helper(node, NUMPY_BINOPS[name], operands)
+        else:
+            out = gast.BinOp(left=operands[0], op=op, right=operands[1])
+        return gast.copy_location(self._np_cast(found.result, gast.copy_location(out, node),
+                                                node), node)
+
+    def _alike_op(self, node, op, values, sources):
+        """``/``, ``//``, ``%`` with an operand that is a Python float on some paths and an
+        np.float64 on others (an int and an np.int64): they compute alike but by zero
+        (fidelity.alike_div). None elsewhere."""
+        name = type(op).__name__
+        if not self.fidelity or self.scalar_types is None or name not in ALIKE_BINOPS:
+            return None
+        pairs = ({"float", "np:float64"}, {"int", "np:int64"})
+        for value, source in zip(values, sources):
+            kinds = set() if isinstance(value, Static) else self.scalar_types.of(source)
+            if any(pair <= kinds for pair in pairs):
+                return self._call_helper(node, ALIKE_BINOPS[name],
+                                         [self._m(v, s) for v, s in zip(values, sources)])
+        return None
+
+    def _numpy_scalar_call(self, node, fn):
+        """Builtins and ufuncs called on scalars, by the type model (analysis.scalar_types,
+        analysis.numpy_scalars); None where the other rules apply.
+
+        - a ufunc of EXACT_UFUNCS: NumPy's loop, as for operators;
+        - ``isinstance(x, T)``: decided here from x's type (the specialization is guarded on
+          it; Numba's typing takes an int64 for an int and a bool for no int);
+        - ``divmod(a, b)`` with a NumPy scalar: NumPy's ``//`` and ``%`` loops;
+        - ``sum((a, b, ...))`` / ``sum((...), start)``: ``start + a + b ...`` in Python's
+          order, each ``+`` by the rules for operators;
+        - ``range(...)`` of NumPy integers: Python ints (Numba would keep int16/uint8 counters);
+        - ``round(x, n)`` of an integer (Python's or NumPy's): the value itself for a constant
+          ``n >= 0``; otherwise it falls back (Python rounds the integer exactly, NumPy
+          through float64); ``round(np.bool_)`` raises TypeError plainly: falls back."""
+        args = node.args
+        types = self.scalar_types
+        kinds = [types.of(a) for a in args]
+        known = all(len(k) == 1 and not k & {UNKNOWN_TYPE, CALL_TYPE, "shape"} for k in kinds)
+        if known and _hashable(fn) and (fn in (round, int, float, complex, abs, divmod, len) or (
+                fn in (max, min) and len(args) == 1) or (
+                getattr(fn, "__module__", None) == "math")):
+            try:
+                with warnings.catch_warnings(), np.errstate(all="ignore"), \
+                        random_state_kept(fn):
+                    warnings.simplefilter("ignore")
+                    fn(*[sample_of(next(iter(k))) for k in kinds])
+            except TypeError as exc:   # decided by the types: the plain call raises it too
+                self.fail(node, f"{getattr(fn, '__name__', fn)}() of these types raises "
+                                f"TypeError in Python ({exc})")
+            except Exception:  # noqa: BLE001 - a value error of the sample: decided at run time
+                pass
+        if fn is sum and len(args) == 1 and kinds[0] and all(
+                k.startswith("arr:") for k in kinds[0]):
+            self.fail(node, "sum() of an array adds from the Python int 0 (an int for an empty "
+                            "array, the dtype's scalar otherwise; Numba sums in another type): "
+                            "use a.sum() or np.sum(a)")
+        if fn is complex and len(args) == 2 and known and all(
+                next(iter(k)) in ("int", "float", "bool") or (next(iter(k)).startswith("np:") and
+                                                               "complex" not in next(iter(k)))
+                for k in kinds):
+            return self._call_helper(node, to_complex2, [self._m(self.expr(a), a) for a in args])
+        if isinstance(fn, type) and issubclass(fn, np.integer) and len(args) == 1 and \
+                kinds[0] and kinds[0] <= {"int", "float"}:
+            info = np.iinfo(fn)
+            value = self.expr(args[0])
+            if isinstance(value, Static) and info.min <= value.value <= info.max:
+                return None
+            if kinds[0] == {"int"}:     # int64 bounds cannot be passed as int64 +-1
+                below, above = [constant_node(int(info.min) - 1 if info.min > -2 ** 63
+                                              else -1.0e300),
+                                constant_node(int(info.max) + 1 if info.max < 2 ** 63 - 1
+                                              else 1.0e300)]
+            else:
+                below, above = (constant_node(float(info.min) - 1.0),
+                                constant_node(float(info.max) + 1.0))
+            value = self._call_helper(node, python_to_int_dtype, [
+                self._m(value, args[0]), below, above])
+            return gast.Call(func=self.materialize(Static(fn), node), args=[value],
+                             keywords=[])
+        if isinstance(fn, np.ufunc) and _hashable(fn):
+            values = [self.expr(a) for a in args]
+            return self._numpy_scalar_op(node, fn, values, args)
+        if fn is isinstance and len(args) == 2:
+            kinds = types.of(args[0])
+            cls = self.expr(args[1])
+            if len(kinds) == 1 and isinstance(cls, Static) and not (kinds & {
+                    UNKNOWN_TYPE, CALL_TYPE}) and not next(iter(kinds)) == "shape":
+                try:
+                    return Static(isinstance(sample_of(next(iter(kinds))), cls.value))
+                except (TypeError, ValueError):
+                    return None
+            return None
+        if fn is divmod and len(args) == 2:
+            pair = [gast.copy_location(gast.BinOp(left=args[0], op=op, right=args[1]), node)
+                    for op in (gast.FloorDiv(), gast.Mod())]
+            if not any(k.startswith("np:") for k in set().union(*kinds)):
+                if all(k <= {"int", "bool"} for k in kinds) and any("int" in k
+                                                                     for k in kinds):
+                    # Python's divmod, but -2**63 // -1 leaves int64 (Numba gives 0)
+                    return self._call_helper(node, python_divmod_int,
+                                             [self.value(a) for a in args])
+                return None         # Python numbers: Numba's divmod is Python's
+            if not all(len(k) == 1 for k in kinds):
+                self.fail(node, "divmod() of a NumPy scalar whose operands' types differ by "
+                                "path")
+            if not all(_pure(a) for a in args):
+                self.fail(node, "divmod() of a NumPy scalar with an operand that is a call "
+                                "(NumPy's // and % would evaluate it twice here)")
+            return gast.Tuple(elts=[self._m(self.expr(p), p) for p in pair], ctx=gast.Load())
+        if fn is sum and 1 <= len(args) <= 2 and isinstance(args[0], gast.Tuple) and not any(
+                isinstance(e, gast.Starred) for e in args[0].elts) and len(args[0].elts) < 64:
+            total = args[1] if len(args) == 2 else gast.copy_location(
+                gast.Constant(value=0, kind=None), node)
+            for item in args[0].elts:
+                total = gast.copy_location(gast.BinOp(left=total, op=gast.Add(), right=item),
+                                           node)
+            return self.expr(total)
+        if fn is range and any(types.of(a) and all(
+                k.startswith("np:") or k == "bool" for k in types.of(a)) for a in args):
+            values = []
+            for a in args:
+                value = self._m(self.expr(a), a)
+                if all(k.startswith("np:") or k == "bool" for k in types.of(a)):
+                    value = self._call_helper(node, REPLACEMENTS[int], [value])
+                values.append(value)
+            return gast.Call(func=self.materialize(Static(range), node), args=values,
+                             keywords=[])
+        if fn is round and len(args) == 1 and types.of(args[0]) and all(
+                k in ("int", "bool") or k in ("np:int8", "np:int16", "np:int32", "np:int64",
+                                              "np:uint8", "np:uint16", "np:uint32")
+                for k in types.of(args[0])):
+            # round() of an integer is that integer as a Python int, exactly (Numba goes
+            # through float64: round(2**53 + 1) lost the 1)
+            value = self._m(self.expr(args[0]), args[0])
+            if types.of(args[0]) == {"int"}:
+                return value
+            return self._call_helper(node, REPLACEMENTS[int], [value])
+        if fn is round and len(args) == 1 and types.of(args[0]) and all(
+                k == "float" or k in ("np:float32", "np:float64") for k in types.of(args[0])):
+            return self._call_helper(node, checked_round, [self._m(self.expr(args[0]),
+                                                                   args[0])])
+        if fn is round and len(args) == 2 and types.of(args[0]) == {"float"} and \
+                types.of(args[1]) and types.of(args[1]) <= {"int", "bool"}:
+            # CPython's correctly rounded round(x, n) (Numba's scales by 10**n: 0.2 for 0.1)
+            return self._call_helper(node, python_round_digits,
+                                     [self._m(self.expr(a), a) for a in args])
+        if fn is round and len(args) == 2 and len(types.of(args[0])) == 1 and \
+                types.of(args[0]) <= {"np:float32", "np:float64"} and types.of(args[1]) and \
+                types.of(args[1]) <= {"int", "bool"}:
+            # NumPy's own algorithm, in the scalar's dtype (Numba's differs from 10**9 on)
+            return self._call_helper(node, numpy_round_digits,
+                                     [self._m(self.expr(a), a) for a in args])
+        if fn is round and args:
+            kinds = types.of(args[0])
+            if kinds == {"np:bool"}:
+                self.fail(node, "round() of an np.bool_ raises TypeError")
+            integer = kinds and all(k in ("int", "bool") or (k.startswith("np:") and np.dtype(
+                k[3:]).kind in "iu") for k in kinds)
+            if integer and len(args) == 2:
+                digits = self.expr(args[1])
+                if not (isinstance(digits, Static) and type(digits.value) is int
+                        and digits.value >= 0):
+                    self.fail(node, "round() of an integer to a number of digits that may be "
+                                    "negative (Python rounds the integer exactly)")
+                value = self._m(self.expr(args[0]), args[0])
+                if kinds == {"bool"}:   # round(True, 1) is the int 1
+                    value = gast.Call(func=self.materialize(Static(int), node),
+                                      args=[value], keywords=[])
+                return value
+        return None
+
+    def _np_cast(self, dtype, expr, node):
+        """``np.<dtype>(expr)`` (a conversion: wraps integers, rounds floats)."""
+        return gast.copy_location(gast.Call(
+            func=self.materialize(Static(np.dtype(dtype).type), node), args=[expr],
+            keywords=[]), node)

@@ -1,0 +1,235 @@
+"""Python numbers: Python's rules where Numba's differ, i.e. int arithmetic checked for int64
+overflow (transpiler.ir's checked forms), shifts, ``**``, ``/``, ``//``, ``%`` of Python
+numbers, and the predicates on the number analyses that decide them.
+"""
+import gast
+import numpy as np
+
+from ...analysis.scalar_types import CALL as CALL_TYPE, type_of_value, UNKNOWN as UNKNOWN_TYPE
+from ...analysis.static_values import constant_node, Static
+from ...fidelity import (checked_pow, checked_pow_num, int64_pow_bounds, int_pow, int_pow_bounded,
+                         NUM_CHECKED, NUMPY_BINOPS, python_complex_pow, python_floordiv_int,
+                         python_lshift, python_rshift, weak_left, weak_right)
+from ...ir import int_add as ir_int_add, int_mul as ir_int_mul, int_sub as ir_int_sub
+from .nodes import _pure
+
+# Python-int operators checked for int64 overflow (transpiler.ir.CHECKED_INT)
+_CHECKED_BINOPS = {gast.Add: "int_add", gast.Sub: "int_sub", gast.Mult: "int_mul"}
+
+_IR_OPERATORS = {form: op for op, form in _CHECKED_BINOPS.items()}
+
+_IR_CHECKED = {ir_int_add: "int_add", ir_int_sub: "int_sub", ir_int_mul: "int_mul"}
+
+
+def _weak_number(value):
+    return isinstance(value, Static) and type(value.value) in (int, float, complex)
+
+
+def _int_or_float_by_path(kinds):
+    """Whether Python-number operand kinds (python_numbers) hold an int on some paths and a
+    float on others (kept in float64), with no operand always a float."""
+    return "float" not in kinds and "num" in kinds
+
+
+class PythonNumberRules:
+    """Python's rules for Python numbers."""
+
+    def _int_power(self, node):
+        """Whether ``_checked_binop`` converts ``node`` (a ``**`` of Python numbers) as an int
+        power: both kinds int (python_numbers) and an exponent known >= 0, or an int argument
+        never reassigned that the code is specialized on being >= 0. Else it is
+        ``checked_pow``, a float. (``_checked_binop``'s decision, taken before the body is
+        converted.)"""
+        numbers = self.numbers
+        if (numbers.kind(node.left), numbers.kind(node.right)) != ("int", "int"):
+            return False
+        exponent = numbers.constant(node.right)
+        if exponent is None and isinstance(node.right, gast.Name) and \
+                node.right.id in self.python_values and node.right.id not in numbers.assigned:
+            exponent = self.python_values[node.right.id][1]
+        return (exponent is not None and exponent >= 0) or numbers.is_nonneg(node.right)
+
+    def _integer_typed(self, node):
+        """Whether ``node`` is an integer NumPy scalar or array on every path."""
+        if self.scalar_types is None:
+            return False
+        kinds = self.scalar_types.of(node)
+        return bool(kinds) and all(
+            (k.startswith("np:") or k.startswith("arr:")) and
+            np.dtype(k.split(":")[1]).kind in "iu" for k in kinds)
+
+    def _holds_numbers(self, name):
+        """Whether every type ``name`` may hold is a number (analysis.scalar_types)."""
+        kinds = self.scalar_types.types.get(name) if self.scalar_types else None
+        return bool(kinds) and all(k in ("int", "float", "bool", "complex") or
+                                   k.startswith("np:") for k in kinds)
+
+    def _python_number_op(self, node, op, values, sources):
+        """Python's own rules where Numba's differ for Python numbers: ``<<``/``>>`` of ints
+        (a negative count raises ValueError, a result beyond int64 is said so), ``**`` with a
+        complex operand (CPython's complex_pow). None elsewhere."""
+        if not self.fidelity or self.scalar_types is None:
+            return None
+        kinds = [{type_of_value(v.value)} if isinstance(v, Static) else self.scalar_types.of(s)
+                 for v, s in zip(values, sources)]
+        if not all(k and k <= {"int", "bool", "float", "complex"} for k in kinds):
+            return None
+        operands = [self._m(v, s) for v, s in zip(values, sources)]
+        if isinstance(op, (gast.LShift, gast.RShift)) and all(k <= {"int", "bool"}
+                                                                for k in kinds):
+            helper = python_lshift if isinstance(op, gast.LShift) else python_rshift
+            return self._call_helper(node, helper, operands)
+        if all(k <= {"int", "bool"} for k in kinds) and any("int" in k for k in kinds) and \
+                self.program.check_int:
+            # Python's int grows where int64 wraps: checked (backends/numba_checked.py)
+            form = _CHECKED_BINOPS.get(type(op))
+            if form is not None and self._cannot_overflow(op, values, sources):
+                return None
+            if isinstance(op, gast.FloorDiv) and isinstance(values[1], Static) and \
+                    values[1].value != -1:
+                return None             # only a divisor of -1 can leave int64
+            if form is not None:
+                return self._checked_int(node, form, operands)
+            if isinstance(op, gast.FloorDiv):   # only -2**63 // -1 leaves int64
+                return self._call_helper(node, python_floordiv_int, operands)
+        if isinstance(op, gast.Pow) and any("complex" in k for k in kinds):
+            return self._call_helper(node, python_complex_pow, operands)
+        return None
+
+    def _checked_int(self, node, form, operands):
+        """``form`` (transpiler.ir.CHECKED_INT) of Python-int operands: raises OverflowError
+        where int64 cannot hold Python's result; the site is recorded so that the error can
+        name the user's line (Program.int_sites)."""
+        self.program.int_sites.append(self.src.origin(node))
+        call = gast.Call(func=self.program.ir_symbol(form).ref(), args=list(operands),
+                         keywords=[])
+        return gast.copy_location(call, node)
+
+    def _may_be_python_int(self, op, values, sources):
+        """``+ - *`` whose operands no analysis types (a tuple or list item, a dict value, a
+        user function's result) but none says is a NumPy value, a float or an array: it may
+        be a Python int, so it is checked too (an np.int64 there re-runs as Python, which
+        wraps as NumPy; never a silently wrapped Python int). Numba's plain operator for
+        other types (the checked forms' overloads fall through)."""
+        if not (self.fidelity and self.program.check_int and type(op) in _CHECKED_BINOPS
+                and self.scalar_types is not None):
+            return False
+        vague = False
+        for value, source in zip(values, sources):
+            if isinstance(value, Static):
+                if type(value.value) not in (int, bool):
+                    return False
+                continue
+            kinds = self.scalar_types.of(source)
+            if kinds - {"int", "bool", UNKNOWN_TYPE, CALL_TYPE}:
+                return False
+            if self.numbers.kind(source) not in ("int", "num", None) or \
+                    self.numbers.is_array(source) or self.numbers.is_numpy_scalar(source):
+                return False
+            vague = vague or not kinds or bool(kinds & {UNKNOWN_TYPE, CALL_TYPE})
+        return vague and not self._cannot_overflow(op, values, sources)
+
+    def _cannot_overflow(self, op, values, sources):
+        """``counter ± small constant`` or ``range index ± constant``: no check needed
+        (analysis.int_bounds says why)."""
+        if not isinstance(op, (gast.Add, gast.Sub)):
+            return False
+        if self._int_safe is None:
+            from ...analysis.int_bounds import safe_names
+            builtin_range = "range" not in self.locals and self.fn_globals.get(
+                "range", range) is range and "range" not in self.freevars
+            self._int_safe = safe_names(self.src.node, builtin_range)
+        counters, ranges = self._int_safe
+        for (name, const) in ((sources[0], values[1]), (sources[1], values[0])):
+            if not (isinstance(name, gast.Name) and isinstance(const, Static) and
+                    type(const.value) is int):
+                continue
+            if name is sources[1] and isinstance(op, gast.Sub):
+                continue                # c - name: not a step of name
+            step = const.value if isinstance(op, gast.Add) else -const.value
+            if name.id in counters and abs(step) <= 16:
+                return True
+            if name.id in ranges and -2 ** 62 <= step <= 1:
+                return True
+        return False
+
+    def _python_int(self, node):
+        """Whether ``node`` is a Python int (or bool) by every path, and an int on one (and
+        its arithmetic is checked: ``jit(check_int_overflow=)``)."""
+        if not self.fidelity or self.scalar_types is None or not self.program.check_int:
+            return False
+        kinds = self.scalar_types.of(node)
+        return bool(kinds) and kinds <= {"int", "bool"} and "int" in kinds
+
+    def _python_number(self, value, node):
+        """Whether ``value`` (``node`` rewritten) always is a Python int/float."""
+        return _weak_number(value) or (not isinstance(value, Static) and self.numbers.is_python(
+            node))
+
+    def _number_kind(self, value, node):
+        if isinstance(value, Static):
+            return {int: "int", float: "float"}.get(type(value.value))
+        return self.numbers.kind(node)
+
+    def _checked_binop(self, node, op, left, right, left_node, right_node):
+        """``**``, ``/``, ``//``, ``%`` with Python's rules where both operands are Python
+        numbers and NumPy's where one is a NumPy scalar (transpiler.fidelity): a call of the
+        checked function, or None where Numba's operator already gives that result."""
+        name = type(op).__name__
+        if self.fidelity and name in NUM_CHECKED and self._python_number(left, left_node) and \
+                self._python_number(right, right_node):
+            kinds = (self._number_kind(left, left_node), self._number_kind(right, right_node))
+            if _int_or_float_by_path(kinds):
+                # An int on some paths (exact at any size in Python), a float on others:
+                # float64 holds the int exactly only below 2 ** 53 (fidelity.checked_num_add).
+                return self._call_helper(node, NUM_CHECKED[name], [
+                    self._m(left, left_node), self._m(right, right_node)])
+        if not self.fidelity or name not in NUMPY_BINOPS:
+            return None
+        numbers = self.numbers
+        values = [self._m(left, left_node), self._m(right, right_node)]
+        if isinstance(op, gast.Pow) and self._python_number(left, left_node) and \
+                self._python_number(right, right_node):
+            kinds = (self._number_kind(left, left_node), self._number_kind(right, right_node))
+            if kinds == ("int", "int"):
+                exponent = right.value if isinstance(right, Static) else numbers.constant(
+                    right_node)
+                if exponent is not None and exponent >= 0:
+                    if exponent < 2:
+                        return None
+                    if isinstance(left, Static):
+                        return None   # folds, or raises at run time as in Python
+                    low, high = int64_pow_bounds(exponent)
+                    return self._call_helper(node, int_pow_bounded, values + [
+                        constant_node(low), constant_node(high)])
+                if exponent is None and numbers.is_nonneg(right_node):
+                    return self._call_helper(node, int_pow, values)
+                if exponent is None and isinstance(right_node, gast.Name) and \
+                        right_node.id in self.python_values and \
+                        right_node.id not in numbers.assigned:
+                    # An int argument, never reassigned: specialize on its sign (guarded).
+                    path, value = self.python_values[right_node.id]
+                    self.program.guard_sign(path, value >= 0)
+                    if value >= 0:
+                        return self._call_helper(node, int_pow, values)
+                    exponent = value
+                if exponent is None:
+                    self.fail(node, "int ** int with an exponent that may be negative: Python "
+                                    "gives an int or a float depending on its sign, compiled "
+                                    "code cannot")
+            if _int_or_float_by_path(kinds):
+                # An int on some paths (a big int in Python), a float on others.
+                return self._call_helper(node, checked_pow_num, values)
+            return self._call_helper(node, checked_pow, values)
+        left_np = not isinstance(left, Static) and numbers.is_numpy_scalar(left_node)
+        right_np = not isinstance(right, Static) and numbers.is_numpy_scalar(right_node)
+        if (left_np or right_np) and not (numbers.is_array(left_node)
+                                         or numbers.is_array(right_node)):
+            helper = Static(NUMPY_BINOPS[name])
+            if right_np and not _pure(values[1]) and self._python_number(left, left_node):
+                # NEP 50 was not applied (the NumPy operand cannot be evaluated twice here).
+                return self._call_helper(node, weak_left, [helper] + values)
+            if left_np and not _pure(values[0]) and self._python_number(right, right_node):
+                return self._call_helper(node, weak_right, [helper] + values)
+            return self._call_helper(node, helper.value, values)
+        return None

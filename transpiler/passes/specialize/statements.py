@@ -1,0 +1,202 @@
+"""Statements: the ``block``/``stmt`` dispatch (``stmt_<Kind>``), assignments (with NumPy's
+checked stores and in-place updates), ``return``, ``raise``, ``assert`` and assignment targets.
+Control flow is in ``control_flow``, nested definitions in ``local_functions``.
+"""
+import gast
+import numpy as np
+
+from ...analysis.static_values import Static
+from .nodes import _as_load, _load, _pure, _store
+from .python_number_rules import _CHECKED_BINOPS
+from .refusals import _UNSUPPORTED_STMTS
+
+_TERMINATORS = (gast.Return, gast.Raise, gast.Break, gast.Continue)
+
+_CONTAINERS = (gast.Dict, gast.Set, gast.List, gast.ListComp, gast.DictComp, gast.SetComp)
+
+
+class Statements:
+    """Rewriting statements: the dispatch, assignments, return/raise/assert."""
+
+    def block(self, stmts, top=False):
+        out = []
+        for i, stmt in enumerate(stmts):
+            if top and i == 0 and isinstance(stmt, gast.Expr) and isinstance(
+                    stmt.value, gast.Constant) and isinstance(stmt.value.value, str):
+                continue  # docstring
+            for new in self.stmt(stmt):
+                if getattr(new, "lineno", None) is None:
+                    gast.copy_location(new, stmt)
+                out.append(new)
+            if out and isinstance(out[-1], _TERMINATORS):
+                break  # the rest is unreachable (e.g. after a pruned `if ...: return`)
+        return out
+
+    def stmt(self, node):
+        kind = type(node)
+        if kind in _UNSUPPORTED_STMTS:
+            self.fail(node, f"{_UNSUPPORTED_STMTS[kind]} is not converted")
+        method = getattr(self, "stmt_" + kind.__name__, None)
+        if method is None:
+            self.fail(node, f"the statement {kind.__name__} is not converted")
+        out = method(node)
+        if self.tagged:
+            out = out + self._tag_update(node)
+        return out
+
+    def stmt_Expr(self, node):
+        return [gast.Expr(value=self.value(node.value))]
+
+    def stmt_Pass(self, node):
+        return [gast.Pass()]
+
+    def stmt_Assign(self, node):
+        if isinstance(node.value, gast.Lambda) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name):
+            self._define_local(node.targets[0].id, node.value)
+            return []
+        value = self.value(node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
+            value = self._checked_store(node, node.targets[0], node.value, value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Name) and \
+                node.targets[0].id in self.weak_merges and not (
+                    self.scalar_types.of(node.value) & {"np:" + self.weak_merges[
+                        node.targets[0].id]}):
+            # Every read converts it to this dtype anyway (ScalarTypes.weak_merges): convert
+            # it here, so that Numba gives the variable that one type.
+            cast = getattr(np, self.weak_merges[node.targets[0].id])
+            value = gast.copy_location(gast.Call(func=self.materialize(Static(cast), node),
+                                                 args=[value], keywords=[]), node.value)
+        return [gast.Assign(targets=[self.target(t) for t in node.targets], value=value,
+                            type_comment=None)]
+
+    def stmt_AnnAssign(self, node):
+        if node.value is None:
+            return []
+        return [gast.Assign(targets=[self.target(node.target)], value=self.value(node.value),
+                            type_comment=None)]
+
+    def stmt_AugAssign(self, node):
+        target = node.target
+        if isinstance(target, gast.Subscript) and any(
+                isinstance(n, gast.Slice) for n in gast.walk(target.slice)):
+            base = {n.id for n in gast.walk(target.value) if isinstance(n, gast.Name)}
+            if base & {n.id for n in gast.walk(node.value) if isinstance(n, gast.Name)}:
+                # NumPy buffers an in-place ufunc whose input overlaps its output; Numba
+                # does not (out[1:] += out[:-1] gives running sums there).
+                self.fail(node, "an in-place update of an array slice from the same array "
+                                "(NumPy and Numba differ when the views overlap)")
+        target = self.target(node.target)
+        hoisted = []
+        if isinstance(target, gast.Subscript) and _pure(target.value) and not _pure(
+                target.slice) and not any(isinstance(n, gast.Slice)
+                                          for n in gast.walk(target.slice)):
+            # `a[f(i)] op= v` reads and writes one element: evaluate the index once, first
+            # (as Python does), so that the element can be named twice below.
+            index = self.new_local("index")
+            hoisted.append(gast.Assign(targets=[_store(index)], value=target.slice,
+                                       type_comment=None))
+            target = gast.Subscript(value=target.value, slice=_load(index), ctx=gast.Store())
+        value = self.expr(node.value)
+        if isinstance(target, gast.Name) or (isinstance(target, gast.Subscript) and
+                                             _pure(target)):
+            current = _as_load(target)
+            target_kinds = self.scalar_types.of(node.target) if self.scalar_types else set()
+            if target_kinds and all(k.startswith("arr:") for k in target_kinds):
+                # an array updated in place: NumPy's loop, its result cast into the array
+                inplace = self._inplace_array_update(node, target, value, target_kinds)
+                if inplace is not None:
+                    return hoisted + [inplace]
+            exact = None if target_kinds and all(k.startswith("arr:") for k in target_kinds) \
+                else self._numpy_scalar_op(node, node.op, [current, value],
+                                           [node.target, node.value])
+            if exact is None and isinstance(target, gast.Name):
+                exact = self._python_number_op(node, node.op, [current, value],
+                                               [node.target, node.value])
+            if exact is None and isinstance(target, gast.Name):
+                exact = self._alike_op(node, node.op, [current, value],
+                                       [node.target, node.value])
+            if isinstance(target, gast.Subscript) and self.scalar_types is not None:
+                result = self.scalar_types.of(gast.BinOp(left=node.target, op=node.op,
+                                                         right=node.value))
+                update = exact if exact is not None else gast.BinOp(
+                    left=current, op=node.op, right=self._m(value, node.value))
+                checked = self._checked_store(node, node.target, node.value, update, result)
+                if checked is not update or exact is not None:
+                    return hoisted + [gast.Assign(targets=[target], value=checked,
+                                                  type_comment=None)]
+            if exact is not None:
+                return hoisted + [gast.Assign(targets=[target], value=exact, type_comment=None)]
+        weak_value = self._python_number(value, node.value)
+        strong_target = (isinstance(target, gast.Name) and target.id not in self.python_numbers
+                         ) or (isinstance(target, gast.Subscript) and _pure(target))
+        like = _as_load(target)
+        if weak_value and strong_target and self.fidelity:
+            value = self._weak(value, node.value, like)
+        value = self._m(value, node.value)
+        source = node.target    # the analyses know the original node (its ctx aside)
+        scalar_target = (isinstance(target, gast.Name) and (
+            target.id in self.python_numbers or self.numbers.is_numpy_scalar(source))) or (
+            isinstance(target, gast.Subscript) and _pure(target)
+            and self.numbers.is_numpy_scalar(source))
+        if scalar_target:
+            # `x op= v` on a number is `x = x op v`: the checked operators apply.
+            call = self._checked_binop(node, node.op, like, value, source, node.value)
+            if call is not None:
+                return hoisted + [gast.Assign(targets=[target], value=call, type_comment=None)]
+        if isinstance(target, gast.Name) and self._may_be_python_int(
+                node.op, [current, value], [node.target, node.value]):
+            return hoisted + [gast.Assign(targets=[target], value=self._checked_int(
+                node, _CHECKED_BINOPS[type(node.op)], [like, value]), type_comment=None)]
+        if isinstance(target, gast.Name) and (scalar_target or self._holds_numbers(target.id)):
+            # Spelled as a rebinding, so that an `x op= v` left in the generated code is an
+            # in-place update of an array (analysis.effects relies on it).
+            return hoisted + [gast.Assign(targets=[target], value=gast.BinOp(
+                left=like, op=node.op, right=value), type_comment=None)]
+        return hoisted + [gast.AugAssign(target=target, op=node.op, value=value)]
+
+    def stmt_Return(self, node):
+        if self.tagged:     # `return s` -> `return (s, s_is_python)`: see _tag_update
+            return [gast.Return(value=gast.Tuple(elts=[self.value(node.value), _load(self.tag)],
+                                                 ctx=gast.Load()))]
+        return [gast.Return(value=None if node.value is None else self.value(node.value))]
+
+    def stmt_Raise(self, node):
+        if isinstance(node.exc, gast.Call):
+            if self._container_names is None:   # names bound to a container display
+                self._container_names = {
+                    t.id for n in gast.walk(self.src.node) if isinstance(n, gast.Assign)
+                    and isinstance(n.value, _CONTAINERS) for t in n.targets
+                    if isinstance(t, gast.Name)}
+            for arg in node.exc.args:
+                if isinstance(arg, _CONTAINERS) or (isinstance(arg, gast.Name) and
+                                                    arg.id in self._container_names):
+                    # Numba hands over its own object: a typed dict for {'a': 1}
+                    self.fail(arg, "an exception argument that is a dict, list or set "
+                                   "(Numba would hand over its own typed container)")
+        return [gast.Raise(exc=None if node.exc is None else self.value(node.exc),
+                           cause=None if node.cause is None else self.value(node.cause))]
+
+    def stmt_Assert(self, node):
+        return [gast.Assert(test=self.value(node.test),
+                            msg=None if node.msg is None else self.value(node.msg))]
+
+    def target(self, node):
+        if isinstance(node, gast.Name):
+            if node.id in self.env:
+                self.fail(node, f"cannot assign to {node.id!r}: it is bound to a static value")
+            return gast.Name(id=node.id, ctx=gast.Store(), annotation=None, type_comment=None)
+        if isinstance(node, (gast.Tuple, gast.List)):
+            return type(node)(elts=[self.target(e) for e in node.elts], ctx=gast.Store())
+        if isinstance(node, gast.Attribute):
+            base = self.expr(node.value)
+            if isinstance(base, Static):
+                self.fail(node, f"assigning attribute {node.attr!r} of a static object is not "
+                                "converted (compiled code cannot change Python objects)")
+            return gast.Attribute(value=base, attr=node.attr, ctx=gast.Store())
+        if isinstance(node, gast.Subscript):
+            return gast.Subscript(value=self.value(node.value), slice=self.value(node.slice),
+                                  ctx=gast.Store())
+        if isinstance(node, gast.Starred):
+            return gast.Starred(value=self.target(node.value), ctx=gast.Store())
+        self.fail(node, f"cannot assign to {type(node).__name__}")
