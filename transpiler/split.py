@@ -24,7 +24,8 @@ from .analysis.activity import writes
 from .analysis.definite_assignment import annotate_defined
 from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
-from .nodes import function_def
+from . import anno
+from .nodes import function_def, located, name as _name
 from .source import FunctionSource, capture
 
 _LOOPS = (gast.For, gast.While)
@@ -110,11 +111,11 @@ def split(function, obj, make_jit):
         """A Region for ``loop``, or the reason it stays Python."""
         if any(isinstance(n, _NOT_IN_REGION) for n in gast.walk(loop)):
             return None, "it contains return, yield, global, a nested def or a lambda"
-        defined = getattr(loop, "defined_in", None)
+        defined = anno.get(loop, anno.DEFINED_IN, None)
         # A nested function or lambda reads its enclosing variables when it is called, which
         # liveness does not see: every such name a loop writes is an output too.
-        outputs = _ordered(writes(loop) & (set(loop.live_out) | closure_reads) & all_locals,
-                           loop)
+        live_out = set(anno.get(loop, anno.LIVE_OUT))
+        outputs = _ordered(writes(loop) & (live_out | closure_reads) & all_locals, loop)
         # Inputs: what the loop reads before writing it, given that it returns its outputs
         # (variables merely live across the loop are not its inputs).
         inputs = [v for v in _ordered(liveness.live_in([loop], set(outputs)) & all_locals, loop)
@@ -165,10 +166,7 @@ def split(function, obj, make_jit):
         keep = gast.If(test=gast.Constant(value=False, kind=None), body=[gast.Assign(
             targets=[_name(n, True) for n in lost], value=gast.Constant(value=None, kind=None),
             type_comment=None)], orelse=[])
-        for child in gast.walk(keep):
-            if "lineno" in getattr(child, "_attributes", ()):
-                gast.copy_location(child, fdef.body[-1])
-        fdef.body.append(keep)
+        fdef.body.append(located(keep, fdef.body[-1]))
     freevars = list(function.__code__.co_freevars)
     factory_def = _factory_def(fdef, freevars)
     module = gast.Module(body=[factory_def], type_ignores=[])
@@ -187,11 +185,6 @@ def _ordered(names, node):
     return seen + sorted(set(names) - set(seen))
 
 
-def _name(identifier, store=False):
-    return gast.Name(id=identifier, ctx=gast.Store() if store else gast.Load(), annotation=None,
-                     type_comment=None)
-
-
 def _region_def(name, loop, params, outputs):
     """``def name(params): <loop>; return outputs`` at the loop's own lines."""
     if len(outputs) == 1:
@@ -200,10 +193,7 @@ def _region_def(name, loop, params, outputs):
         value = gast.Tuple(elts=[_name(o) for o in outputs], ctx=gast.Load())
     else:
         value = None
-    ret = gast.copy_location(gast.Return(value=value), loop)
-    for child in gast.walk(ret):
-        if "lineno" in getattr(child, "_attributes", ()):
-            gast.copy_location(child, loop)
+    ret = located(gast.Return(value=value), loop)
     return gast.copy_location(function_def(name, params, [copy.deepcopy(loop), ret]), loop)
 
 
@@ -220,10 +210,7 @@ def _region_call(index, region, loop, params):
         target = _name(region.outputs[0], True) if len(region.outputs) == 1 else gast.Tuple(
             elts=[_name(o, True) for o in region.outputs], ctx=gast.Store())
         stmt = gast.Assign(targets=[target], value=call, type_comment=None)
-    for child in gast.walk(stmt):
-        if "lineno" in getattr(child, "_attributes", ()):
-            gast.copy_location(child, loop)
-    return stmt
+    return located(stmt, loop)
 
 
 def _factory_def(fdef, freevars):
@@ -232,10 +219,8 @@ def _factory_def(fdef, freevars):
     ret = gast.Return(value=_name(fdef.name))
     factory = function_def("__graphjit_factory__", ["__graphjit_regions__"] + freevars,
                            [fdef, ret])
-    for node in (factory, ret) + tuple(gast.walk(ret)):
-        if "lineno" in getattr(node, "_attributes", ()):
-            gast.copy_location(node, fdef)
-    return factory
+    located(ret, fdef)
+    return gast.copy_location(factory, fdef)
 
 
 def _compile_python(region_def, filename, function):

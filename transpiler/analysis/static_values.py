@@ -7,7 +7,7 @@ argument), so the runtime can re-read it on every call and compare (a *guard*): 
 attribute or a rebound global makes graphjit transpile again instead of running stale code.
 
 Arrays and NumPy scalars reached the same way are never static: they become *runtime inputs*
-of the generated code, read through their path on every call (DESIGN.md, "Resolve").
+of the generated code, read through their path on every call (docs/ARCHITECTURE.md, "Pipeline").
 """
 import builtins
 import importlib

@@ -23,6 +23,7 @@ import gast
 
 from ..analysis.python_numbers import QuietDefUseChains
 from ..analysis.scopes import NESTED_SCOPES, own_nodes
+from ..naming import web_name
 
 def _own_nodes(fdef):
     """Nodes of ``fdef`` outside nested scopes, and every name used inside them."""
@@ -126,9 +127,7 @@ def split_webs(fdef, scalar_update=lambda node: False):
         ordered = sorted(groups.items(), key=first)
         new_name[ordered[0][0]] = name
         for k, (root, _) in enumerate(ordered[1:], 2):
-            fresh = f"{name}__{k}"
-            while fresh in taken:
-                fresh += "_"
+            fresh = web_name(name, k, taken)
             taken.add(fresh)
             new_name[root] = fresh
             renamed[fresh] = name

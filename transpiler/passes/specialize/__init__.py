@@ -36,7 +36,7 @@ module                   job (and the state of ``Specializer`` it reads or chang
 ``statements``           ``block``/``stmt`` dispatch, assignments, ``return``/``raise``/
                          ``assert``, assignment targets (``_container_names``)
 ``control_flow``         ``if``/``while``/``for``, unrolling static sequences, ``break``/
-                         ``continue`` (``loops``, ``nesting``; binds loop targets in ``env``)
+                         ``continue`` (``nesting``; binds loop targets in ``env``)
 ``local_functions``      lambdas and nested ``def`` (``LocalFunction``; binds them in ``env``)
 ``expressions``          the ``expr``/``value`` dispatch and the operator nodes (BinOp,
                          UnaryOp, Compare, BoolOp, IfExp, Tuple)
@@ -132,7 +132,6 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.bindings = dict(bindings)
         self.locals = local_names(source.node)
         self.inputs = {}            # Path -> local parameter name
-        self.loops = []
         self.nesting = 0            # depth of if/while/for around the current statement
         self.fn_globals = getattr(self.fn, "__globals__", {})
         code = self.fn.__code__
@@ -202,8 +201,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             self.result_types = types.result_types()
             for where, reason in types.problems(self.weak_merges, self.renamed):
                 self.fail(where, reason)
-            if self.fidelity:
-                self._check_list_elements(node)
+            self._check_list_elements(node)
         body = self.block(node.body, top=True)
         if self.tagged and self.scalar_types.tag_param is not None:
             body.insert(0, gast.copy_location(gast.Assign(

@@ -16,13 +16,6 @@ from .nodes import _assign, _describe, _hashable, _load
 MAX_UNROLL = 4096
 
 
-class _Loop:
-    """One enclosing loop: whether it was unrolled (then break/continue cannot be kept)."""
-
-    def __init__(self, unrolled):
-        self.unrolled = unrolled
-
-
 class ControlFlow:
     """``if``/``while``/``for`` and their ``break``/``continue``."""
 
@@ -42,21 +35,16 @@ class ControlFlow:
 
     def stmt_While(self, node):
         test = self.value(node.test)
-        self.loops.append(_Loop(False))
         self.nesting += 1
         body = self.block(node.body) or [gast.Pass()]
         self.nesting -= 1
-        self.loops.pop()
         return [gast.While(test=test, body=body, orelse=self.block(node.orelse))]
 
     def stmt_Break(self, node):
-        return self._loop_control(node, gast.Break())
+        return [gast.Break()]       # in an unrolled loop, _unroll lowers it to a flag
 
     def stmt_Continue(self, node):
-        return self._loop_control(node, gast.Continue())
-
-    def _loop_control(self, node, new):
-        return [new]  # in an unrolled loop, _unroll lowers it to a flag
+        return [gast.Continue()]
 
     def stmt_For(self, node):
         items = self._static_items(node.iter)
@@ -72,11 +60,9 @@ class ControlFlow:
                 self.fail(node.iter, f"cannot iterate over static {_describe(seq)}")
             iterable = self.materialize(iterable, node.iter)  # a range of constants
         target = self.target(node.target)
-        self.loops.append(_Loop(False))
         self.nesting += 1
         body = self.block(node.body) or [gast.Pass()]
         self.nesting -= 1
-        self.loops.pop()
         return [gast.For(target=target, iter=iterable, body=body,
                          orelse=self.block(node.orelse), type_comment=None)]
 
@@ -139,7 +125,6 @@ class ControlFlow:
         broke = self.new_local("break_") if has_break else None
         if broke:
             out.append(gast.copy_location(_assign(broke, False), node))
-        self.loops.append(_Loop(True))
         self.nesting += 1
         for index, item in enumerate(items):
             self._bind(node.target, item)
@@ -156,7 +141,6 @@ class ControlFlow:
                         orelse=[]), node)]
             out.extend(body)
         self.nesting -= 1
-        self.loops.pop()
         for name, value in saved.items():
             if value is None:
                 self.env.pop(name, None)

@@ -12,6 +12,7 @@ import numpy as np
 from ...analysis.python_numbers import UNKNOWN
 from ...analysis.static_values import (constant_node, is_runtime_value, is_scalar,
                                        library_reference, Path, Static)
+from ...naming import fresh
 from ...registry import is_bound_jit_function
 from ...type_keys import type_key
 from .nodes import _describe
@@ -30,11 +31,7 @@ class Environment:
 
     def new_local(self, base):
         """A fresh local variable name for a flag this pass introduces."""
-        name, n = base, 1
-        used = self.locals | set(self.inputs.values())
-        while name in used:
-            name = f"{base}{n}" if base.endswith("_") else f"{base}_{n}"
-            n += 1
+        name = fresh(base, self.locals | set(self.inputs.values()))
         self.locals.add(name)
         return name
 
@@ -98,12 +95,7 @@ class Environment:
         name = self.inputs.get(path)
         if name is None:
             base = self._relative_name(path)
-            name = base
-            used = set(self.inputs.values()) | self.locals
-            n = 1
-            while name in used:
-                name = f"{base}_{n}"
-                n += 1
+            name = fresh(base, set(self.inputs.values()) | self.locals, separator="_")
             self.inputs[path] = name
         return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
 
