@@ -37,6 +37,7 @@ from transpiler.analysis.scopes import local_names, parameter_names
 
 from .base import emit_def
 from .cuda_kernels import ERR, DEVICE_SUFFIX, DeviceRewriter, device_statements
+from transpiler.helpers import is_helper_file
 from transpiler.ir import CHECKED_INT
 
 from .numba_cpu import NumbaCPUBackend
@@ -249,7 +250,7 @@ class _Planner:
         self.operators = {name: _FIDELITY_OPERATORS[fn.qualname]
                           for name, fn in self.functions.items()
                           if fn.qualname in _FIDELITY_OPERATORS
-                          and fn.filename.endswith(os.path.join("transpiler", "fidelity.py"))}
+                          and is_helper_file(fn.filename)}
         # Checked Python-int operators (transpiler.ir.CHECKED_INT): on the device the
         # operator with a flagged overflow (the CPU rerun then raises or runs as Python).
         self.checked = {alias: form for form, alias in program.ir_imports()
@@ -384,7 +385,7 @@ class _Planner:
         the method they map (device tensors are contiguous; the CPU code keeps the check)."""
         helpers = {name for name, fn in self.functions.items()
                    if fn.qualname == "numpy_reshape"
-                   and fn.filename.endswith(os.path.join("transpiler", "fidelity.py"))}
+                   and is_helper_file(fn.filename)}
         if not helpers:
             return
         for node in self.nodes.values():

@@ -1,5 +1,5 @@
 """NumPy functions in compiled code raise NumPy's exception classes and accept what NumPy
-accepts (issue 15): checked wrappers in transpiler/fidelity.py, or a fallback."""
+accepts (issue 15): checked wrappers in transpiler/helpers/, or a fallback."""
 import warnings
 
 import numpy as np

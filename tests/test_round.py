@@ -1,6 +1,6 @@
 """``round(x, n)`` of a Python float in compiled code is CPython's correctly rounded one
 (issue: round(0.15, 1) was 0.2 compiled, 0.1 plainly). `make test` runs 3,000 random cases;
-transpiler/fidelity.py python_round_digits was checked on 200,000 (README)."""
+transpiler/helpers/rounding.py python_round_digits was checked on 200,000 (README)."""
 import math
 import random
 import struct

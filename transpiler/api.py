@@ -269,7 +269,7 @@ class JitFunction(SpecializationCache):
         result does not fit compiled code (an int beyond int64, a complex number) and the
         generated code has no effects (transpiler.analysis.effects), so nothing happened yet
         that the caller can see. Warns once per function."""
-        from .fidelity import not_representable
+        from .helpers.messages import not_representable
         if not not_representable(exc) or self._fullgraph():
             return False
         if spec.effect_free is None:

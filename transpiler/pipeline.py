@@ -17,7 +17,7 @@
      time become constants, runtime inputs (arrays, re-read through their guarded path at
      each call) or library references; static ``if`` pruned, static ``for`` unrolled, calls
      of Cells, user functions and methods specialized, NumPy/Python number rules made
-     explicit (transpiler.fidelity);
+     explicit (transpiler.helpers, transpiler.number_rules);
    - definite assignment (a read of a maybe-unassigned name is refused), then the functional
      forms (``cond``, ``while_loop``, ``for_range``, ``for_each``: explicit inputs and outputs,
      transpiler.ir).

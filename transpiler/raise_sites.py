@@ -32,7 +32,7 @@ def note_raise_site(exc, spec, function):
     index)."""
     if spec.program is None or not hasattr(exc, "add_note"):
         return
-    from .fidelity import not_representable
+    from .helpers.messages import not_representable
     if not_representable(exc):
         # An effect-free call would have run again as Python: this one has effects.
         where = ""

@@ -168,7 +168,7 @@ class Residual(nn.Cell):
 
 
 def ratios(x, y, out):
-    """NumPy scalars divided: NumPy's rules (transpiler.fidelity) on the CPU, the plain
+    """NumPy scalars divided: NumPy's rules (transpiler.helpers.numpy_arith) on the CPU, the plain
     operators with a flagged zero divisor on the GPU."""
     for i in range(x.shape[0]):
         out[i] = x[i] / y[i] + x[i] // y[i] + x[i] % y[i]

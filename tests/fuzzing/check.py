@@ -123,7 +123,7 @@ def outcome_diff(plain, compiled):
     ck, cv, message = compiled
     right = f"raise {type_name(cv)}" if ck == "raised" else "return"
     if ck == "raised" and cv is ValueError and "complex in Python" in message:
-        right += " (complex power)"   # transpiler.fidelity.checked_pow: a documented gap
+        right += " (complex power)"   # transpiler.helpers.python_arith.checked_pow: a documented gap
     if pk == "raised" and ck == "raised":
         if pv is cv:
             return None
@@ -328,7 +328,7 @@ def known_gap(kind, ops, detail="", plain="", compiled=""):
     ops = set(ops)
     if kind.startswith(HISTORY):
         return None        # a fresh object got it right: never a documented gap
-    from transpiler.fidelity import NOT_REPRESENTABLE
+    from transpiler.helpers.messages import NOT_REPRESENTABLE
     if "a[]=" in ops and any(compiled == f"raised OverflowError: {m}" for m in NOT_REPRESENTABLE):
         # Compiled code said it cannot hold Python's int (beyond int64, or from 2**53 in a
         # value that is an int or a float by path) in a function that stored into an array,

@@ -185,7 +185,7 @@ class _Gen:
             return f"({self.float_expr(d)} ** {self.pick(['2', '3'])})"
         if r < 0.65:
             if self.chance(0.4):
-                # CPython's range/domain errors and float64 results (transpiler.fidelity)
+                # CPython's range/domain errors and float64 results (transpiler.helpers.math_checks)
                 fn = self.pick(["math.exp", "math.sin", "math.cos", "math.tan", "math.atan",
                                 "math.tanh", "math.expm1", "math.cosh", "math.pow",
                                 "math.ldexp"])

@@ -2,7 +2,7 @@
 
 Compiled code cannot hold every value Python can: an int beyond int64 (``math.floor(1e300)``,
 ``3 ** 50``) or a complex power (``(-8.0) ** (1/3)``). It raises
-:class:`transpiler.fidelity.NotRepresentable` there instead. If the compiled function changed
+one of transpiler.helpers.messages.NOT_REPRESENTABLE there instead. If the compiled function changed
 nothing outside itself before that point, running the plain function from the start gives
 exactly Python's result; the call then does so (transpiler.api). That is safe when the code
 cannot change anything the caller can see: no store into an array or attribute it did not

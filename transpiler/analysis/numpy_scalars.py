@@ -138,7 +138,7 @@ def _plan(name, kinds, called=None, strong=False):
     if ufunc is None or not all(k in _PYTHON or k == "bool" or k.startswith("np:")
                                 for k in kinds):
         return None
-    # / // % ** keep NumPy's rules through transpiler.fidelity's helpers; shifts need
+    # / // % ** keep NumPy's rules through graphjit's helpers (transpiler.helpers); shifts need
     # NumPy's counts: those always take the plan
     own_rules = name in ("LShift", "RShift", "Div", "FloorDiv", "Mod", "Pow")
     if called is None and (not any(k.startswith("np:") for k in kinds) or (

@@ -5,7 +5,7 @@ number meets an array or a NumPy scalar does the converter need ``weak(...)`` (s
 transpiler.ir.weak). The operators ``**``, ``/``, ``//`` and ``%`` follow Python's rules for
 Python numbers (``2 ** -1 == 0.5``, ``1.0 / 0.0`` raises) and NumPy's where a NumPy scalar is an
 operand (``np.float32(1) / 0`` is inf); Numba follows neither everywhere, so the converter needs
-to know which operands are which (transpiler.fidelity).
+to know which operands are which (transpiler.helpers).
 
 A variable is a *Python number* when every assignment to it gives one: an int/float literal, a
 static Python number (a global, a constant attribute), another such variable, arithmetic of
@@ -28,7 +28,7 @@ import beniget
 import gast
 import numpy as np
 
-from ..fidelity import PYTHON_FLOAT_MATH
+from ..number_rules import PYTHON_FLOAT_MATH
 
 _PY_CALLS = {"len": "any", "int": "any", "float": "any", "round": "py", "abs": "py",
              "min": "py", "max": "py"}

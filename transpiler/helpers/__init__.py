@@ -11,17 +11,13 @@ Whether a function is one of them is decided here, once: by its module
 import os
 
 _FOLDER = os.path.dirname(os.path.abspath(__file__))
-_MODULES = ("transpiler.fidelity",)     # helpers not yet moved into this package
 
 
 def is_helper_module(module_name):
     """Whether functions of module ``module_name`` (a dotted name) are graphjit's helpers."""
-    return module_name in _MODULES or module_name == __name__ or (
-        module_name or "").startswith(__name__ + ".")
+    return module_name == __name__ or (module_name or "").startswith(__name__ + ".")
 
 
 def is_helper_file(filename):
     """Whether ``filename`` (a path) holds graphjit's helpers."""
-    path = os.path.abspath(filename)
-    return os.path.dirname(path) == _FOLDER or path == os.path.join(
-        os.path.dirname(_FOLDER), "fidelity.py")
+    return os.path.dirname(os.path.abspath(filename)) == _FOLDER

@@ -11,7 +11,7 @@ arguments, globals, closure cells) and produces a :class:`~transpiler.program.Ge
 - calls to Cells, user functions and methods of user objects are specialized recursively, each
   into its own generated function, structurally identical ones shared;
 - operators and calls on numbers follow Python's and NumPy's rules (NEP 50, overflow checks)
-  where Numba's differ, through the helpers of transpiler.fidelity;
+  where Numba's differ, through graphjit's helpers (transpiler.helpers, tables in transpiler.number_rules);
 - what it does not convert raises :class:`~transpiler.errors.UnsupportedConstruct` with the
   construct's origin.
 
@@ -62,7 +62,7 @@ module                   job (and the state of ``Specializer`` it reads or chang
 ``nodes``                small gast constructors and predicates shared by the others
 ======================== ====================================================================
 
-``fidelity`` (transpiler.fidelity's own helpers are converted with Numba's rules), ``program``,
+``fidelity`` (False in graphjit's own helpers, transpiler.helpers: converted with Numba's rules), ``program``,
 ``src``/``fn`` and ``scalar_types`` are read by most modules.
 """
 import inspect
@@ -75,7 +75,7 @@ from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKN
 from ...analysis.scopes import local_names, parameter_names
 from ...analysis.static_values import is_runtime_value, is_scalar, Path, Static
 from ...errors import UnsupportedConstruct
-from ...fidelity import __name__ as REPLACEMENTS_MODULE
+from ...helpers import is_helper_module
 from ...program import GeneratedFunction
 from ...source import capture, FunctionSource
 from .. import to_functional_form
@@ -168,7 +168,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.scalar_types = None
         self.narrow = {}            # id(read) -> dtype: a float64-stored read narrowed back
         self.python_numbers = set(self.numbers.kinds)
-        self.fidelity = self.fn.__module__ != REPLACEMENTS_MODULE
+        self.fidelity = not is_helper_module(self.fn.__module__)
         self._int_safe = None       # analysis.int_bounds.safe_names, when first needed
         self._container_names = None   # names assigned a dict/list/set display (stmt_Raise)
         self.python_values = {}     # entry parameters called with Python numbers: (path, value)
@@ -259,7 +259,7 @@ def specialize(program, function, self_value=None, static_args=None, source=None
             weak; the specialization is guarded on their type.
         numpy_args (dict[str, tuple[int, type, int | None, str]] | None): parameters called
             with a NumPy scalar or an array (index, type, ndim of an array, dtype name): NumPy's rules apply to
-            their arithmetic (transpiler.fidelity). A NumPy scalar's type is guarded (called
+            their arithmetic (transpiler.helpers.numpy_arith). A NumPy scalar's type is guarded (called
             with a Python number instead, the rules differ); an array's is not (the helpers
             check at run time whether an operand is a scalar).
         arg_keys (dict[str, tuple[int, tuple]] | None): every dynamic parameter -> (index,

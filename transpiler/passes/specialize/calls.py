@@ -8,9 +8,9 @@ import gast
 import numpy as np
 
 from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_reference, Static
-from ...fidelity import (DIFFERENT_MATH, FLOAT_MATH, numpy_arange3, numpy_clip, numpy_random_seed,
-                         numpy_random_uniform, numpy_reshape, REPLACEMENT_ARITY, REPLACEMENTS)
-from ...fidelity import __name__ as REPLACEMENTS_MODULE
+from ...helpers.numpy_calls import (
+    numpy_arange3, numpy_clip, numpy_random_seed, numpy_random_uniform, numpy_reshape)
+from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENT_ARITY, REPLACEMENTS
 from ...ir import weak as ir_weak
 from .nodes import k_ok, _describe, _hashable, _pure
 from .numpy_scalar_rules import Abs
@@ -48,7 +48,7 @@ class Calls:
                 isinstance(a, gast.Starred) for a in node.args):
             kinds = self.scalar_types.of(node.func.value)
             if kinds and all(k.startswith("arr:") for k in kinds) and _pure(node.func.value):
-                # NumPy's errors and strides (fidelity.numpy_reshape)
+                # NumPy's errors and strides (helpers.numpy_calls.numpy_reshape)
                 dims = node.args[0].elts if len(node.args) == 1 and isinstance(
                     node.args[0], gast.Tuple) else node.args
                 one = self.scalar_types.of(node.args[0])
@@ -66,13 +66,13 @@ class Calls:
                              keywords=[self._child(k) for k in node.keywords])
         fn = callee.value
         if _hashable(fn) and fn in _IR_CHECKED and not node.keywords and self.program.check_int:
-            # transpiler.ir.int_add & co. called by transpiler.fidelity's helpers
+            # transpiler.ir.int_add & co. called by graphjit's helpers (transpiler.helpers)
             return self._checked_int(node, _IR_CHECKED[fn], [self.value(a) for a in node.args])
         if _hashable(fn) and fn in _IR_CHECKED and not node.keywords:
             return gast.BinOp(left=self.value(node.args[0]), op=_IR_OPERATORS[_IR_CHECKED[fn]](),
                               right=self.value(node.args[1]))
         if fn is ir_weak and len(node.args) == 2 and not node.keywords:
-            # transpiler.ir.weak used by transpiler.fidelity: the typed NEP 50 helper.
+            # transpiler.ir.weak used by transpiler.helpers.weak: the typed NEP 50 helper.
             return self._weak(self.value(node.args[0]), node.args[0],
                               self.value(node.args[1]))
         if _hashable(fn) and fn in FOLDABLE_BUILTINS and not any(isinstance(a, gast.Starred) for a in node.args):
@@ -131,7 +131,7 @@ class Calls:
                             "TypeError; compiled code would compute)")
         if (_hashable(fn) and fn in REPLACEMENTS and
                 len(node.args) == REPLACEMENT_ARITY.get(fn, 1) and not node.keywords
-                and self.fn.__module__ != REPLACEMENTS_MODULE):
+                and self.fidelity):   # not inside one of graphjit's own helpers
             return self._call_user(node, REPLACEMENTS[fn], None)
         if getattr(fn, "__graphjit_do_not_convert__", False):
             self.fail(node, f"{getattr(fn, '__qualname__', fn)} is marked do_not_convert")
@@ -179,7 +179,7 @@ class Calls:
 
     def _numpy_checked_call(self, node, fn):
         """``np.arange``/``np.clip`` where Numba's answer differs from NumPy's: the helpers of
-        transpiler.fidelity (a zero step, a NaN or an infinite length, a NaN bound) or
+        transpiler.helpers.numpy_calls (a zero step, a NaN or an infinite length, a NaN bound) or
         ``np.copy`` for ``np.clip(a, None, None)``; None where Numba's is NumPy's (the caller
         then emits the library call)."""
         exprs = [self.expr(a) for a in node.args]
@@ -213,7 +213,7 @@ class Calls:
                 all(k and all(x in ("float", "int") or x.startswith("np:float") for x in k)
                     for k in kinds) and any(
                 "float" in k or any(x.startswith("np:float") for x in k) for k in kinds):
-            # a float bound may be NaN: NumPy's result is NaN (fidelity.numpy_clip)
+            # a float bound may be NaN: NumPy's result is NaN (helpers.numpy_calls.numpy_clip)
             return self._call_helper(node, numpy_clip, values)
         if all(isinstance(b, Static) and b.value is None for b in bounds):
             # NumPy 2 returns a copy; Numba raises ValueError

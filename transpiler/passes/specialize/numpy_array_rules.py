@@ -7,7 +7,8 @@ import numpy as np
 from ...analysis.numpy_scalars import (array_plan, COMPARISONS, operand_dtype as _ufunc_operand,
                                        UFUNCS)
 from ...analysis.static_values import constant_node, Static
-from ...fidelity import fit_int, store_float_checked, store_int_checked, store_numpy_float_unsigned
+from ...helpers.numpy_arith import (
+    fit_int, store_float_checked, store_int_checked, store_numpy_float_unsigned)
 
 
 class NumpyArrayRules:

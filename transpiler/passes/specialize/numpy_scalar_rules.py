@@ -11,10 +11,13 @@ from ...analysis.numpy_scalars import COMPARISONS, plan as numpy_scalar_plan, uf
 from ...analysis.scalar_types import (CALL as CALL_TYPE, random_state_kept, sample as sample_of,
                                       type_of_value, UNKNOWN as UNKNOWN_TYPE)
 from ...analysis.static_values import constant_node, Static
-from ...fidelity import (ALIKE_BINOPS, checked_round, fit_int, NUMPY_BINOPS, numpy_complex_div,
-                         numpy_floordiv_int64, numpy_int_pow, numpy_lshift, numpy_round_digits,
-                         numpy_rshift, python_divmod_int, python_round_digits, python_to_int_dtype,
-                         REPLACEMENTS, to_complex2)
+from ...helpers.math_checks import to_complex2
+from ...helpers.numpy_arith import (
+    fit_int, numpy_floordiv_int64, numpy_int_pow, numpy_lshift, numpy_rshift,
+    python_to_int_dtype)
+from ...helpers.python_arith import python_divmod_int
+from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
+from ...number_rules import ALIKE_BINOPS, NUMPY_BINOPS, numpy_complex_div, REPLACEMENTS
 from .nodes import _hashable, _pure
 
 
@@ -114,7 +117,7 @@ class NumpyScalarRules:
     def _alike_op(self, node, op, values, sources):
         """``/``, ``//``, ``%`` with an operand that is a Python float on some paths and an
         np.float64 on others (an int and an np.int64): they compute alike but by zero
-        (fidelity.alike_div). None elsewhere."""
+        (helpers.numpy_arith.alike_div). None elsewhere."""
         name = type(op).__name__
         if not self.fidelity or self.scalar_types is None or name not in ALIKE_BINOPS:
             return None

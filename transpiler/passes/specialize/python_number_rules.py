@@ -7,9 +7,11 @@ import numpy as np
 
 from ...analysis.scalar_types import CALL as CALL_TYPE, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.static_values import constant_node, Static
-from ...fidelity import (checked_pow, checked_pow_num, int64_pow_bounds, int_pow, int_pow_bounded,
-                         NUM_CHECKED, NUMPY_BINOPS, python_complex_pow, python_floordiv_int,
-                         python_lshift, python_rshift, weak_left, weak_right)
+from ...helpers.python_arith import (
+    checked_pow, checked_pow_num, int64_pow_bounds, int_pow, int_pow_bounded,
+    python_complex_pow, python_floordiv_int, python_lshift, python_rshift)
+from ...helpers.weak import weak_left, weak_right
+from ...number_rules import NUM_CHECKED, NUMPY_BINOPS
 from ...ir import int_add as ir_int_add, int_mul as ir_int_mul, int_sub as ir_int_sub
 from .nodes import _pure
 
@@ -173,7 +175,7 @@ class PythonNumberRules:
 
     def _checked_binop(self, node, op, left, right, left_node, right_node):
         """``**``, ``/``, ``//``, ``%`` with Python's rules where both operands are Python
-        numbers and NumPy's where one is a NumPy scalar (transpiler.fidelity): a call of the
+        numbers and NumPy's where one is a NumPy scalar (transpiler.helpers): a call of the
         checked function, or None where Numba's operator already gives that result."""
         name = type(op).__name__
         if self.fidelity and name in NUM_CHECKED and self._python_number(left, left_node) and \
@@ -181,7 +183,7 @@ class PythonNumberRules:
             kinds = (self._number_kind(left, left_node), self._number_kind(right, right_node))
             if _int_or_float_by_path(kinds):
                 # An int on some paths (exact at any size in Python), a float on others:
-                # float64 holds the int exactly only below 2 ** 53 (fidelity.checked_num_add).
+                # float64 holds the int exactly only below 2 ** 53 (helpers.python_arith.checked_num_add).
                 return self._call_helper(node, NUM_CHECKED[name], [
                     self._m(left, left_node), self._m(right, right_node)])
         if not self.fidelity or name not in NUMPY_BINOPS:

@@ -1,5 +1,5 @@
 """Calls to converted functions (user functions, methods, Cells, local functions, the helpers of
-transpiler.fidelity): each specialized for its call site into a generated function, memoized
+transpiler.helpers): each specialized for its call site into a generated function, memoized
 per static arguments and argument types, structurally identical ones shared; recursion
 completed once the callee is done.
 """
@@ -199,6 +199,6 @@ class UserCalls:
         return generated
 
     def _call_helper(self, node, fn, values):
-        """Call the transpiler.fidelity function ``fn`` on generated expressions."""
+        """Call the transpiler.helpers function ``fn`` on generated expressions."""
         call = gast.Call(func=node, args=[_Converted(v) for v in values], keywords=[])
         return gast.copy_location(self._call_user(call, fn, None), node)

@@ -1,12 +1,12 @@
 """NEP 50: a Python number meeting an array or NumPy scalar takes its dtype (``weak(number,
-other)``, or a transpiler.fidelity helper where the other side cannot be evaluated twice).
+other)``, or a transpiler.helpers.weak helper where the other side cannot be evaluated twice).
 """
 import copy
 
 import gast
 
 from ...analysis.static_values import Static
-from ...fidelity import WEAK_ARRAY_BINOPS, WEAK_BINOPS
+from ...number_rules import WEAK_ARRAY_BINOPS, WEAK_BINOPS
 from .nodes import _pure
 
 
@@ -14,7 +14,7 @@ class WeakNumbers:
     """NEP 50's weak Python numbers."""
 
     def _weak_helper(self, op, left, right, left_node, right_node):
-        """The transpiler.fidelity helper applying NEP 50 to ``left op right`` when one side is
+        """The transpiler.helpers.weak helper applying NEP 50 to ``left op right`` when one side is
         a Python number and the other a NumPy value that cannot be evaluated twice (a call),
         so ``_weak_pair`` could not wrap the number; None otherwise."""
         if not self.fidelity:
@@ -43,7 +43,7 @@ class WeakNumbers:
         number in ``weak(number, other)`` (transpiler.ir.weak) when the other side can be
         evaluated twice without effect (a name, attribute or subscript of names)."""
         if not self.fidelity:
-            return left, right   # transpiler.fidelity compares with literals on purpose
+            return left, right   # graphjit's helpers compare with literals on purpose
 
         def weak_side(value, node):
             return self._python_number(value, node)

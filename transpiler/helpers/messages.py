@@ -1,0 +1,54 @@
+"""The messages of the errors graphjit's helpers raise where Python's or NumPy's result is
+something compiled code cannot hold (an int beyond int64, a complex number...).
+
+transpiler.api recognises them (:func:`not_representable`) and re-runs an effect-free function
+as Python on them (transpiler.analysis.effects).
+"""
+
+
+DOMAIN = "math domain error"
+
+
+# CPython's math_1: a nan from a non-nan argument is a domain error (ValueError), an infinity
+# from a finite one a range error (OverflowError) for the functions that can overflow.
+RANGE = "math range error"
+
+
+# The messages of the errors compiled code raises where Python's result is a value it cannot
+# hold (an int beyond int64, a complex number). transpiler.api re-runs an effect-free function
+# as Python on them (transpiler.analysis.effects); the raises below spell them out literally
+# because converted code reads string constants only as literals.
+BY_PATH = ("a division by zero of a value that is a Python number on some paths and a NumPy "
+            "scalar on others: Python raises, NumPy gives inf or nan (graphjit)")
+
+UNDEFINED_STORE = ("a NumPy float outside the range NumPy converts through (int32 or int64) "
+                    "stored into an unsigned array: C's conversion is undefined there, so NumPy's "
+                    "value depends on the machine (graphjit)")
+
+ROUND_INEXACT = ("round(x, n) where CPython's correctly rounded result needs more than "
+                  "float64 arithmetic (n beyond +-22, or a huge x) (graphjit)")
+
+
+RESHAPE_STRIDED = ("a reshape of an array that is not C-contiguous: NumPy copies it or "
+                    "gives a view by its strides, Numba cannot (graphjit)")
+
+CLIP_NAN = ("np.clip with a NaN bound: NumPy gives NaN, Numba ignores the bound "
+             "(graphjit)")
+
+NOT_REPRESENTABLE = (
+    "int beyond int64 in compiled code (graphjit)",
+    BY_PATH,
+    UNDEFINED_STORE,
+    "an int from 2**53 in a value that is an int or a float by path: compiled code holds it in "
+    "float64 (graphjit)",
+    "a negative number to a fractional power is complex in Python; compiled code cannot "
+    "return it (graphjit)",
+    ROUND_INEXACT,
+    RESHAPE_STRIDED,
+    CLIP_NAN,
+)
+
+
+def not_representable(exc):
+    """Whether exception ``exc`` is compiled code saying Python's result does not fit it."""
+    return type(exc) in (OverflowError, ValueError) and str(exc) in NOT_REPRESENTABLE

@@ -1,0 +1,217 @@
+"""NumPy 2's rules for ``**``, ``/``, ``//``, ``%``, shifts and complex division of NumPy values,
+conversions of Python numbers to NumPy integer types, and the checks of stores into arrays.
+"""
+import numpy as np
+
+from .messages import BY_PATH, UNDEFINED_STORE
+
+
+def numpy_pow(x, y):
+    """NumPy's ``x ** y`` where one side is a NumPy scalar (Python numbers already typed by
+    NEP 50): an integer to a negative integer power raises ValueError (Numba gives 0 or raises
+    ZeroDivisionError); a float to an integer power is ``pow`` in the promoted float type
+    (Numba multiplies, which can differ in the last bit, and raises ZeroDivisionError for
+    0.0 to a negative power where NumPy gives inf). One ``return``: the branches on types are
+    decided when Numba compiles, and each type keeps one path."""
+    # NumPy's integer scalar types (spelled out here, not a global: a global would be guarded
+    # at every call). In Python a Python int is none of them (NumPy applies NEP 50 itself); in
+    # Numba an int64 is np.int64. ``isinstance`` on types is decided when Numba compiles.
+    exponent = y
+    if isinstance(y, (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                      np.uint64, np.bool_)):
+        if isinstance(x, (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                          np.uint32, np.uint64, np.bool_)):
+            if y < 0:
+                raise ValueError("Integers to negative integer powers are not allowed.")
+        elif isinstance(x, np.float64):
+            exponent = np.float64(y)
+        elif isinstance(x, np.float32):
+            if isinstance(y, (np.int8, np.int16, np.uint8, np.uint16, np.bool_)):
+                exponent = np.float32(y)
+            else:
+                exponent = np.float64(y)
+    return x ** exponent
+
+
+def numpy_truediv(x, y):
+    """NumPy's ``x / y``: a zero divisor gives inf/-inf/nan (Numba raises ZeroDivisionError
+    for scalars; its array division already follows NumPy)."""
+    if np.isscalar(x) and np.isscalar(y):
+        if y == 0:
+            return np.true_divide(x, y)
+    return x / y
+
+
+def numpy_floordiv(x, y):
+    """NumPy's ``x // y``: by zero, inf/-inf/nan for floats, 0 for integers."""
+    if np.isscalar(x) and np.isscalar(y):
+        if y == 0:
+            return np.floor_divide(x, y)
+    return x // y
+
+
+def numpy_floordiv_int64(x, y):
+    """NumPy's int64 ``x // y``: 0 by zero, and the most negative int64 by -1 wraps to itself
+    (Numba gives 0)."""
+    if y == 0:
+        return x - x
+    if y == -1:
+        return np.int64(np.uint64(0) - np.uint64(x))
+    return x // y
+
+
+def numpy_mod(x, y):
+    """NumPy's ``x % y``: by zero, nan for floats, 0 for integers."""
+    if np.isscalar(x) and np.isscalar(y):
+        if y == 0:
+            return np.remainder(x, y)
+    return x % y
+
+
+def alike_div(x, y):
+    """``x / y`` where an operand is a Python float on some paths and an np.float64 on others
+    (or an int and an np.int64): equal results, except by zero (Python raises
+    ZeroDivisionError, NumPy gives inf/nan): there compiled code says so (an effect-free call
+    runs again as Python, transpiler.api)."""
+    if y == 0:
+        raise OverflowError(BY_PATH)
+    return x / y
+
+
+def alike_floordiv(x, y):
+    """``x // y`` of such operands (see alike_div)."""
+    if y == 0:
+        raise OverflowError(BY_PATH)
+    return x // y
+
+
+def alike_mod(x, y):
+    """``x % y`` of such operands (see alike_div)."""
+    if y == 0:
+        raise OverflowError(BY_PATH)
+    return x % y
+
+
+def python_to_int_dtype(x, below, above):
+    """A Python int or float converted to a NumPy integer type (``np.uint8(x)``): NumPy 2
+    raises ValueError for nan and OverflowError where the (truncated) value does not fit,
+    that is where ``x <= below`` or ``x >= above`` (the dtype's bounds -1 and +1, as
+    floats for a float ``x``); Numba's conversion wraps."""
+    if x != x:
+        raise ValueError("cannot convert float NaN to integer")
+    if x <= below or x >= above:
+        raise OverflowError("Python integer out of bounds for the NumPy integer type")
+    return x
+
+
+def numpy_int_pow(x, y):
+    """NumPy's integer ``x ** y`` (both of the loop's dtype): a negative exponent raises
+    ValueError; otherwise squaring and multiplying in uint64, whose wrapping is the loop's
+    modulo its width (the caller converts the result to the dtype). Numba's integer power
+    takes a uint64 exponent from 2**63 as negative, and its signed products are `nsw`."""
+    if y < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    one = np.uint64(1)
+    result = one
+    base = np.uint64(x)
+    e = np.uint64(y)
+    while e:
+        if e & one:
+            result = result * base
+        base = base * base
+        e = e >> one
+    return result
+
+
+def numpy_lshift(x, y, bits):
+    """NumPy's ``x << y`` on integers of one ``bits``-bit dtype (``npy_lshift``,
+    numpy/_core/src/npymath/npy_math_internal.h.src): a count outside ``[0, bits)`` gives 0
+    (the caller converts the result to the dtype, which wraps it)."""
+    if y < 0 or y >= bits:
+        return x - x
+    return x << y
+
+
+def numpy_rshift(x, y, bits, zero, minus_one):
+    """NumPy's ``x >> y`` (``npy_rshift``): a count outside ``[0, bits)`` gives -1 for a
+    negative ``x``, else 0 (``zero``/``minus_one`` are of the loop dtype: uint64 minus a bool
+    would be a float64 in Numba)."""
+    if y < 0 or y >= bits:
+        if x < zero:
+            return minus_one
+        return zero
+    return x >> y
+
+
+def numpy_cdiv128(x, y):
+    """NumPy's complex128 ``x / y`` (Smith's algorithm, ``@TYPE@_divide`` in
+    numpy/_core/src/umath/loops_arithm_fp.dispatch.c.src and scalarmath.c.src); Numba and
+    CPython divide otherwise and differ in the last bits (``127 / (1+2j)``)."""
+    xr, xi, yr, yi = x.real, x.imag, y.real, y.imag
+    ar, ai = abs(yr), abs(yi)
+    if ar >= ai and ar == 0 and ai == 0:
+        re, im = np.true_divide(xr, ar), np.true_divide(xi, ar)
+    elif ar >= ai:
+        rat = yi / yr
+        scl = 1.0 / (yr + yi * rat)
+        re, im = (xr + xi * rat) * scl, (xi - xr * rat) * scl
+    else:
+        rat = yr / yi
+        scl = 1.0 / (yi + yr * rat)
+        re, im = (xr * rat + xi) * scl, (xi * rat - xr) * scl
+    return complex(re, im)
+
+
+def numpy_cdiv64(x, y):
+    """NumPy's complex64 ``x / y``: numpy_cdiv128 computed in float32."""
+    xr, xi, yr, yi = x.real, x.imag, y.real, y.imag
+    ar, ai = abs(yr), abs(yi)
+    one = np.float32(1.0)
+    if ar >= ai and ar == 0 and ai == 0:
+        re, im = np.true_divide(xr, ar), np.true_divide(xi, ar)
+    elif ar >= ai:
+        rat = yi / yr
+        scl = one / (yr + yi * rat)
+        re, im = (xr + xi * rat) * scl, (xi - xr * rat) * scl
+    else:
+        rat = yr / yi
+        scl = one / (yi + yr * rat)
+        re, im = (xr * rat + xi) * scl, (xi * rat - xr) * scl
+    return np.complex64(complex(re, im))
+
+
+def store_int_checked(x, low, high):
+    """An integer value stored into a signed integer array (or a Python int into any integer
+    array): NumPy 2's setitem converts it to a Python int and raises OverflowError where it
+    does not fit ``[low, high]`` (bounds of the value's own type; Numba would wrap)."""
+    if x < low or x > high:
+        raise OverflowError("Python integer out of bounds for the array's dtype")
+    return x
+
+
+def store_float_checked(x, low, high):
+    """A float stored into an integer array from a Python float (or into a signed array from
+    any float): NumPy 2's setitem truncates it as ``int()`` does: nan raises ValueError, a
+    value outside ``(low, high)`` OverflowError (Numba's conversion is undefined there)."""
+    if x != x:
+        raise ValueError("cannot convert float NaN to integer")
+    if not low < x < high:
+        raise OverflowError("Python integer out of bounds for the array's dtype")
+    return x
+
+
+def store_numpy_float_unsigned(x, low, high):
+    """A NumPy float stored into an unsigned array: NumPy converts it to a signed integer
+    first (int32 for uint8/uint16, int64 for uint32/uint64: ``(low, high)``), then wraps.
+    Outside that range (and nan) C's conversion is undefined: said so, never guessed."""
+    if not low < x < high:
+        raise OverflowError(UNDEFINED_STORE)
+    return np.int64(x)
+
+
+def fit_int(x, low, high):
+    """A Python int meeting an integer NumPy scalar (NEP 50): NumPy 2 raises OverflowError
+    when it does not fit the scalar's dtype ``[low, high]``."""
+    if x < low or x > high:
+        raise OverflowError("Python integer out of bounds for the NumPy scalar's dtype")
+    return x

@@ -1,0 +1,65 @@
+"""NumPy calls whose Numba versions differ in their errors or results: ``reshape``, ``arange``
+with three arguments, ``clip``, ``np.random.seed``/``uniform`` (NumPy's own generator state).
+"""
+import math
+
+import numpy as np
+
+
+def numpy_reshape(a, shape):
+    """``a.reshape(shape)`` as NumPy: an unknown (-1) dimension of an empty array raises
+    ValueError (Numba returns an array); an array that is not C-contiguous is said not to fit
+    (NumPy copies or gives a view by its strides; Numba raises NotImplementedError): an
+    effect-free call runs again as Python."""
+    if not a.flags.c_contiguous:
+        raise OverflowError("a reshape of an array that is not C-contiguous: NumPy copies it "
+                            "or gives a view by its strides, Numba cannot (graphjit)")
+    known = 1
+    unknown = 0
+    for size in shape:       # rebindings, not `op=`: analysis.effects reads `op=` as a store
+        if size == -1:
+            unknown = unknown + 1
+        else:
+            known = known * size
+    if unknown == 1 and known == 0:
+        raise ValueError("cannot reshape array of size 0 into the shape given (NumPy)")
+    return a.reshape(shape)
+
+
+def numpy_random_seed(seed):
+    """``np.random.seed(seed)`` of an int: NumPy's legacy RandomState accepts 0..2**32 - 1
+    (numpy/random/_mt19937.pyx ``_legacy_seeding``); Numba would truncate."""
+    if seed < 0 or seed > 4294967295:
+        raise ValueError("Seed must be between 0 and 2**32 - 1")
+    np.random.seed(seed)
+
+
+def numpy_random_uniform(low, high):
+    """``np.random.uniform(low, high)`` of numbers: a range that is not finite raises
+    OverflowError as NumPy's does (numpy/random/mtrand.pyx ``uniform``)."""
+    if not np.isfinite(high - low):
+        raise OverflowError("Range exceeds valid bounds")
+    return np.random.uniform(low, high)
+
+
+def numpy_arange3(start, stop, step):
+    """``np.arange(start, stop, step)``: a zero step raises ZeroDivisionError as NumPy does
+    (Numba raises ValueError "Maximum allowed size exceeded")."""
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    length = (stop - start) / step
+    if length != length:             # a NaN, or inf - inf
+        raise ValueError("arange: cannot compute length")
+    if length == math.inf or length == -math.inf:
+        raise ValueError("Maximum allowed size exceeded")
+    return np.arange(start, stop, step)
+
+
+def numpy_clip(a, low, high):
+    """``np.clip(a, low, high)`` with number bounds: a NaN bound gives NaN in NumPy (it is
+    ``minimum(maximum(a, low), high)``) where Numba's comparisons ignore it: said not to fit
+    (an effect-free call runs again as Python)."""
+    if low != low or high != high:
+        raise OverflowError("np.clip with a NaN bound: NumPy gives NaN, Numba ignores the "
+                            "bound (graphjit)")
+    return np.clip(a, low, high)

@@ -1,0 +1,230 @@
+"""Python's rules for ``**``, ``<<``, ``>>``, ``//`` and ``divmod`` of Python numbers, and the checks
+of a value that is an int or a float by path (held in float64).
+
+The converter calls these instead of the operator where the Python-number analysis
+(transpiler.analysis.python_numbers) says Python's rules apply; elsewhere the operator stays.
+"""
+import math
+
+import numpy as np
+
+
+# -- `**`, `/`, `//`, `%`: Python's rules for Python numbers, NumPy's for NumPy values ----------
+#
+# The converter calls these instead of the operator where the Python-number analysis
+# (transpiler.analysis.python_numbers) says which rules apply; elsewhere the operator stays.
+
+
+def checked_pow(x, y):
+    """Python's ``x ** y`` for Python numbers that are not both ints (and for int ** negative
+    int, which Python computes in floats): 0.0 to a negative power raises ZeroDivisionError, a
+    finite result too large raises OverflowError (Python docs, "Binary arithmetic operations";
+    CPython's float_pow). Numba gives inf for both, and computes a float to an int power by
+    repeated multiplication, which can differ from ``pow`` in the last bit.
+
+    ``pow`` gives inf or nan exactly where Python may raise instead, so the checks cost one
+    comparison when it does not."""
+    x = float(x)    # a Python float (float64 in Numba): pow, never repeated multiplication
+    y = float(y)
+    result = x ** y
+    if result - result != 0.0:                  # inf or nan
+        if x == 0.0 and y < 0.0 and y != -math.inf:
+            raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+        if x - x == 0.0 and y - y == 0.0:       # from finite operands
+            if result != result:
+                # A negative number to a fractional power: Python gives a complex number;
+                # compiled code cannot change the result's type by value (README, "Known
+                # gaps"): say so rather than give nan.
+                raise ValueError("a negative number to a fractional power is complex in "
+                                 "Python; compiled code cannot return it (graphjit)")
+            raise OverflowError("(34, 'Numerical result out of range')")
+    return result
+
+
+_EXACT = 9007199254740992.0    # 2 ** 53: float64 holds every int below it exactly
+
+
+def _num_checked(x, y, result):
+    if (result >= _EXACT or result <= -_EXACT) and x == math.floor(x) and y == math.floor(y):
+        raise OverflowError("an int from 2**53 in a value that is an int or a float by path: "
+                            "compiled code holds it in float64 (graphjit)")
+    return result
+
+
+def checked_num_add(x, y):
+    """``x + y`` where each operand is a Python int on some paths and a float on others (kept
+    in float64): integral operands whose result float64 cannot hold exactly (2 ** 53 and
+    beyond) may be Python ints, exact at any size; say so (an effect-free function re-runs
+    as Python, transpiler.api) rather than give an inexact value."""
+    return _num_checked(x, y, x + y)
+
+
+def checked_num_sub(x, y):
+    """``x - y``, as ``checked_num_add``."""
+    return _num_checked(x, y, x - y)
+
+
+def checked_num_mul(x, y):
+    """``x * y``, as ``checked_num_add``."""
+    return _num_checked(x, y, x * y)
+
+
+def checked_pow_num(x, y):
+    """``x ** y`` where each operand is a Python int on some paths and a float on others (kept
+    in float64). When both are integral and the exponent is not negative, Python may be
+    computing an int power, exact at any size; float64 holds it exactly only below 2 ** 53.
+    Beyond, say so (an effect-free function re-runs as Python, transpiler.api) rather than
+    give an inexact value or a float OverflowError. Otherwise as ``checked_pow``."""
+    xf = float(x)
+    yf = float(y)
+    if yf >= 0.0 and xf - xf == 0.0 and yf - yf == 0.0 and xf == math.floor(xf) and \
+            yf == math.floor(yf):
+        return _num_checked(xf, yf, xf ** yf)     # an overflow is inf: beyond 2 ** 53 too
+    return checked_pow(x, y)
+
+
+def int_pow(x, y):
+    """Python's int ** int for an exponent known to be >= 0; a result beyond int64 raises
+    OverflowError (Python gives a bigger int; Numba would wrap silently). Small bases pass
+    one comparison; otherwise a float estimate decides, but near 2**63, where the size is
+    computed exactly in uint64 (it is below 2**64 there, so that nothing wraps)."""
+    if y < 2 or -1 <= x <= 1:
+        return x ** y
+    if x == -9223372036854775808:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    if y < 63 and (-x if x < 0 else x) < (1 << (63 // y)):
+        return x ** y                       # |x| < 2 ** (63 // y): the power is below 2 ** 63
+    estimate = abs(float(x)) ** float(y)
+    if estimate < 9.2e18:                   # 2**63 is 9.223e18; the estimate is within 1e-14
+        return x ** y
+    if estimate > 9.3e18:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    size = np.uint64(-x if x < 0 else x) ** np.uint64(y)
+    negative = x < 0 and y % 2 == 1
+    if size > np.uint64(9223372036854775808) or (
+            size == np.uint64(9223372036854775808) and not negative):
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return x ** y
+
+
+def int_pow_bounded(x, y, low, high):
+    """``x ** y`` for a constant exponent ``y >= 2``: ``low <= x <= high`` is exactly where
+    the result fits int64 (bounds computed when converting); outside, OverflowError."""
+    if x < low or x > high:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return x ** y
+
+
+def int64_pow_bounds(exponent):
+    """``(low, high)``: the ints ``x`` with ``x ** exponent`` inside int64 (exponent >= 2)."""
+    top, bottom = 2 ** 63 - 1, -2 ** 63
+    if exponent >= 64:
+        return -1, 1
+    high = int(round(top ** (1.0 / exponent))) + 2
+    while high ** exponent > top:
+        high -= 1
+    low = -high
+    if exponent % 2 and (low - 1) ** exponent >= bottom:
+        low -= 1
+    return low, high
+
+
+def python_lshift(x, n):
+    """Python's ``x << n`` on ints: a negative count raises ValueError; a result beyond int64
+    says so (never wraps: an effect-free call re-runs as Python)."""
+    if n < 0:
+        raise ValueError("negative shift count")
+    if x == 0:
+        return x - x
+    if n >= 63 or (x << n) >> n != x:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return x << n
+
+
+def python_floordiv_int(x, y):
+    """Python's ``x // y`` on ints: ``-2**63 // -1`` is 2**63, beyond int64 (Numba gives 0):
+    said so, never wrapped (an effect-free call re-runs as Python)."""
+    if y == -1 and x == -9223372036854775807 - 1:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return x // y
+
+
+def python_divmod_int(x, y):
+    """Python's ``divmod(x, y)`` on ints; ``divmod(-2**63, -1)`` leaves int64 (see
+    :func:`python_floordiv_int`)."""
+    if y == -1 and x == -9223372036854775807 - 1:
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return divmod(x, y)
+
+
+def python_rshift(x, n):
+    """Python's ``x >> n`` on ints: a negative count raises ValueError; 64 or more gives the
+    sign (0 or -1)."""
+    if n < 0:
+        raise ValueError("negative shift count")
+    if n >= 64:
+        return (x - x) - (x < 0)
+    return x >> n
+
+
+def _c_quot(ar, ai, br, bi):
+    """CPython's _Py_c_quot (Objects/complexobject.c) on float64 parts; a zero divisor
+    raises ZeroDivisionError (EDOM)."""
+    abs_br = -br if br < 0 else br
+    abs_bi = -bi if bi < 0 else bi
+    if abs_br >= abs_bi:
+        if abs_br == 0.0:
+            raise ZeroDivisionError("0.0 to a negative or complex power")
+        ratio = bi / br
+        denom = br + bi * ratio
+        return (ar + ai * ratio) / denom, (ai - ar * ratio) / denom
+    if abs_bi >= abs_br:
+        ratio = br / bi
+        denom = br * ratio + bi
+        return (ar * ratio + ai) / denom, (ai * ratio - ar) / denom
+    return math.nan, math.nan
+
+
+def python_complex_pow(x, y):
+    """Python's ``x ** y`` with a Python complex operand (CPython's complex_pow,
+    Objects/complexobject.c): an integral real exponent up to 100 in magnitude is repeated
+    multiplication (c_powi), else _Py_c_pow; 0 to a negative or complex power raises
+    ZeroDivisionError, an infinite result OverflowError. Numba uses exp/log for every
+    exponent (``(2j) ** 3`` differs in the last bits)."""
+    a = np.complex128(x)
+    b = np.complex128(y)
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    if bi == 0.0 and br == math.floor(br) and abs(br) <= 100.0:
+        n = int(br)
+        m = -n if n < 0 else n
+        rr, ri = 1.0, 0.0
+        pr, pi = ar, ai
+        mask = 1
+        while mask <= m:
+            if m & mask:
+                rr, ri = rr * pr - ri * pi, rr * pi + ri * pr
+            mask <<= 1
+            pr, pi = pr * pr - pi * pi, pr * pi + pi * pr
+        if n <= 0:
+            rr, ri = _c_quot(1.0, 0.0, rr, ri)
+    elif br == 0.0 and bi == 0.0:
+        rr, ri = 1.0, 0.0
+    elif ar == 0.0 and ai == 0.0:
+        if bi != 0.0 or br < 0.0:
+            raise ZeroDivisionError("0.0 to a negative or complex power")
+        rr, ri = 0.0, 0.0
+    else:
+        vabs = np.hypot(ar, ai)     # C's hypot, as _Py_c_pow (math.hypot is CPython's own)
+        length = math.pow(vabs, br)
+        at = math.atan2(ai, ar)
+        phase = at * br
+        if bi != 0.0:
+            length = np.true_divide(length, math.exp(at * bi))   # C division: inf by 0
+            phase += bi * math.log(vabs)
+        if phase == math.inf or phase == -math.inf:
+            # libm's cos(inf) sets errno EDOM, which CPython reports as this error
+            raise ZeroDivisionError("0.0 to a negative or complex power")
+        rr, ri = length * math.cos(phase), length * math.sin(phase)
+    if rr == math.inf or rr == -math.inf or ri == math.inf or ri == -math.inf:
+        raise OverflowError("complex exponentiation")
+    return complex(rr, ri)
