@@ -356,7 +356,7 @@ class JitFunction(SpecializationCache):
 
     def _specialize_for(self, obj, values):
         from . import pipeline
-        from .analysis.result_boxing import reboxer, tag_reboxer
+        from .boxing import reboxer, tag_reboxer
 
         fn = self.python_function
         offset = 1 if obj is not None else 0

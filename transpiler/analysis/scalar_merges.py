@@ -15,7 +15,7 @@ Where the merge can be kept compiled with the plain call's values instead, the S
 (transpiler.passes.specialize) is told how: ``weak_merges`` (convert the Python number where
 assigned), ``float_storage`` (keep a float / np.float32 merge in float64, narrowing reads back),
 ``tagged`` / ``alike_tag`` (return a flag beside the result, which the caller boxes by:
-transpiler.analysis.result_boxing).
+transpiler.boxing).
 """
 import gast
 import numpy as np
