@@ -24,11 +24,11 @@ parameter called with a NumPy scalar (guarded on its type). ``y = 1.0`` followed
 """
 import math
 
-import beniget
 import gast
 import numpy as np
 
 from ..number_rules import PYTHON_FLOAT_MATH
+from .def_use import reaching_definitions as _reaching_definitions
 
 _PY_CALLS = {"len": "any", "int": "any", "float": "any", "round": "py", "abs": "py",
              "min": "py", "max": "py"}
@@ -392,49 +392,6 @@ class Numbers:
         """Whether ``node`` names an argument that is an array."""
         return isinstance(node, gast.Name) and node.id in self.array_dims and \
             node.id not in self._definitions
-
-
-class QuietDefUseChains(beniget.DefUseChains):
-    """beniget's def-use chains without its warnings: globals and builtins are not bound in
-    the function, which is fine here."""
-
-    def warn(self, msg, node):
-        pass
-
-
-def _reaching_definitions(fdef, params):
-    """``({id(use): [definition nodes]}, {id(definition): value})`` for the local variables
-    of ``fdef``. A definition's value is the assigned expression (``x op= v``: ``x op v``),
-    ``("param", name)`` for a parameter, None when unknown (tuple targets, loop variables)."""
-    chains = QuietDefUseChains()
-    try:
-        chains.visit(gast.Module(body=[fdef], type_ignores=[]))
-    except Exception:  # noqa: BLE001 - no chains: every use falls back to the per-variable
-        return {}, {}
-    values = {}
-    for node in gast.walk(fdef):
-        if isinstance(node, gast.Assign):
-            for target in node.targets:
-                for name in gast.walk(target):
-                    if isinstance(name, gast.Name) and isinstance(name.ctx, gast.Store):
-                        values[id(name)] = node.value if name is target else None
-        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
-            values[id(node.target)] = gast.BinOp(left=node.target, op=node.op,
-                                                 right=node.value)
-        elif isinstance(node, gast.AnnAssign) and isinstance(node.target, gast.Name):
-            values[id(node.target)] = node.value
-    for arg in fdef.args.args:
-        values[id(arg)] = ("param", arg.id)
-    reaching = {}
-    for node, definition in chains.chains.items():
-        if not isinstance(node, gast.Name) or isinstance(node.ctx, gast.Load):
-            # beniget also chains a read to what it flows into (`y /= y`: the read y is a
-            # "user" of the target): only stores and parameters are definitions.
-            continue
-        values.setdefault(id(node), None)
-        for user in definition.users():
-            reaching.setdefault(id(user.node), []).append(node)
-    return reaching, values
 
 
 def python_number_vars(fdef, local_vars, seeds=()):

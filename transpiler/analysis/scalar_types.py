@@ -343,8 +343,8 @@ class ScalarTypes(ScalarMerges):
         """id(read) -> the union of the types of the definitions reaching it (beniget
         def-use chains), for every read of a local name the chains know."""
         if self._reaching is None:
-            from .python_numbers import _reaching_definitions
-            self._reaching = _reaching_definitions(self.fdef, list(self.params))[0]
+            from .def_use import reaching_definitions
+            self._reaching = reaching_definitions(self.fdef, list(self.params))[0]
         by_store = {}
         args = {a.id: a for a in self.fdef.args.args if isinstance(a, gast.Name)}
         for name, items in self.definitions.items():

@@ -21,7 +21,7 @@ import copy
 
 import gast
 
-from ..analysis.python_numbers import QuietDefUseChains
+from ..analysis.def_use import QuietDefUseChains
 from ..analysis.scopes import NESTED_SCOPES, own_nodes
 from ..naming import web_name
 
