@@ -7,12 +7,12 @@ reads the runtime inputs before each call. ``load(source)`` writes it to a real 
 it, so tracebacks, ``inspect``, ``linecache`` and Numba's cache all see a file.
 """
 import ast
-import math
 import os
 
 import gast
 
 from transpiler.errors import Origin
+from transpiler.guards import failed_condition
 from transpiler.loader import load_source
 from transpiler.ir import CHECKED_INT
 from transpiler.program import structural
@@ -227,29 +227,7 @@ def _emit_prepare(program):
 
     for guard in program.guards.values():
         v = ref(guard.path)
-        expected = guard.expected
-        if structural(guard, program):
-            cond = f"type({v}) is not {const(type(expected))}"
-            if isinstance(expected, (list, tuple)):
-                cond += f" or len({v}) != {len(expected)}"
-        elif guard.kind == "is":
-            cond = f"{v} is not {const(expected)}"
-        elif guard.kind == "type":
-            cond = f"type({v}) is not {const(expected)}"
-        elif guard.kind == "type_sign":
-            cond = (f"type({v}) is not {const(expected[0])} or "
-                    f"({v} >= 0) is not {bool(expected[1])}")
-        elif guard.kind == "array":
-            cond = (f"getattr({v}, 'ndim', None) != {int(expected[0])} or "
-                    f"getattr({v}, 'dtype', None) != {const(expected[1])}")
-        elif guard.kind == "typekey":
-            cond = _typekey_condition(v, expected, const)
-        elif guard.kind == "len":
-            cond = f"{v} is not {const(expected)} or len({v}) != {len(expected)}"
-        elif isinstance(expected, float) and math.isnan(expected):
-            cond = f"type({v}) is not float or {v} == {v}"
-        else:
-            cond = f"type({v}) is not {const(type(expected))} or {v} != {const(expected)}"
+        cond = failed_condition(guard, v, const, structural(guard, program))
         lines.append(f"        if {cond}:")
         lines.append("            return None")
     values = [ref(path) for _, path in program.entry.inputs]
@@ -257,18 +235,3 @@ def _emit_prepare(program):
     lines.append("    except Exception:  # a guard that cannot be read has failed")
     lines.append("        return None")
     return lines, tuple(constants)
-
-
-def _typekey_condition(v, key, const):
-    """A condition true when value expression ``v`` does not have the complete type ``key``
-    (transpiler.type_keys.type_key): its type, an array's dtype and ndim, a tuple's length and the
-    keys of its items."""
-    if key[0] == "array":
-        return (f"type({v}) is not {const(key[1])} or {v}.ndim != {int(key[3])} or "
-                f"{v}.dtype != {const(key[2])}")
-    if key[0] == "tuple":
-        items = [f"type({v}) is not tuple", f"len({v}) != {len(key[1])}"]
-        items += [f"({_typekey_condition(f'{v}[{i}]', k, const)})"
-                  for i, k in enumerate(key[1])]
-        return " or ".join(items)
-    return f"type({v}) is not {const(key[1])}"

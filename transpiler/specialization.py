@@ -224,7 +224,8 @@ def _find(specs, obj, values, backend_name):
 def _holds_for(spec, obj):
     """Whether the guards of ``spec`` that read from ``self`` hold for ``obj`` (the argument
     guards aside): which of a class's shared specializations is this instance's."""
-    from .program import Forgotten, structural
+    from .guards import holds
+    from .program import structural
     for guard in spec.guards:
         if guard.path[0][0] != "self":
             continue
@@ -232,20 +233,7 @@ def _holds_for(spec, obj):
             now = guard.path.read(obj, (), spec.roots)
         except Exception:  # noqa: BLE001 - unreadable: does not hold
             return False
-        expected = guard.expected
-        if structural(guard, spec.program):
-            kind = expected.type if isinstance(expected, Forgotten) else type(expected)
-            size = expected.length if isinstance(expected, Forgotten) else (
-                len(expected) if isinstance(expected, (list, tuple)) else None)
-            if type(now) is not kind or (size is not None and len(now) != size):
-                return False
-        elif guard.kind == "eq":
-            if type(now) is not type(expected) or not (now == expected or now != now):
-                return False
-        elif guard.kind == "typekey":
-            if type_key(now) != expected:
-                return False
-        elif guard.kind in ("is", "len") and now is not expected:
+        if not holds(guard, now, structural(guard, spec.program)):
             return False
     return True
 
