@@ -11,6 +11,7 @@ import itertools
 import gast
 
 from .analysis.paths import Path
+from .naming import fresh
 from .registry import is_cell
 
 
@@ -212,11 +213,7 @@ class Program:
             taken |= fn.locals
         taken |= {name for name in dir(builtins) if not name.startswith("_")}
         for symbol in self.symbols:
-            name = symbol.preferred
-            for n in itertools.count(1):
-                if name not in taken:
-                    break
-                name = f"{symbol.preferred}_{n}"
+            name = fresh(symbol.preferred, taken, separator="_")
             taken.add(name)
             symbol.name = name
             for node in symbol.nodes:
