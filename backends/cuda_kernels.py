@@ -1,6 +1,6 @@
 """Device code from converted code: the rewrite of statements for a kernel or device function.
 
-What Python checks at run time, a kernel checks through an error flag (see ``cuda_device``):
+What Python checks at run time, a kernel checks through an error flag (see ``runtime.cuda_device``):
 every array index goes through ``gj_index`` (Python's negative indices, range check), every
 divisor through ``gj_nonzero``, a ``raise`` or failed ``assert`` sets the flag. Calls of the
 program's own functions go to their device versions (``<name>__dev``, which take the flag too);
@@ -49,15 +49,18 @@ class DeviceRewriter(gast.NodeTransformer):
         math_alias (str): the local name of the math module in the generated module.
         check_division (bool): flag zero divisors (loops: Python numbers raise); False for
             element-wise maps, where NumPy array semantics give inf/nan.
+        weak_name (str | None): the generated module's name of transpiler.ir.weak
+            (``Program.ir_name("weak")``), None when the program does not use it.
     """
 
     def __init__(self, program_names, numpy_aliases, math_alias, check_division=True,
-                 operators=None, checked=None):
+                 operators=None, checked=None, weak_name=None):
         self.program_names = set(program_names)
         self.checked = dict(checked or {})   # name -> transpiler.ir.CHECKED_INT form
         self.numpy_aliases = set(numpy_aliases)
         self.math_alias = math_alias
         self.check_division = check_division
+        self.weak_name = weak_name
         self.operators = dict(operators or {})   # helper name -> gast operator class
 
     def visit_Raise(self, node):
@@ -106,7 +109,7 @@ class DeviceRewriter(gast.NodeTransformer):
         if isinstance(func, gast.Name) and func.id in self.checked:
             node.func = _name("gj_" + self.checked[func.id])   # overflow sets the flag
             node.args = list(node.args) + [_name(ERR)]
-        elif isinstance(func, gast.Name) and func.id == "weak" and len(node.args) == 2:
+        elif isinstance(func, gast.Name) and func.id == self.weak_name and len(node.args) == 2:
             node.func = _name("gj_weak")            # NEP 50 with the error flag
             node.args = list(node.args) + [_name(ERR)]
         elif isinstance(func, gast.Name) and func.id in self.program_names:

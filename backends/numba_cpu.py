@@ -12,43 +12,9 @@ import warnings
 import numpy as np
 
 from .base import Backend
+from .runtime.weak_source import WEAK_SOURCE
 
 _SCALAR_RESULTS = (float, int, bool, complex, tuple)
-
-# NEP 50 in Numba: transpiler.ir.weak typed by the dtype it meets (see its docstring). Emitted
-# into each generated module that uses it, so converted modules stay standalone.
-WEAK_SOURCE = '''
-from numba import types as _nb_types
-from numba.extending import overload as _nb_overload
-
-
-def {name}(value, like):
-    return value
-
-
-@_nb_overload({name})
-def _{name}_typed(value, like):
-    dtype = getattr(like, "dtype", like)
-    numeric = (_nb_types.Integer, _nb_types.Float, _nb_types.Complex)
-    if not isinstance(dtype, numeric) or isinstance(value, _nb_types.Boolean) or \\
-            not isinstance(value, numeric):
-        return lambda value, like: value
-    cast = np.dtype(str(dtype)).type
-    if isinstance(value, _nb_types.Integer) and isinstance(dtype, _nb_types.Integer):
-        info = np.iinfo(cast)
-        low, high, name = int(info.min), int(info.max), str(dtype)
-
-        def checked(value, like):
-            if value < low or value > high:
-                raise OverflowError("Python integer out of bounds for " + name)
-            return cast(value)
-        return checked
-    if isinstance(value, _nb_types.Float) and isinstance(dtype, _nb_types.Integer):
-        return lambda value, like: value
-    if isinstance(value, _nb_types.Complex) and not isinstance(dtype, _nb_types.Complex):
-        return lambda value, like: value
-    return lambda value, like: cast(value)
-'''
 
 
 class NumbaCPUBackend(Backend):
@@ -130,17 +96,17 @@ class NumbaCPUBackend(Backend):
                       "again", CacheWarning, stacklevel=user_stacklevel())
 
     def checked_int_source(self, aliases):
-        """Python-int operators checked for int64 overflow (backends/numba_checked.py)."""
+        """Python-int operators checked for int64 overflow (backends/runtime/checked_ints.py)."""
         if not self.standalone:   # one shared registration, as for weak
-            return "from backends.numba_checked import " + ", ".join(
+            return "from backends.runtime.checked_ints import " + ", ".join(
                 form if form == name else f"{form} as {name}"
                 for form, name in sorted(aliases.items()))
-        from .numba_checked import checked_source
+        from .runtime.checked_ints import checked_source
         return checked_source(aliases)
 
     def weak_source(self, name, numpy_alias):
-        if not self.standalone:   # one shared registration (backends/numba_weak.py: why)
-            return f"from backends.numba_weak import weak as {name}"
+        if not self.standalone:   # one shared registration (backends/runtime/weak.py: why)
+            return f"from backends.runtime.weak import weak as {name}"
         return WEAK_SOURCE.replace("np.", numpy_alias + ".").format(name=name)
 
     @staticmethod

@@ -1,6 +1,6 @@
 """Turn functional forms back into structured control flow, for backends that compile loops
 natively (Numba compiles a native loop about 10 times faster than a loop body passed as a
-function, with the same run time; DESIGN.md, "Lower").
+function, with the same run time; docs/ARCHITECTURE.md, "Pipeline").
 
 ``y = cond(t, if_true, if_false, ins)`` becomes ``if t: <if_true body> else: <if_false body>``;
 ``while_loop`` a ``while``; ``for_range``/``for_each`` a ``for`` whose ``extra_test`` becomes

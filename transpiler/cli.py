@@ -424,7 +424,7 @@ def main(argv=None):
 def _run(args):
     if args.backend == "numba-cuda":
         print("graphjit: the command line converts for numba-cpu or eager only: a numba-cuda "
-              "module launches its kernels through graphjit's runtime (backends.cuda_runtime), "
+              "module launches its kernels through graphjit's runtime (backends.runtime.cuda), "
               "so it would not be standalone. Use jit(f, backend='numba-cuda') and "
               "f.source() to read one.", file=sys.stderr)
         return 2

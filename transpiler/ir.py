@@ -84,7 +84,7 @@ def weak(value, like):
 
 def int_add(a, b):
     """``a + b`` of Python ints. Python's int grows; compiled code holds it in int64, so the
-    numba backends define checked versions (``backends/numba_checked.py``) that raise
+    numba backends define checked versions (``backends/runtime/checked_ints.py``) that raise
     OverflowError("int beyond int64 in compiled code (graphjit)") instead of wrapping (an
     effect-free call then runs again as Python: transpiler.api). Plain Python: the operator."""
     return a + b

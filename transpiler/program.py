@@ -11,6 +11,7 @@ import itertools
 import gast
 
 from .analysis.paths import Path
+from .helpers import is_helper_file
 from .naming import fresh
 from .registry import is_cell
 
@@ -50,6 +51,8 @@ class GeneratedFunction:
         filename (str): the user's file every statement of ``node`` comes from.
         qualname (str): the Python function's qualified name.
         locals (set[str]): every local name, so module symbols can avoid them.
+        is_helper (bool): whether it is one of graphjit's own helpers (transpiler.helpers),
+            decided once from ``filename``.
     """
 
     def __init__(self, symbol, node, dynamic_params, inputs, filename, qualname, local_names):
@@ -60,6 +63,7 @@ class GeneratedFunction:
         self.filename = filename
         self.qualname = qualname
         self.locals = local_names
+        self.is_helper = is_helper_file(filename)
 
 
 class Guard:
@@ -192,6 +196,13 @@ class Program:
             self._imports[("ir", form)] = symbol
             self.symbols.append(symbol)
         return symbol
+
+    def ir_name(self, form):
+        """The name of functional form ``form``'s symbol in the generated module (final once
+        :meth:`finalize` has run: ``weak_1`` when a user's local is called ``weak``), or None
+        when the program does not use it."""
+        symbol = self._imports.get(("ir", form))
+        return None if symbol is None else symbol.name
 
     def function_symbol(self, preferred):
         symbol = ModuleSymbol(preferred, "function", None)

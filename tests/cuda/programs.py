@@ -173,3 +173,10 @@ def ratios(x, y, out):
     for i in range(x.shape[0]):
         out[i] = x[i] / y[i] + x[i] // y[i] + x[i] % y[i]
     return out
+
+
+def local_named_weak(x):
+    """A local variable named like the IR form ``weak``: the namer renames the form's symbol
+    (``weak_1``), which the CUDA backend must still recognise (NEP 50: float32 stays)."""
+    weak = 2
+    return x * 3 + weak

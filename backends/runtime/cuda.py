@@ -1,6 +1,7 @@
 """Host side of the numba-cuda backend: launches, copies, and the CPU path beside each.
 
-Generated drivers call three entry points, one per mapping of DESIGN.md "GPU":
+Generated drivers call three entry points, one per GPU mapping (docs/ARCHITECTURE.md,
+"Backends"):
 
 - :func:`launch_loop`: an independent loop as a kernel, one thread per iteration (grid-stride);
 - :func:`map_elementwise`: an element-wise scalar function mapped over arrays;
@@ -15,21 +16,19 @@ values, and raises or computes exactly as the CPU backend does. The :class:`Site
 for ``explain()``, and a :class:`~transpiler.errors.FallbackWarning` says so once.
 
 ``COMPILE_ONLY``: set by the compile-only test tier (no GPU, no simulator): every launch
-compiles its kernel to PTX for ``PTX_CC`` (recorded in ``COMPILED``) and the CPU version runs.
+compiles its kernel to PTX for ``cuda_config.PTX_CC`` (recorded in ``COMPILED``) and the CPU
+version runs.
 """
 import warnings
 
 import numpy as np
-from numba import config as _numba_config
 from numba import cuda
 
-SIMULATOR = bool(_numba_config.ENABLE_CUDASIM)
-THREADS = 8 if SIMULATOR else 256        # threads per block (the simulator runs one Python
-MAX_BLOCKS = 2 if SIMULATOR else 65535   # thread per CUDA thread: keep it small)
+from . import cuda_config
+from .cuda_config import (COMPILED, MAX_BLOCKS, SIMULATOR, THREADS,  # noqa: F401 - re-exported
+                          compile_to_ptx, launch_config)
 
 COMPILE_ONLY = False
-PTX_CC = (9, 0)
-COMPILED = []   # (kernel name, signature, PTX size in bytes) under COMPILE_ONLY
 FAILED = []     # (kernel name, argument types, error) under COMPILE_ONLY
 
 _NUMBERS = (bool, int, float, complex, np.number, np.bool_)
@@ -87,12 +86,6 @@ def no_gpu():
     return _NO_GPU[0]
 
 
-def launch_config(count):
-    """(blocks, threads) for ``count`` iterations of a grid-stride loop."""
-    blocks = max(1, min(MAX_BLOCKS, -(-count // THREADS)))
-    return blocks, THREADS
-
-
 def _scalar_problem(name, value):
     if isinstance(value, np.ndarray):
         return None
@@ -135,15 +128,6 @@ def _loop_problem(names, args, stored):
                 return (f"{names[i]} and {names[j]} may share memory, so iterations could "
                         "depend on each other through it")
     return None
-
-
-def compile_to_ptx(kernel, args):
-    """Compile ``kernel`` for the types of ``args`` to PTX for ``PTX_CC`` and record it in
-    ``COMPILED``. Raises what numba-cuda raises when it does not compile."""
-    from numba import typeof
-    signature = tuple(typeof(a) for a in args)
-    ptx, _ = cuda.compile_ptx(kernel.py_func, signature, cc=PTX_CC)
-    COMPILED.append((kernel.py_func.__name__, signature, len(ptx)))
 
 
 def _compile_only(kernel, args):
@@ -342,12 +326,12 @@ def enable_compile_only(cc=(9, 0)):
     compute capability even inside ``compile_ptx``; with no device there is none, so the
     lookup is given ``cc`` here (the kernel itself is compiled for ``cc`` by compile_ptx).
     """
-    global COMPILE_ONLY, PTX_CC
+    global COMPILE_ONLY
     if SIMULATOR:
         raise RuntimeError("the compile-only tier needs NUMBA_ENABLE_CUDASIM unset")
-    COMPILE_ONLY, PTX_CC = True, tuple(cc)
+    COMPILE_ONLY, cuda_config.PTX_CC = True, tuple(cc)
     import numba.cuda.dispatcher as dispatcher
 
     class _Target:
-        compute_capability = PTX_CC
+        compute_capability = cuda_config.PTX_CC
     dispatcher.get_current_device = lambda: _Target()

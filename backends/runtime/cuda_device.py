@@ -4,7 +4,7 @@ Kernels cannot raise (numba-cuda ignores ``raise`` in device code unless compile
 ``debug=True``), so where Python would raise -- an index out of range, a zero divisor, the
 ``raise`` of a helper -- device code sets ``err[0] = 1`` and goes on with a harmless value. The
 host sees the flag after the launch, drops the device copies (the host arrays are untouched) and
-runs the same loop on the CPU, which raises exactly as Python does (``cuda_runtime``).
+runs the same loop on the CPU, which raises exactly as Python does (``cuda``).
 """
 from numba import cuda
 

@@ -15,7 +15,7 @@ version of the whole function (nothing on the host has changed).
 import numpy as np
 from numba import cuda, float32, float64
 
-from .cuda_runtime import SIMULATOR, launch_config
+from .cuda_config import SIMULATOR, launch_config
 
 TILE = 4 if SIMULATOR else 16   # matmul tile edge: TILE x TILE threads per block
 _FLOATS = {np.dtype(np.float32): float32, np.dtype(np.float64): float64}
@@ -133,7 +133,7 @@ class Graph:
     """The device-side state of one call: inputs copied in, kernels launched, result out.
 
     Args:
-        compile_only (bool): compile each kernel to PTX (``cuda_runtime.COMPILED``) instead of
+        compile_only (bool): compile each kernel to PTX (``cuda_config.COMPILED``) instead of
             launching;
             the values are then computed with NumPy so the code can go on.
     """
@@ -170,7 +170,7 @@ class Graph:
         return cuda.device_array(shape, dtype)
 
     def _compile(self, kernel, args):
-        from .cuda_runtime import compile_to_ptx
+        from .cuda_config import compile_to_ptx
         compile_to_ptx(kernel, args)
 
     def matmul(self, a, b, transb, bias, relu):

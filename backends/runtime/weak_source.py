@@ -1,0 +1,37 @@
+"""The source of ``weak``, NEP 50 in Numba: emitted by the numba backends into standalone
+modules, executed once by :mod:`backends.runtime.weak` for the modules ``jit`` makes."""
+
+# NEP 50 in Numba: transpiler.ir.weak typed by the dtype it meets (see its docstring). Emitted
+# into each generated module that uses it, so converted modules stay standalone.
+WEAK_SOURCE = '''
+from numba import types as _nb_types
+from numba.extending import overload as _nb_overload
+
+
+def {name}(value, like):
+    return value
+
+
+@_nb_overload({name})
+def _{name}_typed(value, like):
+    dtype = getattr(like, "dtype", like)
+    numeric = (_nb_types.Integer, _nb_types.Float, _nb_types.Complex)
+    if not isinstance(dtype, numeric) or isinstance(value, _nb_types.Boolean) or \\
+            not isinstance(value, numeric):
+        return lambda value, like: value
+    cast = np.dtype(str(dtype)).type
+    if isinstance(value, _nb_types.Integer) and isinstance(dtype, _nb_types.Integer):
+        info = np.iinfo(cast)
+        low, high, name = int(info.min), int(info.max), str(dtype)
+
+        def checked(value, like):
+            if value < low or value > high:
+                raise OverflowError("Python integer out of bounds for " + name)
+            return cast(value)
+        return checked
+    if isinstance(value, _nb_types.Float) and isinstance(dtype, _nb_types.Integer):
+        return lambda value, like: value
+    if isinstance(value, _nb_types.Complex) and not isinstance(dtype, _nb_types.Complex):
+        return lambda value, like: value
+    return lambda value, like: cast(value)
+'''
