@@ -128,10 +128,11 @@ def cell_call_and_report(net, x):
     return result, compiled_rows(jitted), os.getpid(), fallbacks
 
 
-def load_and_report(payload, *args):
-    """Unpickle ``payload`` (cloudpickle bytes of a jitted function) here and call it."""
-    import cloudpickle
-    return call_and_report(cloudpickle.loads(payload), *args)
+def load_and_report(payload, *args, loads="cloudpickle"):
+    """Unpickle ``payload`` (bytes of a jitted function, from module ``loads``) here and call
+    it."""
+    import importlib
+    return call_and_report(importlib.import_module(loads).loads(payload), *args)
 
 
 def steps_task(limit):

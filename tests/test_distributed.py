@@ -157,8 +157,11 @@ import numpy as np
 import transpiler as tp
 
 
+FACTOR = 1.0
+
+
 def helper(v):
-    return v * v
+    return v * v * FACTOR
 
 
 @tp.jit
@@ -187,10 +190,13 @@ def vanished_module(tmp_path, monkeypatch):
     try:
         payloads = {"by_value": cloudpickle.dumps(module.by_value),
                     "no_source": cloudpickle.dumps(module.no_source_jit)}
+        wants = {"by_value": module.by_value.python_function(X[0], 4),
+                 "no_source": module.no_source(7)}
+        module.FACTOR = 3.0   # the same function, a global changed: it must be seen there
+        payloads["changed"] = cloudpickle.dumps(module.by_value)
+        wants["changed"] = module.by_value.python_function(X[0], 4)
     finally:
         cloudpickle.unregister_pickle_by_value(module)
-    wants = {"by_value": module.by_value.python_function(X[0], 4),
-             "no_source": module.no_source(7)}
     path.unlink()
     del sys.modules[name]
     return payloads, wants
@@ -199,16 +205,34 @@ def vanished_module(tmp_path, monkeypatch):
 def test_by_value_compiles_without_the_file(vanished_module):
     payloads, wants = vanished_module
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        result, compiled, pid, fallbacks = pool.apply(
-            d.load_and_report, (payloads["by_value"], X[0], 4))
+        reports = [pool.apply(d.load_and_report, (payloads[name], X[0], 4))
+                   for name in ("by_value", "by_value", "changed")]
         nowhere = pool.apply(d.load_and_report, (payloads["no_source"], 7))
-    assert_same(result, wants["by_value"])
-    assert compiled == 1 and not fallbacks and pid != os.getpid()
+    for (result, compiled, pid, fallbacks), name in zip(reports, ["by_value"] * 2 + ["changed"]):
+        assert_same(result, wants[name])
+        assert compiled == 1 and not fallbacks and pid != os.getpid()
     # No source anywhere: it runs as Python there, and says so.
     result, compiled, _pid, fallbacks = nowhere
     assert_same(result, wants["no_source"])
     assert compiled == 0
     assert fallbacks and "source of 'no_source' is not available" in fallbacks[0]
+
+
+@pytest.mark.parametrize("module", PICKLERS)
+def test_changed_self_is_seen(module):
+    """An unpickled jit(obj.method) is reused in a process only while what it was made from
+    is the same: the object changed in between, the next task sees the change."""
+    s = d.Scaler(2.0)
+    jf = tp.jit(s.apply)
+    first = module.dumps(jf)
+    s.k = 7.0
+    second = module.dumps(jf)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        reports = [pool.apply(d.load_and_report, (payload, X), {"loads": module.__name__})
+                   for payload in (first, first, second)]
+    for (result, compiled, _pid, fallbacks), k in zip(reports, (2.0, 2.0, 7.0)):
+        assert_same(result, X * k + 1)
+        assert compiled == 1 and not fallbacks
 
 
 def test_no_source_warns_in_process():

@@ -184,22 +184,59 @@ def rebuild(cls, ident):
 
 
 def set_state(jit_function, state):
-    """``JitFunction.__setstate__``: make an unpickled JitFunction from ``state``; one that
-    already lives in this process is left as it is (its specializations kept)."""
-    if not jit_function.__dict__.pop("_graphjit_unpickled", False):
-        return
+    """``JitFunction.__setstate__``: make an unpickled JitFunction from ``state``.
+
+    One this process made is left as it is (it is the live original). One unpickled here
+    before is kept, with its specializations, when ``state`` is what it was made from (the
+    same code, defaults, closure, the globals it reads, bound ``self`` and options, compared by
+    their pickled bytes); otherwise it is made again from ``state`` (a global or the bound
+    object changed in the sending process since: the old code would give old answers)."""
+    unpickled = jit_function.__dict__.pop("_graphjit_unpickled", False)
+    if not unpickled and "_graphjit_fingerprint" not in jit_function.__dict__:
+        return     # made in this process
     function = state["function"]
     function = getattr(function, "python_function", function)
     if state.get("source") is not None:   # it came by value (cloudpickle)
         filename, lines = state["source"]
         register_source(filename, lines)
         restore_filenames(function, filename)
+    fingerprint = _fingerprint(function, state)
+    if not unpickled and fingerprint is not None and \
+            fingerprint == jit_function.__dict__.get("_graphjit_fingerprint"):
+        return     # the same function again: keep what it compiled
     if state["bound_self"] is not None:
         function = types.MethodType(function, state["bound_self"])
     ident = jit_function.__dict__["_graphjit_id"]
-    jit_function.__init__(function, source=state["region_source"], split=state["split"],
-                          **{name: state[name] for name in _OPTIONS})
-    jit_function.__dict__["_graphjit_id"] = ident
+    with _LOCK:
+        jit_function.__init__(function, source=state["region_source"], split=state["split"],
+                              **{name: state[name] for name in _OPTIONS})
+        jit_function.__dict__["_graphjit_id"] = ident
+        jit_function.__dict__["_graphjit_fingerprint"] = fingerprint
+
+
+def _fingerprint(function, state):
+    """The bytes of what the code made from ``state`` depends on (None: not picklable here,
+    then never reused)."""
+    import marshal
+    globals_read = {name: _comparable(function.__globals__[name])
+                    for name in sorted(_names(function.__code__)) if name in function.__globals__}
+    closure = tuple(_comparable(c.cell_contents) for c in function.__closure__ or ())
+    parts = (marshal.dumps(function.__code__), function.__defaults__, function.__kwdefaults__,
+             closure, globals_read,
+             state["bound_self"], tuple(state[name] for name in _OPTIONS), state["split"])
+    try:
+        import cloudpickle as dumper
+    except ImportError:
+        import pickle as dumper
+    try:
+        import hashlib
+        return hashlib.sha256(dumper.dumps(parts)).digest()
+    except Exception:  # noqa: BLE001 - not picklable: compare nothing, make it again
+        return None
+
+
+def _comparable(value):
+    return ("module", value.__name__) if isinstance(value, types.ModuleType) else value
 
 
 def rebuild_bound(cls, jit_function, obj):
