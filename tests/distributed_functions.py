@@ -108,8 +108,14 @@ def call_and_report(jitted, *args):
 
 
 def call_and_identify(jitted, *args):
-    """:func:`call_and_report` and the identity of ``jitted`` in this process."""
-    return (*call_and_report(jitted, *args), id(getattr(jitted, "_jit", jitted)))
+    """:func:`call_and_report` and the identity of the specialization the call used in this
+    process (one per process: it compiled once there)."""
+    report = call_and_report(jitted, *args)
+    if isinstance(jitted, tp.BoundJitFunction):
+        serving = jitted._jit._serving(jitted.__self__)
+    else:
+        serving = jitted._serving(jitted._bound_self)
+    return (*report, id(serving[0]))
 
 
 def cell_call_and_report(net, x):

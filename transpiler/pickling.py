@@ -28,7 +28,7 @@ import types
 import uuid as _uuid
 import weakref
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()   # reentrant: a fingerprint pickles JitFunctions (identifier)
 _BY_ID = weakref.WeakValueDictionary()   # identifier -> JitFunction, in this process
 # The JitFunctions unpickled here, kept alive (a task's copy would otherwise be gone before the
 # next task brings the same function, which would then compile again): the most recent ones.
@@ -191,6 +191,11 @@ def set_state(jit_function, state):
     same code, defaults, closure, the globals it reads, bound ``self`` and options, compared by
     their pickled bytes); otherwise it is made again from ``state`` (a global or the bound
     object changed in the sending process since: the old code would give old answers)."""
+    with _LOCK:   # threads of one worker may unpickle the same function at once
+        _set_state(jit_function, state)
+
+
+def _set_state(jit_function, state):
     unpickled = jit_function.__dict__.pop("_graphjit_unpickled", False)
     if not unpickled and "_graphjit_fingerprint" not in jit_function.__dict__:
         return     # made in this process
@@ -207,11 +212,10 @@ def set_state(jit_function, state):
     if state["bound_self"] is not None:
         function = types.MethodType(function, state["bound_self"])
     ident = jit_function.__dict__["_graphjit_id"]
-    with _LOCK:
-        jit_function.__init__(function, source=state["region_source"], split=state["split"],
-                              **{name: state[name] for name in _OPTIONS})
-        jit_function.__dict__["_graphjit_id"] = ident
-        jit_function.__dict__["_graphjit_fingerprint"] = fingerprint
+    jit_function.__init__(function, source=state["region_source"], split=state["split"],
+                          **{name: state[name] for name in _OPTIONS})
+    jit_function.__dict__["_graphjit_id"] = ident
+    jit_function.__dict__["_graphjit_fingerprint"] = fingerprint
 
 
 def _fingerprint(function, state):
