@@ -12,7 +12,7 @@ install: $(STAMP)
 $(STAMP): setup.cfg setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,notebook,cuda]'
+	$(PY) -m pip install --quiet -e '.[test,notebook,cuda,distributed]'
 	touch $(STAMP)
 
 test: $(STAMP)

@@ -89,6 +89,16 @@ class JitFunction(SpecializationCache):
         bound = self._bound_self
         return self._like(copy.deepcopy(bound, memo) if bound is not None else None)
 
+    def __reduce_ex__(self, protocol):
+        """Pickled by reference where ``module.qualname`` is this object, else as its Python
+        function and options; never its specializations (transpiler.pickling)."""
+        from .pickling import reduce_jit
+        return reduce_jit(self)
+
+    def __setstate__(self, state):
+        from .pickling import set_state
+        set_state(self, state)
+
     def _like(self, bound_self):
         function = self.python_function if bound_self is None else \
             types.MethodType(self.python_function, bound_self)
@@ -487,6 +497,10 @@ class BoundJitFunction:
     def __call__(self, *args, **kwargs):
         return self._jit._call(self.__self__, args, kwargs)
 
+    def __reduce__(self):
+        from .pickling import rebuild_bound
+        return (rebuild_bound, (type(self), self._jit, self.__self__))
+
     def source(self):
         """See :meth:`JitFunction.source`."""
         return self._jit._source_for(self.__self__)
@@ -506,6 +520,14 @@ class BoundJitFunction:
 
 register("jit", JitFunction)
 register("bound_jit", BoundJitFunction)
+
+
+def _register_pickling():
+    from .pickling import register_cloudpickle
+    register_cloudpickle(JitFunction)   # cloudpickle (Dask): by value where it pickles by value
+
+
+_register_pickling()
 
 
 
