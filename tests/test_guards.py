@@ -15,6 +15,9 @@ CASES = [
     (Guard(SELF, "eq", 1.0), [(1.0, True), (2.0, False), (np.float64(1.0), False),
                               (float("nan"), False), (1, False)]),
     (Guard(SELF, "eq", float("nan")), [(float("nan"), True), (1.0, False)]),
+    (Guard(SELF, "eq", 0.0), [(0.0, True), (-0.0, False), (0, False)]),
+    (Guard(SELF, "eq", -0.0), [(-0.0, True), (0.0, False)]),
+    (Guard(SELF, "eq", complex(1, 0.0)), [(complex(1, 0.0), True), (complex(1, -0.0), False)]),
     (Guard(SELF, "eq", 3), [(3, True), (True, False), (3.0, False)]),
     (Guard(SELF, "is", LAYERS), [(LAYERS, True), (list(LAYERS), False)]),
     (Guard(SELF, "len", LAYERS), [(LAYERS, True), (list(LAYERS), False)]),
@@ -54,3 +57,16 @@ def test_structural_guard_checks_type_and_length_even_forgotten():
     guard.expected = Forgotten(guard.expected)
     assert holds(guard, [5, 6], structural=True)
     assert not holds(guard, [5, 6, 7], structural=True)
+
+
+def test_a_global_that_turns_into_negative_zero_is_seen():
+    """``Z = 0.0`` read as a constant: set to -0.0 the guard fails (0.0 == -0.0, the sign is
+    not the same), so the next call gives plain's -1.0, never the stale 1.0."""
+    import guard_globals as G
+    import transpiler as tp
+    f = tp.jit(G.sign_of_global)
+    G.Z = 0.0
+    assert f(2.0) == G.sign_of_global(2.0) == 2.0
+    G.Z = -0.0
+    assert f(2.0) == G.sign_of_global(2.0) == -2.0
+    G.Z = 0.0

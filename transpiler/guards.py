@@ -46,7 +46,21 @@ def failed_condition(guard, v, const, structural=False):
         return f"{v} is not {const(expected)} or len({v}) != {len(expected)}"
     if isinstance(expected, float) and math.isnan(expected):
         return f"type({v}) is not float or {v} == {v}"
-    return f"type({v}) is not {const(type(expected))} or {v} != {const(expected)}"
+    cond = f"type({v}) is not {const(type(expected))} or {v} != {const(expected)}"
+    if _has_zero_part(expected):
+        # 0.0 == -0.0, but the sign reaches results (copysign, 1 / x, atan2): compare the text
+        cond += f" or repr({v}) != {const(repr(expected))}"
+    return cond
+
+
+def _has_zero_part(value):
+    """Whether ``value`` is a float or complex (Python's or NumPy's) with a zero part, whose
+    sign ``==`` does not see."""
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    if not isinstance(value, (float, complex)) and kind not in ("f", "c"):
+        return False
+    parts = (value.real, value.imag) if isinstance(value, complex) or kind == "c" else (value,)
+    return any(part == 0 for part in parts)
 
 
 def typekey_condition(v, key, const):
@@ -77,7 +91,7 @@ def holds(guard, value, structural=False):
     try:
         return not eval(condition, {"__builtins__": {"type": type, "len": len,  # noqa: S307
                                                      "getattr": getattr, "tuple": tuple,
-                                                     "float": float}},
+                                                     "float": float, "repr": repr}},
                         {"_v": value, "_K": constants})
     except Exception:  # noqa: BLE001 - as _prepare: a guard that cannot be checked fails
         return False
