@@ -149,11 +149,15 @@ def test_the_checker_sees_a_circle_and_an_upward_import():
     assert layer_of("transpiler.errors", rows) == 0
     assert layer_of("transpiler.api", rows) == 7
     assert layer_of("transpiler.unknown", rows) is None
-    tree = {"a": {("b", 1)}, "b": {("a", 2)}}
     global GRAPH
-    saved, GRAPH = GRAPH, tree
+    saved = GRAPH
     try:
+        GRAPH = {"a": {("b", 1)}, "b": {("a", 2)}}
         with pytest.raises(AssertionError, match="import circles"):
             test_no_import_circle()
+        GRAPH = {"transpiler.errors": {("transpiler.api", 3)}}     # a leaf importing the API
+        with pytest.raises(AssertionError, match=r"transpiler.errors \(layer 0\) imports "
+                                                 r"transpiler.api \(layer 8\)"):
+            test_no_import_goes_up_a_layer()
     finally:
         GRAPH = saved

@@ -87,7 +87,7 @@ class Guard:
 
 
 class Forgotten:
-    """Stands for an instance's object in a shared specialization's guard (transpiler.api
+    """Stands for an instance's object in a shared specialization's guard (transpiler.specialization
     ``_forget_instance``): its type and length only, so the class's shared code does not keep
     that instance's layers and weights alive."""
 
@@ -103,7 +103,7 @@ def structural(guard, program):
     list or tuple reached from ``self``, in a program not specific to its instance. Everything
     the code read from such an object went through a path of its own, with its own guard; so
     another instance of the same class passes when the object has the same type (and length),
-    and the program is shared (README "Cells": a new instance costs a guard check).
+    and the program is shared (a new instance of the class costs a guard check).
     ``_prepare`` then tests ``type(v)`` (and ``len(v)``) instead of ``v is K``."""
     if program.instance_specific or guard.path[0][0] != "self" or guard.kind not in ("is", "len"):
         return False

@@ -1,7 +1,7 @@
 """The complete type of a runtime value, as specializations are keyed and guarded on it.
 
-A leaf module: the dispatcher (transpiler.api), the specializer (guards on values read from
-objects) and the backends (the guard's generated test) all use it.
+A leaf module: the dispatcher (transpiler.api, transpiler.specialization) and the specializer
+(guards on values read from objects) use it; the guard's test is transpiler.guards.
 """
 
 

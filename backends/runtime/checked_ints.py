@@ -3,7 +3,7 @@ and the others in ``CHECKED_INT``).
 
 Python's int grows without bound; compiled code holds a Python int in an int64. Where Numba
 would wrap (``2**63 - 1 + 1`` is ``-2**63``), these raise OverflowError with the message of
-``transpiler.fidelity.NOT_REPRESENTABLE``: an effect-free call then runs again as plain Python
+``transpiler.helpers.messages.NOT_REPRESENTABLE``: an effect-free call then runs again as plain Python
 and returns Python's int; a call with effects raises it, naming the user's line. NumPy int64
 scalars and arrays keep NumPy's wrapping: only Python ints go through here.
 

@@ -1,7 +1,7 @@
 """Host side of the numba-cuda backend: launches, copies, and the CPU path beside each.
 
-Generated drivers call three entry points, one per GPU mapping (docs/ARCHITECTURE.md,
-"Backends"):
+Generated drivers call three entry points, one per GPU mapping (README, "GPU";
+backends/numba_cuda.py):
 
 - :func:`launch_loop`: an independent loop as a kernel, one thread per iteration (grid-stride);
 - :func:`map_elementwise`: an element-wise scalar function mapped over arrays;

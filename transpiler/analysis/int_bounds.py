@@ -1,6 +1,6 @@
 """Which Python-int additions cannot leave int64, so need no overflow check.
 
-Checked Python-int arithmetic (backends/numba_checked.py) costs an overflow test per operation,
+Checked Python-int arithmetic (backends/runtime/checked_ints.py) costs an overflow test per operation,
 and the test keeps LLVM from vectorizing a counting loop (``count += 1`` under an ``if``: 2x on
 a sieve). Two kinds of names are safe for ``name + c`` / ``name - c`` with a small constant c:
 

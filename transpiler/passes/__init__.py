@@ -4,7 +4,8 @@
 lowered to the functional program: single exit (``lower_return``), loop ``else``
 (``loop_else``), ``break``/``continue`` to flags (``lower_break_continue``), and the functional
 forms ``cond`` / ``while_loop`` / ``for_range`` and ``for_each`` (``cond``, ``while_loop``,
-``for_loop``), whose inputs and outputs come from liveness and definite assignment.
+``for_loop``), whose inputs and outputs come from liveness (transpiler.analysis.region_io) and whose
+placeholders from definite assignment.
 """
 from ..analysis import liveness
 from ..analysis.definite_assignment import annotate_defined

@@ -83,7 +83,7 @@ class PythonNumberRules:
             return self._call_helper(node, helper, operands)
         if all(k <= {"int", "bool"} for k in kinds) and any("int" in k for k in kinds) and \
                 self.program.check_int:
-            # Python's int grows where int64 wraps: checked (backends/numba_checked.py)
+            # Python's int grows where int64 wraps: checked (backends/runtime/checked_ints.py)
             form = _CHECKED_BINOPS.get(type(op))
             if form is not None and self._cannot_overflow(op, values, sources):
                 return None
