@@ -49,3 +49,12 @@ matrix: $(STAMP)
 memory: N ?= 1000
 memory: $(STAMP)
 	$(PY) benchmarks/memory.py --n $(N)
+
+# Generated source of the test suite's cases, to check that a refactoring changes nothing
+# (tools/snapshot_generated.py): `make snapshot OUT=/tmp/a` on each commit, then
+# `make snapshot-compare A=/tmp/a B=/tmp/b`.
+.PHONY: snapshot snapshot-compare
+snapshot: $(STAMP)
+	PYTHONPATH=. $(PY) tools/snapshot_generated.py --out $(OUT)
+snapshot-compare: $(STAMP)
+	$(PY) tools/snapshot_generated.py --compare $(A) $(B)
