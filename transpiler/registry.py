@@ -4,9 +4,8 @@ The passes must recognise a jitted function or a Cell met as a static value, but
 ``transpiler.api`` or ``transpiler.nn`` (those import the pipeline). Those classes register
 themselves here when their modules are imported; until then no value can be one of them.
 """
-_JIT_FUNCTIONS = []     # JitFunction (transpiler.api)
-_BOUND_JIT_FUNCTIONS = []   # BoundJitFunction (transpiler.api)
-_CELLS = []             # Cell (transpiler.nn.cell)
+# kind -> the registered classes, as the tuple isinstance takes (read on every static value)
+_CLASSES = {"jit": (), "bound_jit": (), "cell": ()}
 
 
 def register(kind, cls):
@@ -15,20 +14,20 @@ def register(kind, cls):
     Raises:
         KeyError: for another kind.
     """
-    {"jit": _JIT_FUNCTIONS, "bound_jit": _BOUND_JIT_FUNCTIONS, "cell": _CELLS}[kind].append(cls)
+    _CLASSES[kind] = _CLASSES[kind] + (cls,)
     return cls
 
 
 def is_jit_function(value):
     """Whether ``value`` is a ``JitFunction`` (a function decorated with ``jit``)."""
-    return isinstance(value, tuple(_JIT_FUNCTIONS))
+    return isinstance(value, _CLASSES["jit"])
 
 
 def is_bound_jit_function(value):
     """Whether ``value`` is a ``BoundJitFunction`` (a jitted method bound to an instance)."""
-    return isinstance(value, tuple(_BOUND_JIT_FUNCTIONS))
+    return isinstance(value, _CLASSES["bound_jit"])
 
 
 def is_cell(value):
     """Whether ``value`` is a ``transpiler.nn.Cell`` instance."""
-    return isinstance(value, tuple(_CELLS))
+    return isinstance(value, _CLASSES["cell"])

@@ -5,6 +5,8 @@ import re
 
 import gast
 
+from ...nodes import assign, const, name as name_node
+
 
 
 def _describe(value):
@@ -44,18 +46,17 @@ def _pure(node):
     return False
 
 
-def _assign(name, value):
-    return gast.Assign(targets=[gast.Name(id=name, ctx=gast.Store(), annotation=None,
-                                          type_comment=None)],
-                       value=gast.Constant(value=value, kind=None), type_comment=None)
+def _assign(identifier, value):
+    """``identifier = value`` for a Python constant ``value``."""
+    return assign(identifier, const(value))
 
 
-def _store(name):
-    return gast.Name(id=name, ctx=gast.Store(), annotation=None, type_comment=None)
+def _store(identifier):
+    return name_node(identifier, store=True)
 
 
-def _load(name):
-    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+def _load(identifier):
+    return name_node(identifier)
 
 
 def _as_load(target):
