@@ -394,6 +394,8 @@ class JitFunction(SpecializationCache):
                                 "please report it")
         spec = specialization_of(made, params, obj is not None and
                                  not made.program.instance_specific and self._bound_self is None)
+        if made.backend.name == "numpy-graph":
+            return spec     # NumPy made the result: it is boxed as plainly already
         tagged = getattr(made.entry, "tagged", None)
         spec.rebox = tag_reboxer(*tagged[1:]) if tagged else reboxer(
             getattr(made.entry, "result_types", None))

@@ -11,7 +11,7 @@ _DEVICE_BACKENDS = {"CPU": "numba-cpu", "GPU": "numba-cuda"}
 
 
 def set_context(mode=None, device_target=None, enable_compile_cache=None,
-                compile_cache_path=None, compile_cache_limit_mb=None):
+                compile_cache_path=None, compile_cache_limit_mb=None, numpy_graph=None):
     """Set the execution mode, the device target and the compile cache (MindSpore's names).
 
     Args:
@@ -28,6 +28,10 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
         compile_cache_limit_mb (float): size cap of that folder; the least recently used
             entries are removed when a new one is written and the folder is larger. Unset,
             ``$GRAPHJIT_CACHE_LIMIT_MB``, else 256. 0 or less: no cap.
+        numpy_graph (bool): on the CPU, run straight-line array code (no loop or branch, an
+            array in it: a Cell network, a stencil, a norm) as a graph of NumPy and BLAS calls
+            instead of compiling it with Numba (backends/numpy_graph.py): no compile, NumPy's
+            own results. Unset, on unless the environment variable ``GRAPHJIT_NUMPY_GRAPH=0``.
 
     Raises:
         ValueError: unknown mode or device target.
@@ -38,6 +42,8 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
         _context["compile_cache_path"] = str(compile_cache_path)
     if compile_cache_limit_mb is not None:
         _context["compile_cache_limit_mb"] = float(compile_cache_limit_mb)
+    if numpy_graph is not None:
+        _context["numpy_graph"] = bool(numpy_graph)
     if mode is not None:
         if mode not in (GRAPH_MODE, PYNATIVE_MODE):
             raise ValueError(f"mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), got {mode!r}")
@@ -52,8 +58,8 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
 
 def get_context(key):
     """Return a context value: ``"mode"``, ``"device_target"``, ``"enable_compile_cache"``,
-    ``"compile_cache_path"`` or ``"compile_cache_limit_mb"`` (the last three resolved from the
-    environment when unset).
+    ``"compile_cache_path"``, ``"compile_cache_limit_mb"`` or ``"numpy_graph"`` (the last four
+    resolved from the environment when unset).
 
     Raises:
         ValueError: unknown key.
@@ -62,6 +68,9 @@ def get_context(key):
         raise ValueError(f"unknown context key {key!r}; known: {sorted(_context)}")
     if key == "enable_compile_cache" and _context[key] is None:
         return env_flag("GRAPHJIT_CACHE")
+    if key == "numpy_graph" and _context[key] is None:
+        return os.environ.get("GRAPHJIT_NUMPY_GRAPH", "1").strip().lower() not in (
+            "0", "false", "no", "off")
     if key == "compile_cache_path" and _context[key] is None:
         from .loader import cache_dir
         return cache_dir()

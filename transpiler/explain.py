@@ -29,9 +29,12 @@ def explain(jit_function, obj):
         if spec.fallback_reason is None:
             rows.append(ExplainRow("function", origin, "compiled",
                                    f"by {spec.backend.name} into {spec.path}"))
-            gpu_rows = getattr(spec.backend, "explain_rows", None)
-            if gpu_rows is not None:   # numba-cuda: which parts run on the GPU, and why not
-                rows.extend(ExplainRow(*row) for row in gpu_rows())
+            more_rows = getattr(spec.backend, "explain_rows", None)
+            if more_rows is not None:   # numba-cuda: which parts run on the GPU, and why not;
+                rows.extend(ExplainRow(*row) for row in more_rows())   # numpy-graph: its ops
+            if spec.graph_refusal is not None:
+                rows.append(ExplainRow("function", origin, "compiled",
+                                       f"by Numba, not as a NumPy graph: {spec.graph_refusal}"))
         if spec.fallback_reason is not None:
             rows.append(ExplainRow("function", origin, "python", spec.fallback_reason))
         for error in spec.failed_types.values():

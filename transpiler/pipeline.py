@@ -25,7 +25,9 @@
    What does not convert raises :class:`~transpiler.errors.UnsupportedConstruct`.
 3. **lower** (``Backend.lower``, backends/): the program finalized (names chosen) and emitted
    as module source: imports, the generated functions (each statement followed by a ``# file:
-   line`` comment), ``_prepare`` (re-reads the runtime inputs and checks the guards).
+   line`` comment), ``_prepare`` (re-reads the runtime inputs and checks the guards). On the
+   CPU a straight-line array program becomes a graph of NumPy calls instead, with no Numba
+   compile (:func:`graph_backend`, backends/numpy_graph.py).
 4. **load** (``Backend.load``, transpiler.loader): the module written to the cache folder
    (content-addressed) and imported; Numba compiles at the first call.
 
@@ -52,6 +54,7 @@ class Compiled:
         self.generated = generated
         self.module = module
         self.path = path
+        self.graph_refusal = None   # why the NumPy graph path was not taken (None: taken/off)
 
 
 def new_program(check_int=True):
@@ -137,10 +140,33 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
     program, entry = transpile(function, self_value, static_args, source=source,
                                python_args=python_args, numpy_args=numpy_args,
                                arg_keys=arg_keys, check_int=check_int)
-    backend = jit_backend(backend_name, cache, boundscheck)
+    backend, why_not = None, None
+    if backend_name == "numba-cpu":
+        backend, why_not = graph_backend(program, numpy_args, python_args)
+    if backend is None:
+        backend = jit_backend(backend_name, cache, boundscheck)
     generated = lower(program, backend, module_header(function, backend))
     module, path = load(backend, generated, function)
-    return Compiled(program, entry, backend, generated, module, path)
+    made = Compiled(program, entry, backend, generated, module, path)
+    made.graph_refusal = why_not
+    return made
+
+
+def graph_backend(program, numpy_args, python_args):
+    """``(backend, None)``: the NumPy graph backend with ``program`` planned, when
+    ``set_context(numpy_graph=)`` allows it and the program is straight-line array code
+    (backends/graph_plan.py); else ``(None, why not)`` (None when the graph is turned off)."""
+    from .context import get_context
+    if not get_context("numpy_graph") or numpy_args is None:
+        return None, None
+    from backends.graph_plan import NotAGraph
+    from backends.numpy_graph import NumpyGraphBackend
+    backend = NumpyGraphBackend(numpy_args, python_args or {})
+    try:
+        backend.plan(program)
+    except NotAGraph as exc:
+        return None, str(exc)
+    return backend, None
 
 
 def ir_source(program, function):

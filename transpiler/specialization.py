@@ -57,6 +57,7 @@ class Specialization:
         self.arg_key = None         # the argument types a fallback was decided for
         self.shared = False         # serves every instance of its class (program.structural)
         self.for_calls = True       # False: made for source()/ir() before any call
+        self.graph_refusal = None   # why the NumPy graph path was not taken (explain())
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None. A fallback is kept for
@@ -88,6 +89,7 @@ def specialization_of(made, params, shared):
     spec.source = GeneratedSource(generated.source)
     spec.path = made.path
     spec.line_map = generated.line_map
+    spec.graph_refusal = made.graph_refusal
     return spec
 
 

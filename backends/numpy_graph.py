@@ -1,0 +1,167 @@
+"""The NumPy graph backend: straight-line array programs run as one flat function of NumPy and
+BLAS calls, with no Numba compile (issue 18; the plan: backends/graph_plan.py).
+
+``transpiler.pipeline`` chooses it for a program that ``graph_plan.plan`` accepts when the
+numba-cpu backend was asked for; the generated module imports NumPy only. It defines:
+
+- the entry (the program entry's name and parameters): builds the key of the arguments'
+  shapes and strides (and the non-array arguments' values), finds this thread's fusion choices
+  for it (backends/runtime/array_graph.py), and calls ``_fused``; the first call with a key
+  runs ``_record`` instead;
+- ``_fused(_F, _B, ...)``: the flat function; each fusible operation is written
+  ``np.add(t, b, out=t) if _F[k] else t + b`` (in place) or ``np.dot(a, w, out=_B[k]) if _F[k]
+  else np.dot(a, w)`` (a buffer kept across calls);
+- ``_record(...)``: the same operations plainly, keeping each fusible one's values for the
+  check; returns ``(result, values)``;
+- ``_prepare``: the guards, as for every backend.
+
+Each line carries the ``# file:line`` of the user's statement it comes from.
+"""
+import os
+
+import gast
+
+from transpiler.errors import Origin
+
+from .base import Backend, GeneratedModule, _emit_prepare
+from .graph_plan import plan
+
+_RESERVED = {"_F", "_B", "_M", "_G", "_k", "_s", "_fused", "_record", "_prepare", "_np",
+             "_GraphState", "numba", "_jit"}
+
+
+class NumpyGraphBackend(Backend):
+    """Lowers a program to a NumPy graph module (see the module docstring).
+
+    Args:
+        numpy_args (dict): the specialization's NumPy arguments (transpiler.arguments).
+        python_args (dict): its Python-number arguments.
+    """
+
+    name = "numpy-graph"
+    decorator_lines = None
+    keeps_forms = False
+
+    def __init__(self, numpy_args, python_args):
+        self.numpy_args = numpy_args
+        self.python_args = python_args
+        self.graph = None
+        self.origin = None
+
+    def plan(self, program):
+        """Finalize ``program`` and plan its graph; raises graph_plan.NotAGraph."""
+        program.finalize(reserved=_RESERVED)
+        numpy_name = dict(program.imports()).get("numpy", "_np")
+        reserved = _RESERVED | {s.name for s in program.symbols}
+        self.graph = plan(program, self.numpy_args, reserved, numpy_name)
+        self.origin = Origin(program.entry.filename, program.entry.node.lineno)
+        return self.graph
+
+    def lower(self, program, header="", include_prepare=True, reserved=()):
+        graph = self.graph if self.graph is not None else self.plan(program)
+        lines = header.rstrip("\n").splitlines() if header else []
+        imports = sorted(program.imports())
+        for module, alias in imports:
+            lines.append(f"import {module}" if module == alias else f"import {module} as {alias}")
+        if "numpy" not in dict(imports):
+            lines.append("import numpy as _np")
+        keyed = graph.fusible and graph.slots and self._keyable(program, graph)
+        if keyed:
+            lines.append("from backends.runtime.array_graph import GraphState as _GraphState")
+        line_map = {}
+        entry = program.entry.symbol.name
+        params = ", ".join(graph.params)
+        if keyed:
+            key = ", ".join(f"{p}.shape, {p}.strides" if p in graph.arrays else p
+                            for p in graph.params)
+            args = params + ("," if len(graph.params) == 1 else "")
+            lines += ["", "", f"def {entry}({params}):",
+                      f"    _k = ({key},)",
+                      "    _s = _G.get(_k)",
+                      "    if _s is None or _s[2]:",
+                      f"        return _G.record(_k, _record({params}))",
+                      "    _s[2] = True",
+                      "    try:",
+                      f"        return _fused(_s[0], _s[1], {params})",
+                      "    finally:",
+                      "        _s[2] = False"]
+            self._emit(lines, line_map, f"_fused(_F, _B, {params})", graph, "fused")
+            self._emit(lines, line_map, f"_record({params})", graph, "record")
+            kinds = tuple("matrix" if op.ufunc in ("dot", "matmul") and op.fusion == "buffer"
+                          else op.fusion for op in graph.slots)
+            lines += ["", "", f"_G = _GraphState({kinds!r})"]
+            del args
+        else:
+            self._emit(lines, line_map, f"{entry}({params})", graph, "plain")
+        prepare, constants = _emit_prepare(program)
+        if include_prepare:
+            lines += ["", ""] + prepare
+        return GeneratedModule("\n".join(lines) + "\n", line_map, entry, constants,
+                               tuple(program.roots))
+
+    def _keyable(self, program, graph):
+        """Whether every non-array parameter's value can be part of the shape key (a number)."""
+        inputs = {name for name, _ in program.entry.inputs}
+        for p in graph.params:
+            if p in graph.arrays or p in inputs:
+                continue
+            if p not in self.python_args and p not in self.numpy_args:
+                return False
+        return True
+
+    def _emit(self, lines, line_map, signature, graph, mode):
+        lines += ["", "", f"def {signature}:"]
+        if mode == "record":
+            lines.append(f"    _M = [None] * {len(graph.slots)}")
+        for op in graph.ops:
+            for text in _statements(op, graph, mode):
+                if op.line is not None:
+                    line_map[len(lines) + 1] = Origin(op.filename, op.line)
+                    text += f"  # {os.path.basename(op.filename)}:{op.line}"
+                lines.append("    " + text)
+
+    def explain_rows(self):
+        graph = self.graph
+        fused = [op for op in graph.slots]
+        inplace = sum(op.fusion == "inplace" for op in fused)
+        calls = len(graph.ops) - 1
+        how = (f"{inplace} in place, {len(fused) - inplace} into buffers kept across calls, "
+               "where the shapes allow") if fused else "no operation fused"
+        if not graph.fusible:
+            how = "no operation fused: a shape may depend on array values"
+        return [("function", self.origin, "compiled",
+                 f"NumPy graph: {calls} NumPy operations run as NumPy and BLAS, no Numba "
+                 f"compile ({how})")]
+
+
+def _unparse(node):
+    return gast.unparse(node).strip()
+
+
+def _statements(op, graph, mode):
+    """The source lines of ``op`` in the ``mode`` function ("plain", "fused", "record")."""
+    plain = _unparse(op.value)
+    if op.target is None and not op.targets:
+        if mode == "record":
+            return [f"return {plain}, _M"]
+        return [f"return {plain}"]
+    target = ", ".join(op.targets)
+    if op.slot is None or mode == "plain":
+        return [f"{target} = {plain}"]
+    k = op.slot
+    if mode == "record":
+        kept = f"({op.target}, {op.operand})" if op.fusion == "inplace" else f"({op.target},)"
+        return [f"{target} = {plain}", f"_M[{k}] = {kept}"]
+    out = op.operand if op.fusion == "inplace" else f"_B[{k}]"
+    return [f"{target} = {_with_out(op, graph.numpy, out)} if _F[{k}] else {plain}"]
+
+
+def _with_out(op, numpy_name, out):
+    value = op.value
+    if isinstance(value, gast.BinOp):
+        args = [value.left, value.right]
+    elif isinstance(value, gast.UnaryOp):
+        args = [value.operand]
+    else:
+        args = value.args
+    return f"{numpy_name}.{op.ufunc}({', '.join(_unparse(a) for a in args)}, out={out})"
