@@ -72,8 +72,10 @@ class NumpyGraphBackend(Backend):
         entry = program.entry.symbol.name
         params = ", ".join(graph.params)
         if keyed:
-            key = ", ".join(f"{p}.shape, {p}.strides" if p in graph.arrays else p
-                            for p in graph.params)
+            # everything the fusion choices depend on: each array's shape, strides and
+            # dtype; each number's type and value (2, 2.0 and True are equal keys otherwise)
+            key = ", ".join(f"{p}.shape, {p}.strides, {p}.dtype" if p in graph.arrays
+                            else f"type({p}), {p}" for p in graph.params)
             args = params + ("," if len(graph.params) == 1 else "")
             lines += ["", "", f"def {entry}({params}):",
                       f"    _k = ({key},)",

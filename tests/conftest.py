@@ -16,9 +16,19 @@ os.environ.pop("GRAPHJIT_DISABLE", None)
 @pytest.fixture(autouse=True)
 def _pynative_context():
     import transpiler as tp
+    from transpiler.settings import CONTEXT
     tp.set_context(mode=tp.PYNATIVE_MODE, device_target="CPU")
+    CONTEXT["numpy_graph"] = None
     yield
     tp.set_context(mode=tp.PYNATIVE_MODE, device_target="CPU")
+    CONTEXT["numpy_graph"] = None
+
+
+@pytest.fixture
+def numba_path():
+    """Array code compiled by Numba, not run as a NumPy graph (tests of the Numba lowering)."""
+    import transpiler as tp
+    tp.set_context(numpy_graph=False)
 
 
 @pytest.fixture

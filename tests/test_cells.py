@@ -59,7 +59,7 @@ def test_graph_mode_equals_pynative_exactly(seed):
     assert compiled._serving(net)[0].fallback_reason is None
 
 
-def test_jit_on_construct_equals_pynative_exactly(seed):
+def test_jit_on_construct_equals_pynative_exactly(seed, numba_path):
     net, x, expected = seed
     jnet = JitNetwork()
     jnet.flatten, jnet.dense_relu_sequential = net.flatten, net.dense_relu_sequential
@@ -81,7 +81,7 @@ def test_jit_of_function_calling_the_model(seed):
     assert compiled(x).dtype == np.float32
 
 
-def test_weight_update_changes_result_without_recompile():
+def test_weight_update_changes_result_without_recompile(numba_path):
     nn.set_seed(2)
     net = Network((16, 8, 8, 3))
     tp.set_context(mode=tp.GRAPH_MODE)
@@ -129,7 +129,7 @@ def test_sequential_append_is_seen():
     assert np.array_equal(two, np.full((1, 3), 9, np.float32))
 
 
-def test_dense_activation_and_identical_layers_share_code():
+def test_dense_activation_and_identical_layers_share_code(numba_path):
     nn.set_seed(4)
     seq = nn.SequentialCell([nn.Dense(4, 4, activation="relu"), nn.Dense(4, 4, activation="relu"),
                              nn.Dense(4, 2)])

@@ -83,9 +83,11 @@ def specialize_into(program, function, self_value=None, static_args=None, *, sou
 
 
 def transpile(function, self_value=None, static_args=None, *, source=None, python_args=None,
-              numpy_args=None, arg_keys=None, check_int=True):
-    """Steps 1 and 2 into a new program: ``(program, entry)``."""
+              numpy_args=None, arg_keys=None, check_int=True, defer_gaps=False):
+    """Steps 1 and 2 into a new program: ``(program, entry)``; ``defer_gaps``: see
+    ``Program.defer_gaps``."""
     program = new_program(check_int)
+    program.defer_gaps = defer_gaps
     entry = specialize_into(program, function, self_value, static_args, source=source,
                             python_args=python_args, numpy_args=numpy_args, arg_keys=arg_keys)
     return program, entry
@@ -137,12 +139,17 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
         TranspileError: the function does not convert; any other exception is a converter or
             backend bug (the caller falls back).
     """
+    from .context import get_context
+    graph = backend_name == "numba-cpu" and get_context("numpy_graph") and \
+        numpy_args is not None
     program, entry = transpile(function, self_value, static_args, source=source,
                                python_args=python_args, numpy_args=numpy_args,
-                               arg_keys=arg_keys, check_int=check_int)
+                               arg_keys=arg_keys, check_int=check_int, defer_gaps=graph)
     backend, why_not = None, None
-    if backend_name == "numba-cpu":
+    if graph:
         backend, why_not = graph_backend(program, numpy_args, python_args)
+        if backend is None and program.numba_gaps:
+            raise program.numba_gaps[0]      # what Numba would compute otherwise than NumPy
     if backend is None:
         backend = jit_backend(backend_name, cache, boundscheck)
     generated = lower(program, backend, module_header(function, backend))
@@ -153,12 +160,8 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
 
 
 def graph_backend(program, numpy_args, python_args):
-    """``(backend, None)``: the NumPy graph backend with ``program`` planned, when
-    ``set_context(numpy_graph=)`` allows it and the program is straight-line array code
-    (backends/graph_plan.py); else ``(None, why not)`` (None when the graph is turned off)."""
-    from .context import get_context
-    if not get_context("numpy_graph") or numpy_args is None:
-        return None, None
+    """``(backend, None)``: the NumPy graph backend with ``program`` planned, when the
+    program is straight-line array code (backends/graph_plan.py); else ``(None, why not)``."""
     from backends.graph_plan import NotAGraph
     from backends.numpy_graph import NumpyGraphBackend
     backend = NumpyGraphBackend(numpy_args, python_args or {})

@@ -133,6 +133,11 @@ class Program:
         self.check_int = True       # jit(check_int_overflow=): False lets Python ints wrap
         self.random_seeded = False  # calls np.random.seed: NumPy's Gaussian cache is reset
         self.uses_random = False    # calls np.random: NumPy's state goes in and out
+        # Where Numba's result would differ from NumPy's (passes.specialize Refusals.gap): with
+        # ``defer_gaps`` the plain operation is kept and the refusal noted here; the pipeline
+        # raises the first one unless the program runs as a NumPy graph (NumPy's own results).
+        self.defer_gaps = False
+        self.numba_gaps = []
                                     # (transpiler.random_state)
 
     def checkpoint(self):
@@ -156,7 +161,7 @@ class Program:
 
     def _parts(self):
         return (self.roots, self._root_index, self.guards, self.functions, self.symbols,
-                self._imports, self.memo, self.in_progress, self.dedup)
+                self._imports, self.memo, self.in_progress, self.dedup, self.numba_gaps)
 
     def root(self, obj):
         """The Path root for an extra root object (a globals dict or a closure cell)."""

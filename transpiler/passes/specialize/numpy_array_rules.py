@@ -25,7 +25,7 @@ class NumpyArrayRules:
         if found is None:
             return None
         if found.problem:
-            self.fail(node, found.problem)
+            return self.gap(node, found.problem)     # None: the plain operator, kept
         operands = [self._m(v, s) for v, s in zip(values, sources)]
         if found.sqrt:
             base = operands[0]

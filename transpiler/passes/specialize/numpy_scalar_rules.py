@@ -59,7 +59,7 @@ class NumpyScalarRules:
         if found is None:
             return None
         if found.problem:
-            self.fail(node, found.problem)
+            return self.gap(node, found.problem)     # None: the plain operator, kept
         loop = found.loop[0]
         operands = []
         for value, source, kind, weak_int in zip(values, sources, kinds, found.weak_int):

@@ -36,6 +36,16 @@ class Refusals:
         raise UnsupportedConstruct(f"{reason} (in {self.fn.__qualname__})",
                                    self.src.origin(node))
 
+    def gap(self, node, reason):
+        """Numba would compute ``node`` otherwise than NumPy: fail, or, where the program may
+        still run as a NumPy graph (``program.defer_gaps``), note the refusal and let the
+        caller keep the plain operation (transpiler.pipeline raises the note if the program
+        goes to Numba after all)."""
+        if not self.program.defer_gaps:
+            self.fail(node, reason)
+        self.program.numba_gaps.append(UnsupportedConstruct(
+            f"{reason} (in {self.fn.__qualname__})", self.src.origin(node)))
+
     def _check_list_elements(self, fdef):
         """Fall back where a list would hold numbers of more than one type: Numba's lists
         have one element type, so ``[42.0]`` then ``.append(0)`` would hold 0.0, ``[1] +

@@ -1,0 +1,107 @@
+"""Functions and Cells for tests/test_numpy_graph.py (jitted functions must live in a file)."""
+import numpy as np
+
+from transpiler import nn
+
+
+def affine(a, b, c):
+    return a * b + c
+
+
+def chain(x):
+    y = x * 2.0
+    y = y + 1
+    y = np.exp(-y)
+    return y / (1.0 + y)
+
+
+def returns_views(a, b):
+    t = a + b
+    return t, t[1:], t.T
+
+
+def returns_input_view(x):
+    return x.T
+
+
+def reduce_products(a, b):
+    return np.sum(a * b), (a - b).sum(axis=0)
+
+
+def masked(x):
+    y = x * 3
+    return y[y > 0] * 2
+
+
+def value_shaped(x):
+    k = x.argmax()
+    y = x * 2
+    return y[:k] + 1
+
+
+def stencil(u):
+    return 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def with_loop(x):
+    total = x[0] * 0
+    for i in range(x.shape[0]):
+        total = total + x[i]
+    return total
+
+
+def scalar_only(a, b):
+    return a * b + 1
+
+
+def scaled(x, s):
+    return x * s + s
+
+
+def matmul_chain(a, b, c):
+    return np.maximum(a @ b, 0) @ c
+
+
+class Residual(nn.Cell):
+    """x + Dense(ReLU(Dense(x))): the input is added to the block's output."""
+
+    def __init__(self, width=16):
+        super().__init__()
+        self.dense1 = nn.Dense(width, width)
+        self.relu = nn.ReLU()
+        self.dense2 = nn.Dense(width, width)
+
+    def construct(self, x):
+        h = self.dense1(x)
+        h = self.relu(h)
+        return x + self.dense2(h)
+
+
+class Network(nn.Cell):
+    """The seed network (MindSpore's quick start), sizes configurable."""
+
+    def __init__(self, sizes=(784, 512, 512, 10)):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        a, b, c, d = sizes
+        self.dense_relu_sequential = nn.SequentialCell(
+            nn.Dense(a, b), nn.ReLU(), nn.Dense(b, c), nn.ReLU(), nn.Dense(c, d))
+
+    def construct(self, x):
+        x = self.flatten(x)
+        logits = self.dense_relu_sequential(x)
+        return logits
+
+
+def by_hand(net, x):
+    """The seed network written in NumPy on ``net``'s own weights."""
+    d1, d2, d3 = net.dense_relu_sequential.cell_list[0::2]
+    x = x.reshape((x.shape[0], -1))
+    x = np.maximum(np.dot(x, d1.weight.T) + d1.bias, d1.weight.dtype.type(0))
+    x = np.maximum(np.dot(x, d2.weight.T) + d2.bias, d2.weight.dtype.type(0))
+    return np.dot(x, d3.weight.T) + d3.bias

@@ -1,0 +1,260 @@
+"""The NumPy graph path (backends/numpy_graph.py): straight-line array code runs as NumPy calls
+with in-place and buffered operations, equal to the plain call in values, dtypes, layout and
+aliasing, whatever the order of calls, shapes and threads; everything else goes to Numba."""
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+from transpiler import nn
+from transpiler.settings import CONTEXT
+
+import graph_functions as g
+
+
+@pytest.fixture(autouse=True)
+def _graph_on():
+    saved = CONTEXT["numpy_graph"]
+    CONTEXT["numpy_graph"] = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        yield
+    CONTEXT["numpy_graph"] = saved
+
+
+def _same(got, want):
+    """Equal values (NaN where NaN), the same type, dtype, shape; recursively for tuples."""
+    assert type(got) is type(want), (type(got), type(want))
+    if isinstance(want, tuple):
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            _same(a, b)
+        return
+    if isinstance(want, (np.ndarray, np.generic)):
+        assert got.dtype == want.dtype and np.shape(got) == np.shape(want)
+        np.testing.assert_array_equal(got, want, strict=True)
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes()   # the same bits
+        if isinstance(want, np.ndarray):
+            assert got.strides == want.strides
+    else:
+        assert got == want or (got != got and want != want)
+
+
+def _paths(jitted, obj=None):
+    rows = (jitted._explain_for(obj) if obj is not None else jitted.explain()).rows
+    return " | ".join(f"{r[2]} {r[3]}" for r in rows)
+
+
+def _graph(jitted, obj=None):
+    return "NumPy graph" in _paths(jitted, obj)
+
+
+def test_seed_network_runs_as_a_graph_and_equals_plain():
+    nn.set_seed(3)
+    net = g.Network()
+    rng = np.random.default_rng(0)
+    for batch in (64, 1, 3, 64):
+        x = rng.standard_normal((batch, 1, 28, 28)).astype(np.float32)
+        want = net(x)                       # PYNATIVE: the plain call
+        tp.set_context(mode=tp.GRAPH_MODE)
+        got = net(x)
+        tp.set_context(mode=tp.PYNATIVE_MODE)
+        _same(got, want)
+        _same(got, g.by_hand(net, x))
+    graph = nn.cell._graph_function(g.Network.construct)
+    assert _graph(graph, net), _paths(graph, net)
+    assert "no Numba compile" in _paths(graph, net)
+
+
+def test_results_are_never_buffers_reused_by_the_next_call():
+    nn.set_seed(4)
+    net = g.Network((12, 8, 8, 3))
+    tp.set_context(mode=tp.GRAPH_MODE)
+    x1 = np.ones((5, 12), np.float32)
+    x2 = np.full((5, 12), 2.0, np.float32)
+    first = net(x1)
+    kept = first.copy()
+    second = net(x2)
+    third = net(x1)
+    assert np.array_equal(first, kept) and first is not third and second is not first
+    tp.set_context(mode=tp.PYNATIVE_MODE)
+    _same(second, net(x2))
+
+
+def test_residual_network_equals_plain():
+    nn.set_seed(5)
+    net = g.Residual(16)
+    rng = np.random.default_rng(1)
+    for batch in (4, 4, 1, 9):
+        x = rng.standard_normal((batch, 16)).astype(np.float32)
+        before = x.copy()
+        want = net(x)
+        tp.set_context(mode=tp.GRAPH_MODE)
+        got = net(x)
+        tp.set_context(mode=tp.PYNATIVE_MODE)
+        _same(got, want)
+        assert np.array_equal(x, before)            # the input is never written
+    assert _graph(nn.cell._graph_function(g.Residual.construct), net)
+
+
+def test_weight_update_between_calls_is_seen():
+    nn.set_seed(6)
+    net = g.Network((6, 5, 4, 3))
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(2, 6)
+    dense = net.dense_relu_sequential.cell_list[0]
+    for step in range(4):
+        tp.set_context(mode=tp.GRAPH_MODE)
+        got = net(x)
+        tp.set_context(mode=tp.PYNATIVE_MODE)
+        _same(got, net(x))
+        dense.weight = dense.weight - np.float32(0.1) * np.sign(dense.weight)   # new array
+        net.dense_relu_sequential.cell_list[2].bias[:] += np.float32(0.5)      # in place
+    # a new shape: another key, its own buffers
+    dense.weight = np.ones((5, 7), np.float32)
+    x7 = np.ones((2, 7), np.float32)
+    tp.set_context(mode=tp.GRAPH_MODE)
+    got = net(x7)
+    tp.set_context(mode=tp.PYNATIVE_MODE)
+    _same(got, net(x7))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint32", "int64",
+                                   "uint64", "float16", "float32", "float64", "complex64",
+                                   "complex128"])
+def test_elementwise_over_dtypes_and_python_scalars(dtype):
+    jitted = tp.jit(g.affine)
+    a = (np.arange(12).reshape(3, 4) % 3).astype(dtype)
+    others = [a, a[0], np.ones((3, 1), dtype), 2, 2.5, True, np.float32(1.5), np.int8(3),
+              1 + 2j]
+    for b in others:
+        for c in (a, 7, np.int16(-2), 0.25):
+            try:
+                want = g.affine(a, b, c)
+            except Exception as exc:    # noqa: BLE001 - the same exception type compiled
+                with pytest.raises(type(exc)):
+                    jitted(a, b, c)
+                continue
+            _same(jitted(a, b, c), want)
+
+
+def test_shapes_that_change_what_may_be_written_in_place():
+    jitted = tp.jit(g.affine)
+    cases = [(np.ones((3, 4)), np.ones(4), np.ones((3, 4))),
+             (np.ones((3, 4)), np.ones((3, 4)), 1.0),
+             (np.ones((1, 4)), np.ones((3, 4)), np.ones((3, 1))),
+             (np.ones((3, 4)), 2.0, np.ones((2, 3, 4))),
+             (np.ones((3, 4), order="F"), np.ones((3, 4)), np.ones(4)),
+             (np.ones((6, 8))[::2, ::2], np.ones(4), 0.5),
+             (np.ones((3, 4)), np.ones(4), np.ones((3, 4)))]
+    for a, b, c in cases * 2:
+        _same(jitted(a, b, c), g.affine(a, b, c))
+    assert _graph(jitted)
+
+
+def test_chains_reductions_views_and_layouts():
+    rng = np.random.default_rng(2)
+    for fn, arg_sets in [
+            (g.chain, [(rng.standard_normal(100),), (rng.standard_normal((7, 3)).T,),
+                       (rng.standard_normal(5).astype(np.float32),)]),
+            (g.reduce_products, [(rng.standard_normal((50, 3)), rng.standard_normal((50, 3))),
+                                 (np.asfortranarray(rng.standard_normal((40, 6))),
+                                  rng.standard_normal((40, 6)))]),
+            (g.returns_views, [(rng.standard_normal((4, 3)), rng.standard_normal(3))]),
+            (g.returns_input_view, [(rng.standard_normal((4, 3)),)]),
+            (g.stencil, [(rng.standard_normal((9, 7)),), (rng.standard_normal((5, 5)),)]),
+            (g.softmax, [(rng.standard_normal((4, 6)).astype(np.float32),)]),
+            (g.matmul_chain, [(rng.standard_normal((3, 4)), rng.standard_normal((4, 5)),
+                               rng.standard_normal((5, 2)))])]:
+        jitted = tp.jit(fn)
+        for args in arg_sets * 2:
+            before = [a.copy() for a in args]
+            got = jitted(*args)
+            _same(got, fn(*args))
+            for a, b in zip(args, before):
+                assert np.array_equal(a, b)       # arguments are never written
+        assert _graph(jitted), (fn.__name__, _paths(jitted))
+
+
+def test_views_of_a_result_stay_consistent_across_calls():
+    jitted = tp.jit(g.returns_views)
+    a, b = np.ones((4, 3)), np.arange(3.0)
+    t, tail, tt = jitted(a, b)
+    jitted(a * 5, b)
+    assert np.shares_memory(t, tail) and np.shares_memory(t, tt)
+    _same((t, tail, tt), g.returns_views(a, b))
+
+
+def test_value_dependent_shapes_are_computed_plainly():
+    for fn in (g.masked, g.value_shaped):
+        jitted = tp.jit(fn)
+        for x in (np.array([3.0, -1.0, 2.0, 5.0]), np.array([1.0, 2.0, -3.0, 4.0]),
+                  np.array([2.0, 2.0, 2.0, -1.0])):
+            _same(jitted(x), fn(x))
+        assert "a shape may depend on array values" in _paths(jitted), _paths(jitted)
+
+
+def test_threads_each_get_their_own_buffers():
+    nn.set_seed(7)
+    net = g.Network((20, 16, 16, 4))
+    rng = np.random.default_rng(3)
+    inputs = [rng.standard_normal((8, 20)).astype(np.float32) for _ in range(16)]
+    wants = [net(x) for x in inputs]
+    tp.set_context(mode=tp.GRAPH_MODE)
+    results = [None] * len(inputs)
+    barrier = threading.Barrier(len(inputs))
+
+    def work(i):
+        barrier.wait()
+        for _ in range(20):
+            results[i] = net(inputs[i])
+            assert np.array_equal(results[i], wants[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(inputs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for got, want in zip(results, wants):
+        _same(got, want)
+
+
+def test_loops_and_scalar_code_compile_with_numba_and_say_why():
+    loop = tp.jit(g.with_loop)
+    x = np.arange(6.0).reshape(3, 2)
+    _same(loop(x), g.with_loop(x))
+    assert "not as a NumPy graph: a for loop" in _paths(loop) or \
+        "not as a NumPy graph" in _paths(loop), _paths(loop)
+    scalar = tp.jit(g.scalar_only)
+    assert scalar(2.0, 3.0) == 7.0
+    assert "scalar code compiles with Numba" in _paths(scalar), _paths(scalar)
+
+
+def test_scalar_arguments_are_part_of_the_key():
+    jitted = tp.jit(g.scaled)
+    x = np.arange(5.0)
+    for s in (2.0, 3.0, float("nan"), 2.0, -0.0):
+        _same(jitted(x, s), g.scaled(x, s))
+    for s in (2, 3, True):
+        _same(jitted(x, s), g.scaled(x, s))
+
+
+def test_graph_can_be_turned_off():
+    tp.set_context(numpy_graph=False)
+    try:
+        jitted = tp.jit(g.affine)
+        a = np.ones(3)
+        _same(jitted(a, a, a), g.affine(a, a, a))
+        assert not _graph(jitted)
+        assert tp.get_context("numpy_graph") is False
+    finally:
+        CONTEXT["numpy_graph"] = None
+
+
+def test_exceptions_are_numpys_own():
+    jitted = tp.jit(g.affine)
+    with pytest.raises(ValueError):
+        jitted(np.ones(3), np.ones(4), 1.0)
+    a = np.ones(3)
+    _same(jitted(a, a, a), g.affine(a, a, a))      # the failed call left nothing behind
