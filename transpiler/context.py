@@ -32,6 +32,8 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
             array in it: a Cell network, a stencil, a norm) as a graph of NumPy and BLAS calls
             instead of compiling it with Numba (backends/numpy_graph.py): no compile, NumPy's
             own results. Unset, on unless the environment variable ``GRAPHJIT_NUMPY_GRAPH=0``.
+            It applies to specializations made after it (a function already called keeps
+            its code for the same argument types).
 
     Raises:
         ValueError: unknown mode or device target.
