@@ -42,6 +42,14 @@ _BINOP_UFUNCS = {gast.Add: "add", gast.Sub: "subtract", gast.Mult: "multiply",
                  gast.BitAnd: "bitwise_and", gast.BitOr: "bitwise_or", gast.BitXor: "bitwise_xor"}
 _MATRIX = ("dot", "matmul")
 _CHECKED_OPS = {"int_add": gast.Add, "int_sub": gast.Sub, "int_mul": gast.Mult}
+# Operations whose result is a new array or a scalar, never a view of an operand: the
+# result may be written in place later, and its operands do not escape through it.
+_FRESH_CALLS = {"sum", "mean", "std", "var", "max", "min", "amax", "amin", "prod", "any",
+                "all", "argmax", "argmin", "cumsum", "cumprod", "concatenate", "stack",
+                "vstack", "hstack", "where", "outer", "inner", "copy", "dot", "sort",
+                "argsort", "diff", "clip", "round", "average", "nansum", "nanmean", "ptp",
+                "zeros_like", "ones_like", "empty_like", "full_like", "zeros", "ones",
+                "empty", "full", "tile", "repeat", "roll", "cross", "kron", "trace", "norm"}
 # Attributes read without effects or errors on the values graphjit passes (arrays, scalars).
 _PURE_ATTRS = {"T", "shape", "ndim", "dtype", "size", "itemsize", "real", "imag"}
 # NumPy functions and methods whose result's shape depends on the values of an array.
@@ -435,6 +443,10 @@ def _plan_fusion(ops, params, arrays, numpy_name):
                 klass[op.target] = {op.target}
             fresh.add(op.target)
             continue
+        if op.target and _fresh_result(op.value):
+            klass[op.target] = {op.target}
+            fresh.add(op.target)
+            continue
         # anything else may give a view of whatever it mentions
         joined = {t for t in op.targets}
         for m in mentioned:
@@ -451,6 +463,22 @@ def _plan_fusion(ops, params, arrays, numpy_name):
         if op.fusion is None:
             op.ufunc = None
     return True
+
+
+def _fresh_result(value):
+    """Whether ``value`` always makes a new array or scalar (``**``, a comparison, a
+    reduction, ``np.concatenate``...): never a view of an operand."""
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Pow):
+        return True
+    if isinstance(value, gast.Compare) and len(value.ops) == 1 and not isinstance(
+            value.ops[0], (gast.Is, gast.IsNot, gast.In, gast.NotIn)):
+        return True
+    if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute):
+        if value.func.attr == "astype":
+            return not value.keywords       # copy=False may give the array itself
+        return value.func.attr in _FRESH_CALLS and not any(
+            kw.arg == "out" for kw in value.keywords)
+    return False
 
 
 def _shapes_from_arguments(ops, params, arrays):
