@@ -37,6 +37,7 @@ def compare(expected, got, way):
     if np.array_equal(g, e, equal_nan=True):
         return "equal"
     with np.errstate(all="ignore"):
+        e = e.astype(np.float64)
         rel = np.max(np.abs(g.astype(np.float64) - e) / np.maximum(np.abs(e), 1e-300))
     return f"rel diff {rel:.1e}"
 

@@ -1,22 +1,39 @@
-"""``make bench``: graphjit measured side by side with plain Python, NumPy and Numba in one run.
+"""``make bench``: graphjit measured side by side with plain Python, NumPy, Numba and JAX (where
+installed: the ``bench`` extra) in one run.
 
 Every time is in milliseconds. Within a section the ways are called round-robin (one call of
 each per round, in a shuffled order) and reported as medians, so that noise on a busy machine
 hits every way alike. First calls include transpiling and compiling.
 
 1. Seed network (benchmarks/seed.py) at batch 1 and 64: NumPy by hand, PYNATIVE_MODE,
-   GRAPH_MODE and a hand-written ``numba.njit`` function; first call, median, ratio to NumPy.
+   GRAPH_MODE, a hand-written ``numba.njit`` function and ``jax.jit`` of the NumPy code run with
+   ``jax.numpy``; first call, median, ratio to NumPy.
 2. Loop kernels (benchmarks/kernels.py), each run as plain Python, ``tp.jit(fn)`` and
    ``numba.njit(fn)``; results compared, fallbacks reported.
 3. Transpile time per kernel: first call of ``tp.jit(fn, backend="eager")`` minus a plain call.
-4. The seed network's first GRAPH_MODE call in a fresh process (benchmarks/fresh_process.py)
-   with an empty compile cache (cold) and again with the same cache folder (warm).
+4. The seed network's first result in a fresh process (benchmarks/fresh_process.py): GRAPH_MODE
+   with an empty compile cache (cold) and again with the same cache folder (warm), beside
+   ``numba.njit(cache=True)``, NumPy and ``jax.jit`` (cold and warm too); script start (the
+   parent's clock when it starts the interpreter) to first result, and the call alone.
 5. ``import transpiler`` in a fresh process, and whether it imports Numba.
+6. A function that cannot compile whole: its loop compiled as a region.
+7. float32 kernels whose variables are a Python float or an np.float32 by path.
+8. Whole-array NumPy kernels (benchmarks/array_kernels.py, benchmarks/array_bench.py): plain,
+   ``tp.jit``, ``numba.njit``, ``jax.jit``; results compared with plain NumPy's bits and dtype.
+9. Dispatch cost per call (benchmarks/dispatch.py ``measure()``).
+
+Last, the summary (benchmarks/summary.py): issue #18's goals, each with this run's figure, the
+goal, PASS/MISS and the other ways beside it; written to build/bench.json as ``goals``.
+
+``GRAPHJIT_BENCH_QUICK=1`` runs a tenth of the rounds (noisy; for development);
+``GRAPHJIT_BENCH_ONLY=seed,arrays,...`` runs only the named sections (seed, transpile, kernels,
+fresh, import, mixed, float32, arrays, dispatch); the summary says "not run" for the others.
 
 BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1`` unless the shell sets it): NumPy and Numba
 (through SciPy) each load their own OpenBLAS, and on a small busy machine their two thread pools
 spin against each other and any other busy process stalls a multi-threaded call, so
-multi-threaded times there are mostly noise (up to ~50x on 2 cores).
+multi-threaded times there are mostly noise (up to ~50x on 2 cores). JAX's XLA runs
+single-threaded for the same reason (``XLA_FLAGS=--xla_cpu_multi_thread_eigen=false`` unless set).
 
 Every warning (a graphjit FallbackWarning above all) and whatever a child process writes to
 stderr is printed under its table. The same data is written to build/bench.json.
@@ -48,6 +65,7 @@ from common import (NAN, QUICK, ROOT, first_call, interleaved_medians, jax_or_no
                     rounds, run_child, same)
 
 JSON_PATH = os.path.join(ROOT, "build", "bench.json")
+MARKDOWN_PATH = os.path.join(ROOT, "build", "bench_summary.md")
 
 SEED_ROUNDS = rounds(300)    # per batch size; each round calls each way once
 KERNEL_ROUNDS = rounds(61)   # compiled ways run every round, plain Python every PLAIN_EVERY-th
@@ -110,7 +128,9 @@ def show_seed(data):
         "   ms per call: first call (batch 1 runs first and pays the compiles; batch 64 has the "
         f"same types and compiles nothing);\n   median of {SEED_ROUNDS} later calls, ways "
         "interleaved; / NumPy = median / NumPy's median; BLAS threads: "
-        f"{os.environ['OPENBLAS_NUM_THREADS']}",
+        f"{os.environ['OPENBLAS_NUM_THREADS']};\n   jax.jit = the NumPy code run with jax.numpy, "
+        "its result waited for and brought back as a NumPy array"
+        + ("" if jax_or_none() else " (jax: not installed)"),
         ["batch", "way", "first ms", "median ms", "/ NumPy", "max|diff|", "dtype", "graphjit"],
         [[r["batch"], r["way"], r["first_ms"], r["median_ms"], f"{r['ratio_to_numpy']:.2f}",
           f"{r['max_abs_diff']:.1e}", r["dtype"], r["graphjit"]] for r in rows], "rlrrrrll")
@@ -520,7 +540,10 @@ def main():
     os.makedirs(os.path.dirname(JSON_PATH), exist_ok=True)
     with open(JSON_PATH, "w") as handle:
         json.dump(json_safe(data), handle, indent=2, allow_nan=False)
-    print(f"\nWrote {os.path.relpath(JSON_PATH, ROOT)}; total {meta['total_s']:.0f} s")
+    with open(MARKDOWN_PATH, "w") as handle:
+        handle.write(summary.markdown(data["goals"]))
+    print(f"\nWrote {os.path.relpath(JSON_PATH, ROOT)} and "
+          f"{os.path.relpath(MARKDOWN_PATH, ROOT)} (the summary); total {meta['total_s']:.0f} s")
 
 
 if __name__ == "__main__":
