@@ -21,7 +21,17 @@ test: $(STAMP)
 demo: $(STAMP)
 	$(PY) samples/static_graph.py
 
-bench: $(STAMP)
+# The bench-only extra (JAX, a baseline beside graphjit): installed once, into the same venv,
+# only by `make bench` (its own stamp; `make install`/`make test` never pull JAX). If it cannot
+# be installed the benchmarks still run and say "jax: not installed".
+BENCH_STAMP := $(VENV)/.graphjit-bench-installed
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -c 'import jax' 2>/dev/null || $(PY) -m pip install --quiet -e '.[bench]' \
+		|| echo "make bench: could not install the bench extra (JAX); running without it"
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
 	$(PY) benchmarks/run.py
 
 # The numba-cuda backend on a real GPU vs the CPU backend; without a GPU it says so, exits 0.

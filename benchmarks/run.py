@@ -1,188 +1,78 @@
-"""``make bench``: graphjit measured side by side with plain Python, NumPy and Numba in one run.
+"""``make bench``: graphjit measured side by side with plain Python, NumPy, Numba and JAX (where
+installed: the ``bench`` extra) in one run.
 
 Every time is in milliseconds. Within a section the ways are called round-robin (one call of
 each per round, in a shuffled order) and reported as medians, so that noise on a busy machine
 hits every way alike. First calls include transpiling and compiling.
 
 1. Seed network (benchmarks/seed.py) at batch 1 and 64: NumPy by hand, PYNATIVE_MODE,
-   GRAPH_MODE and a hand-written ``numba.njit`` function; first call, median, ratio to NumPy.
+   GRAPH_MODE, a hand-written ``numba.njit`` function and ``jax.jit`` of the NumPy code run with
+   ``jax.numpy``; first call, median, ratio to NumPy.
 2. Loop kernels (benchmarks/kernels.py), each run as plain Python, ``tp.jit(fn)`` and
    ``numba.njit(fn)``; results compared, fallbacks reported.
 3. Transpile time per kernel: first call of ``tp.jit(fn, backend="eager")`` minus a plain call.
-4. The seed network's first GRAPH_MODE call in a fresh process (benchmarks/fresh_process.py)
-   with an empty compile cache (cold) and again with the same cache folder (warm).
+4. The seed network's first result in a fresh process (benchmarks/fresh_process.py): GRAPH_MODE
+   with an empty compile cache (cold) and again with the same cache folder (warm), beside
+   ``numba.njit(cache=True)``, NumPy and ``jax.jit`` (cold and warm too); script start (the
+   parent's clock when it starts the interpreter) to first result, and the call alone.
 5. ``import transpiler`` in a fresh process, and whether it imports Numba.
+6. A function that cannot compile whole: its loop compiled as a region.
+7. float32 kernels whose variables are a Python float or an np.float32 by path.
+8. Whole-array NumPy kernels (benchmarks/array_kernels.py, benchmarks/array_bench.py): plain,
+   ``tp.jit``, ``numba.njit``, ``jax.jit``; results compared with plain NumPy's bits and dtype.
+9. Dispatch cost per call (benchmarks/dispatch.py ``measure()``).
+
+Last, the summary (benchmarks/summary.py): issue #18's goals, each with this run's figure, the
+goal, PASS/MISS and the other ways beside it; written to build/bench.json as ``goals``.
+
+``GRAPHJIT_BENCH_QUICK=1`` runs a tenth of the rounds (noisy; for development);
+``GRAPHJIT_BENCH_ONLY=seed,arrays,...`` runs only the named sections (seed, transpile, kernels,
+fresh, import, mixed, float32, arrays, dispatch); the summary says "not run" for the others.
 
 BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1`` unless the shell sets it): NumPy and Numba
 (through SciPy) each load their own OpenBLAS, and on a small busy machine their two thread pools
 spin against each other and any other busy process stalls a multi-threaded call, so
-multi-threaded times there are mostly noise (up to ~50x on 2 cores).
+multi-threaded times there are mostly noise (up to ~50x on 2 cores). JAX's XLA runs
+single-threaded for the same reason (``XLA_FLAGS=--xla_cpu_multi_thread_eigen=false`` unless set).
 
 Every warning (a graphjit FallbackWarning above all) and whatever a child process writes to
 stderr is printed under its table. The same data is written to build/bench.json.
 """
-import contextlib
 import gc
 import json
 import os
 import platform
-import random
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-import warnings
 
 # Before NumPy and Numba load their BLAS (see above); the child processes inherit it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")  # JAX's, the same
 
 import numba  # noqa: E402 - after the BLAS setting, on purpose
 import numpy as np  # noqa: E402
 
+import array_bench  # noqa: E402
 import kernels  # noqa: E402
 import seed  # noqa: E402
+import summary  # noqa: E402
 import transpiler as tp  # noqa: E402
+from array_kernels import with_numpy_module  # noqa: E402
+from common import (NAN, QUICK, ROOT, first_call, interleaved_medians, jax_or_none,  # noqa: E402
+                    jax_version, json_safe, print_table, print_warnings, ratio, recorded_warnings,
+                    rounds, run_child, same)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 JSON_PATH = os.path.join(ROOT, "build", "bench.json")
+MARKDOWN_PATH = os.path.join(ROOT, "build", "bench_summary.md")
 
-SEED_ROUNDS = 300      # per batch size; each round calls each of the 4 ways once
-KERNEL_ROUNDS = 61     # compiled ways run every round, plain Python every PLAIN_EVERY-th
+SEED_ROUNDS = rounds(300)    # per batch size; each round calls each way once
+KERNEL_ROUNDS = rounds(61)   # compiled ways run every round, plain Python every PLAIN_EVERY-th
 PLAIN_EVERY = 3
-TRANSPILE_AGAIN = 9    # fresh eager JitFunctions per kernel after the first
-FRESH_PAIRS = 5        # cold + warm child processes, each pair with its own empty folder
-IMPORT_RUNS = 7        # child processes per imported module
-NAN = float("nan")
-
-
-# -- measuring ------------------------------------------------------------------------------
-
-def since(start):
-    return (time.perf_counter() - start) * 1e3
-
-
-def first_call(call):
-    """(ms, result) of one call."""
-    start = time.perf_counter()
-    out = call()
-    return since(start), out
-
-
-def interleaved_medians(ways, rounds, every=None):
-    """Median ms per way. ``ways``: name -> (prepare or None, call); ``prepare`` runs untimed
-    before each call. Each round calls every way once, in a shuffled order; ``every[name] = k``
-    calls that way only every k-th round (for slow ways)."""
-    every = every or {}
-    order = list(ways)
-    shuffle = random.Random(0).shuffle  # the same orders in every run
-    times = {name: [] for name in order}
-    for r in range(rounds):
-        shuffle(order)
-        for name in order:
-            if r % every.get(name, 1):
-                continue
-            prepare, call = ways[name]
-            if prepare is not None:
-                prepare()
-            start = time.perf_counter()
-            call()
-            times[name].append(since(start))
-    return {name: statistics.median(t) for name, t in times.items()}
-
-
-@contextlib.contextmanager
-def recorded_warnings(sink):
-    """Record every warning raised inside into ``sink`` (printed later, never hidden)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
-    for w in caught:
-        text = f"{w.category.__name__}: {w.message}"
-        if text not in sink:
-            sink.append(text)
-
-
-def same(a, b):
-    """Equal values of the same dtype (arrays) or equal scalars."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
-                and a.dtype == b.dtype and np.array_equal(a, b))
-    return bool(a == b)
-
-
-def run_child(args, env_extra, sink):
-    """Run fresh_process.py in a new interpreter: its JSON result plus ``process_ms``."""
-    env = dict(os.environ)
-    env.pop("NUMBA_CACHE_DIR", None)  # Numba's cache stays beside the generated modules
-    env.update(env_extra)
-    command = [sys.executable, os.path.join(HERE, "fresh_process.py"), *args]
-    start = time.perf_counter()
-    proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT,
-                          timeout=300)
-    wall = since(start)
-    if proc.returncode != 0:
-        raise RuntimeError(f"child 'fresh_process.py {' '.join(args)}' failed:\n{proc.stderr}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
-    reports = [f"in a fresh process: {w}" for w in result["warnings"]]
-    if proc.stderr.strip():
-        reports.append(f"child 'fresh_process.py {' '.join(args)}' wrote to stderr:\n"
-                       f"{proc.stderr.rstrip()}")
-    sink.extend(r for r in reports if r not in sink)
-    result["process_ms"] = wall
-    return result
-
-
-def json_safe(value):
-    """``value`` with NaN (a way that did not run) as None, so that the file is strict JSON."""
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [json_safe(v) for v in value]
-    return None if isinstance(value, float) and value != value else value
-
-
-# -- printing -------------------------------------------------------------------------------
-
-def cell(value):
-    if isinstance(value, bool):
-        return "yes" if value else "NO"
-    if isinstance(value, float):
-        if abs(value) >= 100:
-            return f"{value:.1f}"
-        return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3g}"
-    return str(value)
-
-
-def print_table(title, note, header, rows, align):
-    """Print an aligned table; ``align`` has one 'l' or 'r' per column."""
-    text = [list(header)] + [[cell(v) for v in row] for row in rows]
-    widths = [max(len(r[i]) for r in text) for i in range(len(header))]
-
-    def line(r):
-        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w)
-                         for c, w, a in zip(r, widths, align)).rstrip()
-    print()
-    print(title)
-    print(note)
-    print(line(text[0]))
-    print("-" * len(line(text[0])))
-    for r in text[1:]:
-        print(line(r))
-
-
-def print_warnings(sink, where=""):
-    """Print recorded warnings (and child stderr), indented under the table."""
-    for text in sink:
-        text = text.replace("\n", "\n      ")
-        print(f"  warning{where}: {text}")
-    sys.stdout.flush()
-
-
-def ratio(a, b):
-    return f"{a / b:.2f}"
+TRANSPILE_AGAIN = rounds(9)  # fresh eager JitFunctions per kernel after the first
+FRESH_PAIRS = rounds(5, 1)   # cold + warm child processes, each pair with its own empty folder
+IMPORT_RUNS = rounds(7)      # child processes per imported module
 
 
 # -- 1. seed network ------------------------------------------------------------------------
@@ -191,6 +81,9 @@ def bench_seed():
     net = seed.make_network()
     w = seed.weights(net)
     by_njit = seed.njit_by_hand()
+    found = jax_or_none()
+    by_jax = (found[0].jit(with_numpy_module(seed.numpy_by_hand, found[1])) if found
+              else None)
     rows, caught = [], []
     for batch in (1, 64):
         x = np.ones((batch, 1, 28, 28), np.float32)
@@ -200,6 +93,8 @@ def bench_seed():
             "GRAPH_MODE": (lambda: tp.set_context(mode=tp.GRAPH_MODE), lambda: net(x)),
             "numba.njit by hand": (None, lambda: by_njit(x, *w)),
         }
+        if by_jax is not None:  # waits for the result and brings it back as NumPy's
+            ways["jax.jit"] = (None, lambda: np.asarray(by_jax(x, *w)))
         firsts, outs, fell_back = {}, {}, {}
         with recorded_warnings(caught):
             for name, (prepare, call) in ways.items():
@@ -233,16 +128,20 @@ def show_seed(data):
         "   ms per call: first call (batch 1 runs first and pays the compiles; batch 64 has the "
         f"same types and compiles nothing);\n   median of {SEED_ROUNDS} later calls, ways "
         "interleaved; / NumPy = median / NumPy's median; BLAS threads: "
-        f"{os.environ['OPENBLAS_NUM_THREADS']}",
+        f"{os.environ['OPENBLAS_NUM_THREADS']};\n   jax.jit = the NumPy code run with jax.numpy, "
+        "its result waited for and brought back as a NumPy array"
+        + ("" if jax_or_none() else " (jax: not installed)"),
         ["batch", "way", "first ms", "median ms", "/ NumPy", "max|diff|", "dtype", "graphjit"],
         [[r["batch"], r["way"], r["first_ms"], r["median_ms"], f"{r['ratio_to_numpy']:.2f}",
           f"{r['max_abs_diff']:.1e}", r["dtype"], r["graphjit"]] for r in rows], "rlrrrrll")
     for batch in (1, 64):
         median = {r["way"]: r["median_ms"] for r in rows if r["batch"] == batch}
+        by_jax = (f", GRAPH_MODE / jax.jit = {ratio(median['GRAPH_MODE'], median['jax.jit'])}"
+                  if "jax.jit" in median else ", jax: not installed")
         print(f"   batch {batch}: GRAPH_MODE / NumPy = "
               f"{ratio(median['GRAPH_MODE'], median['NumPy by hand'])}, "
               "GRAPH_MODE / numba.njit by hand = "
-              f"{ratio(median['GRAPH_MODE'], median['numba.njit by hand'])}")
+              f"{ratio(median['GRAPH_MODE'], median['numba.njit by hand'])}{by_jax}")
     print_warnings(data["warnings"])
 
 
@@ -381,8 +280,12 @@ def show_transpile(rows):
 
 # -- 4. first call in a fresh process -------------------------------------------------------
 
+FRESH_KINDS = ("cold", "warm", "njit cold", "njit warm", "numpy", "jax cold", "jax warm")
+
+
 def bench_fresh(work):
-    runs, caught = {"cold": [], "warm": [], "njit cold": [], "njit warm": []}, []
+    runs = {kind: [] for kind in FRESH_KINDS}
+    caught, with_jax = [], jax_or_none() is not None
     for i in range(FRESH_PAIRS):
         env = {"GRAPHJIT_CACHE": "1", "GRAPHJIT_CACHE_DIR": os.path.join(work, f"fresh{i}")}
         runs["cold"].append(run_child(["seed"], env, caught))
@@ -391,40 +294,62 @@ def bench_fresh(work):
         env = {"NUMBA_CACHE_DIR": os.path.join(work, f"njit{i}")}
         runs["njit cold"].append(run_child(["seed-njit"], env, caught))
         runs["njit warm"].append(run_child(["seed-njit"], env, caught))
+        runs["numpy"].append(run_child(["seed-numpy"], {}, caught))
+        if with_jax:
+            env = {"GRAPHJIT_BENCH_JAX_CACHE": os.path.join(work, f"jax{i}")}
+            runs["jax cold"].append(run_child(["seed-jax"], env, caught))
+            runs["jax warm"].append(run_child(["seed-jax"], env, caught))
     summary = {}
     for kind, results in runs.items():
+        if not results:
+            continue
         first = [r["first_call_ms"] for r in results]
+        script = [r["script_ms"] for r in results]
         summary[kind] = {
             "first_call_ms": statistics.median(first), "first_call_min_ms": min(first),
             "first_call_max_ms": max(first),
+            "script_ms": statistics.median(script), "script_min_ms": min(script),
+            "script_max_ms": max(script),
+            "in_script_ms": statistics.median(r["in_script_ms"] for r in results),
             "process_ms": statistics.median(r["process_ms"] for r in results),
             "setup_ms": statistics.median(r["setup_ms"] for r in results),
             "numba_cache_files": results[-1]["numba_cache_files"],
             "cache_switch": results[-1]["cache_switch"],
             "max_abs_diff": max(r["max_abs_diff"] for r in results),
             "fell_back": any(r["fell_back"] for r in results)}
-    return {"summary": summary, "runs": runs, "warnings": caught}
+    return {"summary": summary, "runs": runs, "warnings": caught,
+            "jax": jax_version() or "not installed"}
 
 
 def show_fresh(data):
     s = data["summary"]
+    labels = {"cold": "graphjit cold", "warm": "graphjit warm", "njit cold": "njit cold",
+              "njit warm": "njit warm", "numpy": "NumPy", "jax cold": "jax.jit cold",
+              "jax warm": "jax.jit warm"}
     print_table(
-        "4. Seed network, first GRAPH_MODE call in a fresh process, batch 64, GRAPHJIT_CACHE=1, "
-        "temporary GRAPHJIT_CACHE_DIR",
-        f"   ms, median of {FRESH_PAIRS} cold/warm pairs: first call = just before to just after "
-        "net(x) in the child (it includes importing Numba, see 5); process = whole child run seen\n"
-        "   by the parent; setup = the child's imports and network before the call; cache files "
-        "= Numba's, after the call",
-        ["cache", "first call ms", "min..max", "process ms", "setup ms", "cache files",
-         "max|diff|", "graphjit"],
-        [[kind, s[kind]["first_call_ms"],
-          f"{s[kind]['first_call_min_ms']:.0f}..{s[kind]['first_call_max_ms']:.0f}",
-          s[kind]["process_ms"], s[kind]["setup_ms"], s[kind]["numba_cache_files"],
-          f"{s[kind]['max_abs_diff']:.1e}", "FALLBACK" if s[kind]["fell_back"] else "compiled"]
-         for kind in ("cold", "warm", "njit cold", "njit warm")], "lrrrrrrl")
+        "4. Seed network, first result in a fresh process, batch 64: GRAPH_MODE with "
+        "GRAPHJIT_CACHE=1 and a temporary GRAPHJIT_CACHE_DIR, beside the hand-written ways",
+        f"   ms, median of {FRESH_PAIRS} cold/warm pairs: script = from the parent's clock just "
+        "before it starts the interpreter to the first result (interpreter start-up,\n   every "
+        "import, the network, the call); first call = just before to just after the call in the "
+        "child (graphjit's includes importing Numba, see 5);\n   process = whole child run seen "
+        "by the parent; setup = the child's imports and network before the call; cache files = "
+        "Numba's (JAX's for jax.jit)",
+        ["way", "script ms", "min..max", "first call ms", "process ms", "setup ms",
+         "cache files", "max|diff|", "graphjit"],
+        [[labels[kind], s[kind]["script_ms"],
+          f"{s[kind]['script_min_ms']:.0f}..{s[kind]['script_max_ms']:.0f}",
+          s[kind]["first_call_ms"], s[kind]["process_ms"], s[kind]["setup_ms"],
+          s[kind]["numba_cache_files"], f"{s[kind]['max_abs_diff']:.1e}",
+          ("FALLBACK" if s[kind]["fell_back"] else "compiled") if kind in ("cold", "warm")
+          else ""] for kind in FRESH_KINDS if kind in s], "lrrrrrrrl")
     print(f"   njit rows: hand-written numba.njit(cache=True) of the same network, the floor of "
           f"any Numba-based cached first call; graphjit warm / njit warm: "
-          f"{ratio(s['warm']['first_call_ms'], s['njit warm']['first_call_ms'])}x")
+          f"{ratio(s['warm']['first_call_ms'], s['njit warm']['first_call_ms'])}x (first call), "
+          f"{ratio(s['warm']['script_ms'], s['njit warm']['script_ms'])}x (script)")
+    print("   jax.jit rows: the NumPy code run with jax.numpy; warm = JAX's persistent "
+          "compilation cache kept from the cold run" if "jax cold" in s else
+          "   jax: not installed (pip install -e '.[bench]')")
     print(f"   cold / warm: first call "
           f"{ratio(s['cold']['first_call_ms'], s['warm']['first_call_ms'])}x, process "
           f"{ratio(s['cold']['process_ms'], s['warm']['process_ms'])}x; cache switch: "
@@ -553,6 +478,21 @@ def show_import(data):
     print_warnings(data["warnings"])
 
 
+# -- 9. dispatch ---------------------------------------------------------------------------
+
+def bench_dispatch():
+    import dispatch  # benchmarks/dispatch.py: measure() -> microseconds per call
+    return dispatch.measure()
+
+
+def show_dispatch(data):
+    print_table(
+        "9. Dispatch cost per call (benchmarks/dispatch.py): a scalar function, and a function "
+        "that falls back to Python",
+        "   microseconds per call, best of several timed loops",
+        ["measure", "us"], [[k, v] for k, v in data.items() if isinstance(v, float)], "lr")
+
+
 # -- driver ---------------------------------------------------------------------------------
 
 def main():
@@ -565,33 +505,45 @@ def main():
             "numba": numba.__version__, "graphjit": tp.__version__,
             "machine": platform.machine(), "cpus": os.cpu_count(),
             "blas_threads": os.environ["OPENBLAS_NUM_THREADS"],
+            "jax": jax_version() or "not installed", "quick": QUICK,
             "date": time.strftime("%Y-%m-%d %H:%M:%S")}
     print(f"graphjit {meta['graphjit']} benchmarks: Python {meta['python']}, NumPy "
           f"{meta['numpy']}, Numba {meta['numba']}, {meta['cpus']} CPUs, BLAS threads "
-          f"{meta['blas_threads']}")
+          f"{meta['blas_threads']}, jax {meta['jax']}"
+          + (" (GRAPHJIT_BENCH_QUICK: reduced rounds, noisy)" if QUICK else ""))
     data = {"meta": meta}
+    only = {n for n in os.environ.get("GRAPHJIT_BENCH_ONLY", "").split(",") if n}
+    sections = [  # (name for GRAPHJIT_BENCH_ONLY, data key, measure, show)
+        ("seed", "seed_network", bench_seed, show_seed),
+        ("transpile", "transpile", bench_transpile, None),  # before the kernels: nothing warm
+        ("kernels", "kernels", bench_kernels, show_kernels),
+        ("transpile", "transpile", None, show_transpile),
+        ("fresh", "fresh_process", lambda: bench_fresh(work), show_fresh),
+        ("import", "import", bench_import, show_import),
+        ("mixed", "mixed", bench_mixed, show_mixed),
+        ("float32", "float32", bench_float32, show_float32),
+        ("arrays", "arrays", array_bench.bench_arrays, array_bench.show_arrays),
+        ("dispatch", "dispatch", bench_dispatch, show_dispatch)]
     try:
-        data["seed_network"] = bench_seed()
-        show_seed(data["seed_network"])
-        data["transpile"] = bench_transpile()  # before the kernels compile: nothing warm
-        data["kernels"] = bench_kernels()
-        show_kernels(data["kernels"])
-        show_transpile(data["transpile"])
-        data["fresh_process"] = bench_fresh(work)
-        show_fresh(data["fresh_process"])
-        data["import"] = bench_import()
-        show_import(data["import"])
-        data["mixed"] = bench_mixed()
-        show_mixed(data["mixed"])
-        data["float32"] = bench_float32()
-        show_float32(data["float32"])
+        for name, key, measure, show in sections:
+            if only and name not in only:
+                continue
+            if measure is not None:
+                data[key] = measure()
+            if show is not None:
+                show(data[key])
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    data["goals"] = summary.goals(data)
+    summary.show_goals(data["goals"])
     meta["total_s"] = time.perf_counter() - started
     os.makedirs(os.path.dirname(JSON_PATH), exist_ok=True)
     with open(JSON_PATH, "w") as handle:
         json.dump(json_safe(data), handle, indent=2, allow_nan=False)
-    print(f"\nWrote {os.path.relpath(JSON_PATH, ROOT)}; total {meta['total_s']:.0f} s")
+    with open(MARKDOWN_PATH, "w") as handle:
+        handle.write(summary.markdown(data["goals"]))
+    print(f"\nWrote {os.path.relpath(JSON_PATH, ROOT)} and "
+          f"{os.path.relpath(MARKDOWN_PATH, ROOT)} (the summary); total {meta['total_s']:.0f} s")
 
 
 if __name__ == "__main__":
