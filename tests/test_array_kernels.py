@@ -1,11 +1,11 @@
 """The whole-array kernels of ``make bench`` (benchmarks/array_kernels.py): ``tp.jit(fn)`` gives
-plain NumPy's result (same type, dtype and bits) on small inputs, however graphjit runs it
-(compiled by Numba, through another path, or as Python after a fallback); and ``explain()``
-reports on each. The test asserts the results, never the path.
+plain NumPy's result (same type, dtype and bits) on small inputs: each is straight-line array
+code, which runs as a NumPy graph (backends/numpy_graph.py), so NumPy computes every value.
+``explain()`` reports on each.
 
-Where a kernel is known to differ in the last bits when Numba compiles it, ``DIFFERS`` says why;
-its values are then compared to a few ulps (its type and dtype still exactly), and a separate
-bit-exact check is an expected failure (not strict: it passes once the path gives NumPy's bits).
+With the graph turned off (``set_context(numpy_graph=False)``) Numba compiles them; where a
+kernel is known to differ in the last bits then, ``DIFFERS`` says why; its values are compared
+to a few ulps (its type and dtype still exactly), and a bit-exact check is an expected failure.
 """
 import functools
 import os
@@ -48,18 +48,31 @@ KERNELS = {name: (fn, make) for name, fn, make in array_kernels.ARRAY_KERNELS}
 
 
 @functools.lru_cache(maxsize=None)
-def jitted(fn):
-    """One ``tp.jit`` per kernel function, shared by its float64 and float32 variants."""
+def jitted(fn, graph=True):
+    """One ``tp.jit`` per kernel function and path, shared by its float64 and float32
+    variants (``set_context(numpy_graph=)`` applies to specializations made after it)."""
     return tp.jit(fn)
 
 
-def results(name):
+def results(name, graph=True):
     fn, make = KERNELS[name]
     expected = fn(*make("small"))
+    tp.set_context(numpy_graph=graph)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", tp.FallbackWarning)  # a fallback must still be equal
-        got = jitted(fn)(*make("small"))
+        got = jitted(fn, graph)(*make("small"))
     return expected, got
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_bits_as_plain_as_a_numpy_graph(name):
+    expected, got = results(name)
+    assert type(got) is type(expected), f"{type(got).__name__} != {type(expected).__name__}"
+    got_a, expected_a = np.asarray(got), np.asarray(expected)
+    assert got_a.dtype == expected_a.dtype and got_a.shape == expected_a.shape
+    np.testing.assert_array_equal(got_a, expected_a, strict=True)
+    assert got_a.tobytes() == expected_a.tobytes()
+    assert "NumPy graph" in str(jitted(KERNELS[name][0], True).explain())
 
 
 def _param(name):
@@ -70,8 +83,8 @@ def _param(name):
 
 
 @pytest.mark.parametrize("name", [_param(n) for n in NAMES])
-def test_same_as_plain(name):
-    expected, got = results(name)
+def test_numba_path_same_as_plain(name):
+    expected, got = results(name, graph=False)
     assert type(got) is type(expected), f"{type(got).__name__} != {type(expected).__name__}"
     got_a, expected_a = np.asarray(got), np.asarray(expected)
     assert got_a.dtype == expected_a.dtype
@@ -85,8 +98,8 @@ def test_same_as_plain(name):
 @pytest.mark.parametrize("name", [
     pytest.param(n, marks=pytest.mark.xfail(reason=DIFFERS[n], strict=False))
     for n in NAMES if n in DIFFERS])
-def test_bit_equal_where_documented_to_differ(name):
-    expected, got = results(name)
+def test_numba_path_bit_equal_where_documented_to_differ(name):
+    expected, got = results(name, graph=False)
     np.testing.assert_array_equal(np.asarray(got), np.asarray(expected), strict=True)
 
 
@@ -95,7 +108,7 @@ def test_bit_equal_where_documented_to_differ(name):
 def test_explain(fn):
     name = fn.__name__
     results(name)  # explain() reports on the calls made
-    report = jitted(fn).explain()
+    report = jitted(fn, True).explain()
     assert report.rows
     assert all(row.status in ("compiled", "python", "gpu") for row in report.rows)
     assert all(row.reason or row.status == "compiled" for row in report.rows)
