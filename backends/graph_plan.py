@@ -28,6 +28,7 @@ operation computes a fresh result as plainly.
 """
 import builtins
 import copy
+import os
 
 import gast
 import numpy as np
@@ -42,6 +43,13 @@ _BINOP_UFUNCS = {gast.Add: "add", gast.Sub: "subtract", gast.Mult: "multiply",
                  gast.BitAnd: "bitwise_and", gast.BitOr: "bitwise_or", gast.BitXor: "bitwise_xor"}
 _MATRIX = ("dot", "matmul")
 _CHECKED_OPS = {"int_add": gast.Add, "int_sub": gast.Sub, "int_mul": gast.Mult}
+# graphjit's NumPy-rules helpers (transpiler.helpers.numpy_arith) that give the operator's own
+# result when NumPy computes it: Numba needs them for division by zero and mixed types.
+_HELPER_OPS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
+               "numpy_mod": gast.Mod, "numpy_pow": gast.Pow, "alike_div": gast.Div,
+               "alike_floordiv": gast.FloorDiv, "alike_mod": gast.Mod}
+# Helpers that run as Python with NumPy's and Python's own results (NEP 50 by NumPy itself).
+_PLAIN_HELPER_FILE = "weak.py"
 # Operations whose result is a new array or a scalar, never a view of an operand: the
 # result may be written in place later, and its operands do not escape through it.
 _FRESH_CALLS = {"sum", "mean", "std", "var", "max", "min", "amax", "amin", "prod", "any",
@@ -179,7 +187,7 @@ class _Inliner:
         return name
 
     def run(self, entry, params):
-        env = {p: p for p in entry.node.args.args and [a.id for a in entry.node.args.args]}
+        env = {a.id: a.id for a in entry.node.args.args}
         result = self.inline(entry, env)
         self.ops.append(Op([], result, entry.node.body[-1], entry.filename))
         return self.ops
@@ -320,10 +328,20 @@ class _Inliner:
         callee = self.functions.get(name)
         if callee is None:
             return self.expr_generic(node, env, fn, where)
-        if callee.is_helper and callee.qualname == "numpy_reshape" and len(node.args) == 2:
-            array, shape = (self.operand(a, env, fn, where) for a in node.args)
-            return gast.Call(func=gast.Attribute(value=array, attr="reshape", ctx=gast.Load()),
-                             args=[shape], keywords=[])
+        if callee.is_helper:
+            args = node.args
+            if callee.qualname == "numpy_reshape" and len(args) == 2:
+                array, shape = (self.operand(a, env, fn, where) for a in args)
+                return gast.Call(func=gast.Attribute(value=array, attr="reshape",
+                                                     ctx=gast.Load()), args=[shape], keywords=[])
+            if callee.qualname in _HELPER_OPS and len(args) == 2 and not node.keywords:
+                left, right = (self.operand(a, env, fn, where) for a in args)
+                return gast.BinOp(left=left, op=_HELPER_OPS[callee.qualname](), right=right)
+            if os.path.basename(callee.filename) != _PLAIN_HELPER_FILE:
+                # Python's number rules as Numba needs them (a Python float held as an
+                # np.float64): run as Python they would not give the plain call's types
+                raise NotAGraph(f"graphjit's {callee.qualname} helper at line {where.lineno} "
+                                "(Python's number rules in Numba's terms): compiled by Numba")
         if node.keywords or any(isinstance(a, gast.Starred) for a in node.args):
             raise NotAGraph(f"a call of {callee.qualname} with keywords at line {where.lineno}")
         args = [self.operand(a, env, fn, where) for a in node.args]
@@ -378,7 +396,8 @@ def _pure(node, modules):
 def _why_not(stmt, fn):
     kinds = {gast.For: "a for loop", gast.While: "a while loop", gast.If: "an if statement",
              gast.AugAssign: "an in-place update", gast.Raise: "a raise statement",
-             gast.Expr: "an expression statement", gast.Return: "an early return"}
+             gast.Expr: "an expression statement", gast.Return: "an early return",
+             gast.FunctionDef: "a loop or branch"}   # a functional form's body function
     what = kinds.get(type(stmt), f"a {type(stmt).__name__} statement")
     return f"{what} at line {stmt.lineno} ({fn.qualname}): compiled by Numba"
 

@@ -46,7 +46,6 @@ class NumpyGraphBackend(Backend):
         self.numpy_args = numpy_args
         self.python_args = python_args
         self.graph = None
-        self.origin = None
 
     def plan(self, program):
         """Finalize ``program`` and plan its graph; raises graph_plan.NotAGraph."""
@@ -54,7 +53,6 @@ class NumpyGraphBackend(Backend):
         numpy_name = dict(program.imports()).get("numpy", "_np")
         reserved = _RESERVED | {s.name for s in program.symbols}
         self.graph = plan(program, self.numpy_args, reserved, numpy_name)
-        self.origin = Origin(program.entry.filename, program.entry.node.lineno)
         return self.graph
 
     def lower(self, program, header="", include_prepare=True, reserved=()):
@@ -122,18 +120,16 @@ class NumpyGraphBackend(Backend):
                     text += f"  # {os.path.basename(op.filename)}:{op.line}"
                 lines.append("    " + text)
 
-    def explain_rows(self):
+    def summary(self):
+        """One sentence for explain(): the graph's size and what may fuse."""
         graph = self.graph
-        fused = [op for op in graph.slots]
-        inplace = sum(op.fusion == "inplace" for op in fused)
-        calls = len(graph.ops) - 1
-        how = (f"{inplace} in place, {len(fused) - inplace} into buffers kept across calls, "
-               "where the shapes allow") if fused else "no operation fused"
+        inplace = sum(op.fusion == "inplace" for op in graph.slots)
+        how = (f"{inplace} in place, {len(graph.slots) - inplace} into buffers kept across "
+               "calls, where the shapes allow") if graph.slots else "no operation fused"
         if not graph.fusible:
             how = "no operation fused: a shape may depend on array values"
-        return [("function", self.origin, "compiled",
-                 f"NumPy graph: {calls} NumPy operations run as NumPy and BLAS, no Numba "
-                 f"compile ({how})")]
+        return (f"NumPy graph of {len(graph.ops) - 1} NumPy operations, run as NumPy and "
+                f"BLAS with no Numba compile ({how})")
 
 
 def _unparse(node):

@@ -55,6 +55,13 @@ def with_loop(x):
     return total
 
 
+def with_try(x):
+    try:
+        return x * 2
+    except ValueError:
+        return x
+
+
 def scalar_only(a, b):
     return a * b + 1
 
@@ -105,3 +112,15 @@ def by_hand(net, x):
     x = np.maximum(np.dot(x, d1.weight.T) + d1.bias, d1.weight.dtype.type(0))
     x = np.maximum(np.dot(x, d2.weight.T) + d2.bias, d2.weight.dtype.type(0))
     return np.dot(x, d3.weight.T) + d3.bias
+
+
+def double(x):
+    return x * 2
+
+
+def minus_true(a):
+    return a - True
+
+
+def cube(x):
+    return 0.5 * x * (1 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))

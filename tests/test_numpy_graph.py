@@ -224,11 +224,21 @@ def test_loops_and_scalar_code_compile_with_numba_and_say_why():
     loop = tp.jit(g.with_loop)
     x = np.arange(6.0).reshape(3, 2)
     _same(loop(x), g.with_loop(x))
-    assert "not as a NumPy graph: a for loop" in _paths(loop) or \
-        "not as a NumPy graph" in _paths(loop), _paths(loop)
+    assert "by numba-cpu" in _paths(loop) and "not a NumPy graph: a loop" in _paths(loop), \
+        _paths(loop)
+    assert len(loop.explain().rows) == 1
     scalar = tp.jit(g.scalar_only)
     assert scalar(2.0, 3.0) == 7.0
     assert "scalar code compiles with Numba" in _paths(scalar), _paths(scalar)
+
+
+def test_what_does_not_convert_runs_as_python_and_says_so():
+    jitted = tp.jit(g.with_try)
+    x = np.arange(3.0)
+    with pytest.warns(tp.FallbackWarning):
+        _same(jitted(x), g.with_try(x))
+    rows = jitted.explain().rows
+    assert [r.status for r in rows] == ["python"] and "try" in rows[0].reason
 
 
 def test_scalar_arguments_are_part_of_the_key():
@@ -258,3 +268,21 @@ def test_exceptions_are_numpys_own():
         jitted(np.ones(3), np.ones(4), 1.0)
     a = np.ones(3)
     _same(jitted(a, a, a), g.affine(a, a, a))      # the failed call left nothing behind
+
+
+def test_what_numba_computes_otherwise_is_numpys_own_in_a_graph():
+    """float16 (Numba has none), a bool array minus True (NumPy raises TypeError), a float32
+    array power (NumPy's own loop): the Numba path falls back; the graph gives plain's."""
+    double = tp.jit(g.double)
+    x16 = np.linspace(0, 1, 5, dtype=np.float16)
+    _same(double(x16), g.double(x16))
+    minus = tp.jit(g.minus_true)
+    with pytest.raises(TypeError):
+        g.minus_true(np.array([True, False]))
+    with pytest.raises(TypeError):
+        minus(np.array([True, False]))
+    cube = tp.jit(g.cube)
+    x32 = np.linspace(-2, 2, 17, dtype=np.float32)
+    _same(cube(x32), g.cube(x32))
+    for jitted in (double, minus, cube):
+        assert _graph(jitted), _paths(jitted)

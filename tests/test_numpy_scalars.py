@@ -399,7 +399,7 @@ def test_review_cases(fn, args):
     (subtract_true, (np.array([True, False]),)),     # TypeError in NumPy
     (first_times_three, ((np.int8(100),),)),         # tuple items are not typed by path
 ], ids=lambda v: getattr(v, "__name__", None) or repr(v))
-def test_review_cases_that_fall_back(fn, args):
+def test_review_cases_that_fall_back(fn, args, numba_path):
     with pytest.warns(tp.FallbackWarning):
         got = outcome(tp.jit(fn), args)[0]
     plain = outcome(fn, args)[0]

@@ -91,7 +91,7 @@ def test_list_argument_is_not_truncated():
     assert values == [2.7, 2]
 
 
-def test_internal_numba_failure_falls_back_cleanly():
+def test_internal_numba_failure_falls_back_cleanly(numba_path):
     def double(x):
         return x * 2
     with pytest.warns(tp.FallbackWarning, match="float16"):

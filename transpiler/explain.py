@@ -27,14 +27,16 @@ def explain(jit_function, obj):
         specs = [spec for spec in specs if spec.for_calls]
     for spec in specs:
         if spec.fallback_reason is None:
-            rows.append(ExplainRow("function", origin, "compiled",
-                                   f"by {spec.backend.name} into {spec.path}"))
-            more_rows = getattr(spec.backend, "explain_rows", None)
-            if more_rows is not None:   # numba-cuda: which parts run on the GPU, and why not;
-                rows.extend(ExplainRow(*row) for row in more_rows())   # numpy-graph: its ops
+            how = f"by {spec.backend.name} into {spec.path}"
+            summary = getattr(spec.backend, "summary", None)
+            if summary is not None:     # numpy-graph: what the graph is
+                how += f": {summary()}"
             if spec.graph_refusal is not None:
-                rows.append(ExplainRow("function", origin, "compiled",
-                                       f"by Numba, not as a NumPy graph: {spec.graph_refusal}"))
+                how += f" (not a NumPy graph: {spec.graph_refusal})"
+            rows.append(ExplainRow("function", origin, "compiled", how))
+            gpu_rows = getattr(spec.backend, "explain_rows", None)
+            if gpu_rows is not None:   # numba-cuda: which parts run on the GPU, and why not
+                rows.extend(ExplainRow(*row) for row in gpu_rows())
         if spec.fallback_reason is not None:
             rows.append(ExplainRow("function", origin, "python", spec.fallback_reason))
         for error in spec.failed_types.values():
