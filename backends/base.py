@@ -156,6 +156,14 @@ class Backend:
             return self.box_result(function, result, dynamic, inputs)
         return (object,), box
 
+    def result_converter(self, function, args):
+        """What ``box_result`` does to every result of ``function`` called with arguments of
+        the types of ``args`` (after such a call), as a one-argument function; None when it
+        leaves them as they are."""
+        if type(self).box_result is Backend.box_result:
+            return None
+        return lambda result: self.box_result(function, result, args, ())
+
     def memory_source(self, source):
         """The module text to run when it is compiled in memory instead of from a cache file
         (same lines; the numba-cpu backend turns Numba's on-disk cache off, it needs a file)."""

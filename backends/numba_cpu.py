@@ -158,6 +158,21 @@ class NumbaCPUBackend(Backend):
             return single[0](result)
         return _SCALAR_RESULTS, box
 
+    def result_converter(self, function, args):
+        """The boxing of the return type of the overload that ``args``' types select."""
+        if type(self).box_result is not NumbaCPUBackend.box_result:
+            return super().result_converter(function, args)
+        from numba import typeof
+        try:
+            cres = function.overloads.get(tuple(typeof(v) for v in args))
+        except Exception:  # noqa: BLE001 - untypable: box each result as box_result does
+            cres = None
+        if cres is None:
+            return super().result_converter(function, args)
+        convert = _converter(cres.signature.return_type)
+        # A scalar return type's result is always the Python number Numba boxes it as.
+        return None if convert is _identity else convert
+
 
 def _in_compiler(filename):
     import llvmlite

@@ -25,7 +25,7 @@ from .registry import register
 from .source import origin_of
 from .specialization import (MAX_SPECIALIZATIONS, GeneratedSource, SpecializationCache,
                              Specialization, _find, _holds_for, comment, specialization_of)
-from .fast_path import (_DISABLE_KEY, _ENV_DATA, _MISS, FastPath, _Refined, disable_may_be_set,
+from .fast_path import (_DISABLE_KEY, _ENV_DATA, _MISS, FastPath, disable_may_be_set,
                         fullgraph_may_be_set)
 from .type_keys import values_key
 
@@ -129,14 +129,11 @@ class JitFunction(SpecializationCache, FastPath):
         if fast is not None and not kwargs and len(args) == self._arity and \
                 _DISABLE_KEY not in _ENV_DATA and \
                 "__graphjit_do_not_convert__" not in self.python_function.__dict__:
-            entry = fast.get(self._fast_key(args))
-            if entry is not None:
-                if type(entry) is _Refined:
-                    entry = entry.entries.get(entry.key(args))
-                if entry is not None:
-                    result = entry(self, args)
-                    if result is not _MISS:
-                        return result
+            decision = fast.get(self._fast_key(args))
+            if decision is not None:
+                result = decision(self, args)
+                if result is not _MISS:
+                    return result
         if self._bound_self is not None:
             return self._call(self._bound_self, args, kwargs)
         if (args and self._params and self._params[0] == "self"

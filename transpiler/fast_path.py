@@ -11,10 +11,12 @@ decision does not fit (a guard fails, an int beyond int64, a backend changed, a 
 failure recorded) goes the general way, which decides again.
 
 The key: the exact type of each argument (``type(v)``, so an ndarray subclass, a NumPy scalar
-type, bool and int are each their own), refined for arrays by dtype and ndim and for tuples
-by their items' complete types (transpiler.type_keys): at least as fine as the specializations'
-own argument key, which a fallback is kept for. An array's layout and writeability are not in
-the key: compiled code is a Numba dispatcher, which picks (or compiles) its overload for them.
+type, bool and int are each their own). Arrays and tuples are told apart further by the
+specialization's ``_prepare`` (its guards check an array's dtype and ndim, a tuple's items'
+types); a fallback kept for them compares the complete argument key (transpiler.type_keys), as
+the general path does. Several decisions may be kept for one key (arrays of two dtypes), the
+newest tried first. An array's layout and writeability are not in the key: compiled code is a
+Numba dispatcher, which picks (or compiles) its overload for them.
 
 Thread safety: a call only reads the table. It is written on the general path only (one
 dict store, atomic; a racing store of another decision for the same key is just as valid)
@@ -30,7 +32,7 @@ import warnings
 from .arguments import value_problem
 from .context import _DEVICE_BACKENDS as _BACKENDS
 from .settings import CONTEXT as _CONTEXT
-from .type_keys import type_key
+from .type_keys import values_key
 from .errors import _INTERNAL, FallbackWarning, user_stacklevel
 
 _MISS = object()        # the kept decision does not fit this call: take the general path
@@ -49,6 +51,8 @@ _VALUE_CHECKED = (int, tuple)
 # Types a refusal is kept for: builtins no guard accepts (their instances have no ``ndim`` or
 # ``dtype`` that an array guard could read), so no specialization could ever match them.
 _REFUSED_TYPES = frozenset({list, dict, set, frozenset, bytes, bytearray, range, slice})
+_PYTHON_FIXED = frozenset({float, int, bool, complex, str, type(None)})
+_MAX_DECISIONS = 4      # kept per key whose arguments hold arrays or tuples
 
 
 def disable_may_be_set():
@@ -77,55 +81,44 @@ def _key_function(arity):
     return lambda args: tuple(map(type, args))
 
 
-class _Refined:
-    """The decisions for one tuple of exact types holding arrays or tuples, by the arrays'
-    dtype and ndim and the tuples' complete types (``key(args)``)."""
-
-    __slots__ = ("key", "entries")
-
-    def __init__(self, kinds, ndarray):
-        arrays = tuple(i for i, k in enumerate(kinds) if k is ndarray)
-        tuples = tuple(i for i, k in enumerate(kinds) if k is tuple)
-        if not tuples and len(arrays) == 1:
-            i = arrays[0]
-            self.key = lambda args: (args[i].dtype, args[i].ndim)
-        elif not tuples and len(arrays) == 2:
-            i, j = arrays
-            self.key = lambda args: (args[i].dtype, args[i].ndim, args[j].dtype, args[j].ndim)
-        else:
-            def key(args):
-                found = [(args[i].dtype, args[i].ndim) for i in arrays]
-                return tuple(found + [type_key(args[i]) for i in tuples])
-            self.key = key
-        self.entries = {}
-
-
-def _types_only(spec):
-    """Whether every guard of ``spec`` checks an argument's type (exact type, array dtype and
-    ndim, complete type: what the fast path's key already holds) and it reads no runtime
-    input, so ``_prepare`` can only return ``()`` for arguments of the key's types."""
-    if spec.program.entry.inputs:
+def _types_only(spec, kinds):
+    """Whether ``_prepare`` of ``spec`` can only return ``()`` for arguments of exact types
+    ``kinds``: every guard checks an argument's exact type (no array or tuple, whose dtype or
+    items the key does not hold) and it reads no runtime input."""
+    if spec.program.entry.inputs or any(k in _refined_kinds() for k in kinds):
         return False
-    return all(len(g.path) == 1 and g.path[0][0] == "arg" and
-               g.kind in ("typekey", "type", "array") for g in spec.guards)
+    return all(len(g.path) == 1 and g.path[0][0] == "arg" and g.kind in ("typekey", "type")
+               for g in spec.guards)
+
+
+def _fixed_overload(kinds):
+    """Whether arguments of exact types ``kinds`` always give compiled code one Numba type
+    each (so one overload, one result type): Python scalars, str and None, NumPy numbers and
+    bools (not timedelta64, whose unit is in its Numba type)."""
+    np = _numpy()
+    return all(k in _PYTHON_FIXED or (issubclass(k, (np.number, np.bool_)) and
+                                      not issubclass(k, np.timedelta64)) for k in kinds)
 
 
 def _compiled(spec, kinds, backend_name):
     """The decision "run compiled ``spec``": a function ``(jit, args)`` -> the result, or
     ``_MISS``. It checks what JitFunction._call and _run check per call (the backend, Numba
     compile failures recorded, ints within int64, the guards and runtime inputs through
-    ``_prepare``, skipped when every guard checks an argument's type, which the key holds)
-    and runs what JitFunction._run_compiled runs, inline."""
+    ``_prepare``, skipped when it only checks what the key holds) and runs what
+    JitFunction._run_compiled runs, inline; where the arguments' types fix the overload, the
+    result's boxing is found once (Backend.result_converter)."""
     dynamic_indices = spec.dynamic_indices
     checked = tuple(i for i in dynamic_indices if kinds[i] in _VALUE_CHECKED)
     identity = dynamic_indices == tuple(range(len(kinds)))
-    prepare = None if _types_only(spec) else spec.prepare
-    roots, constants, function, failed = spec.roots, spec.constants, spec.function, \
-        spec.failed_types   # failed: the specialization's own dict, filled in place
+    skip_prepare = _types_only(spec, kinds)
+    prepare, roots, constants = spec.prepare, spec.roots, spec.constants
+    function, backend = spec.function, spec.backend
+    failed = spec.failed_types   # the specialization's own dict, filled in place
     if spec.boxer is None:
-        spec.boxer = spec.backend.result_boxer(function)
+        spec.boxer = backend.result_boxer(function)
     box_kinds, box = spec.boxer
     rebox = spec.rebox
+    fixed = [] if skip_prepare and _fixed_overload(kinds) else None   # [converter], once known
 
     def run_compiled(jit, args):
         if failed or backend_name != (jit.backend or _BACKENDS[_CONTEXT["device_target"]]):
@@ -134,7 +127,7 @@ def _compiled(spec, kinds, backend_name):
             for i in checked:
                 if value_problem(args[i]) is not None:
                     return _MISS
-        if prepare is None:
+        if skip_prepare:
             inputs = ()
         else:
             inputs = prepare(None, args, roots, constants)
@@ -149,9 +142,17 @@ def _compiled(spec, kinds, backend_name):
             if not done:
                 raise  # the user's own exception, raised by the compiled code
             return result
-        if isinstance(result, box_kinds):
-            result = box(result, dynamic, inputs)
+        if fixed:
+            convert = fixed[0]
+            if convert is not None:
+                result = convert(result)
+        else:
+            if fixed is not None:   # the first call: its overload exists now
+                fixed.append(backend.result_converter(function, dynamic))
+            if isinstance(result, box_kinds):
+                result = box(result, dynamic, inputs)
         return result if rebox is None else rebox(result)
+    run_compiled.spec = spec
     return run_compiled
 
 
@@ -159,43 +160,66 @@ def _nothing(rerun):
     return None
 
 
-def _fallback(spec, message, backend_name):
+def _fallback(spec, message, backend_name, kinds, python):
     """The decision "run fallback ``spec``" (JitFunction._run_fallback): the plain function
-    after warning ``message`` (None: the split form, whose warning says what its loops did)."""
+    ``python`` after warning ``message`` (None: the split form, whose warning says what its
+    loops did).
+    Kept for the argument key it was decided for: compared in full where the exact types do
+    not hold it (arrays, tuples)."""
+    arg_key = spec.arg_key if any(k in _refined_kinds() for k in kinds) else None
+
     def run_fallback(jit, args):
         if backend_name != (jit.backend or _BACKENDS[_CONTEXT["device_target"]]):
             return _MISS
+        if arg_key is not None and values_key(args) != arg_key:
+            return _MISS
         if message is None:
             return jit._run_fallback(spec, None, args, {}, warn=True)
-        warnings.warn(message, FallbackWarning, stacklevel=_stacklevel())
-        return jit.python_function(*args)
+        frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
+        level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else user_stacklevel()
+        warnings.warn(message, FallbackWarning, stacklevel=level)
+        return python(*args)
     return run_fallback
 
 
-def _refused(message):
+def _refused(message, python):
     """The decision "compiled code cannot take these arguments": warn ``message``, run the
-    plain function (with ``fullgraph`` the general path raises instead)."""
+    plain function ``python`` (with ``fullgraph`` the general path raises instead)."""
     def run_refused(jit, args):
         if jit._fullgraph():
             return _MISS
-        warnings.warn(message, FallbackWarning, stacklevel=_stacklevel())
-        return jit.python_function(*args)
+        frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
+        level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else user_stacklevel()
+        warnings.warn(message, FallbackWarning, stacklevel=level)
+        return python(*args)
     return run_refused
 
 
-def _stacklevel():
-    """errors.user_stacklevel for the warn of a decision, called from JitFunction.__call__:
-    the two frames (the decision's and __call__'s) are graphjit's."""
-    frame = sys._getframe(3)    # __call__'s caller; stacklevel 1 is the decision
-    if _INTERNAL.get(frame.f_code.co_filename) is False:
-        return 3
-    return user_stacklevel() - 1   # counted from here: one frame more
+def _either(decisions):
+    """Several decisions for one key, tried in order: the first that fits the call."""
+    def run_either(jit, args):
+        for decision in decisions:
+            result = decision(jit, args)
+            if result is not _MISS:
+                return result
+        return _MISS
+    run_either.decisions = decisions
+    return run_either
+
+
+def _numpy():
+    import numpy    # the arguments of a call that made a decision: NumPy is loaded by then
+    return numpy
+
+
+def _refined_kinds():
+    """The argument types the exact type does not say all of: arrays and tuples."""
+    return (_numpy().ndarray, tuple)
 
 
 class FastPath:
     """The fast path's table and its upkeep (a base class of JitFunction). ``_fast`` is the
-    table (exact types -> decision, or -> :class:`_Refined`), None where the function never
-    takes the fast path."""
+    table (exact types -> decision), None where the function never takes the fast path."""
 
     def _init_fast_path(self, enabled):
         self._fast = {} if enabled else None
@@ -215,29 +239,29 @@ class FastPath:
         if self._fast is not None:
             self._fast = {}
 
-    def _fast_keep(self, table, args, decision):
+    def _fast_keep(self, table, kinds, decision):
         if len(table) >= _MAX_KEYS:
             table.clear()
-        kinds = self._fast_key(args)
-        import numpy as np    # arguments of compiled code: NumPy is loaded by now
-        if np.ndarray in kinds or tuple in kinds:
-            refined = table.get(kinds)
-            if type(refined) is not _Refined:
-                refined = table[kinds] = _Refined(kinds, np.ndarray)
-            refined.entries[refined.key(args)] = decision
-        else:
-            table[kinds] = decision
+        kept = table.get(kinds)
+        if kept is not None and any(k in _refined_kinds() for k in kinds):
+            # Arrays of another dtype, say: each decision tells its own calls apart.
+            spec = getattr(decision, "spec", None)
+            kept = tuple(d for d in getattr(kept, "decisions", (kept,))
+                         if spec is None or getattr(d, "spec", None) is not spec)
+            decision = _either((decision,) + kept[:_MAX_DECISIONS - 1])
+        table[kinds] = decision
 
     def _fast_keep_spec(self, table, args, spec):
         """Keep ``spec`` (found or made for these arguments, about to run) for their types."""
         if table is None or spec.backend_name is None:
             return
+        kinds = self._fast_key(args)
         if spec.fallback_reason is not None:
             message = None if spec.split is not None else self._fallback_message(spec, None)
-            self._fast_keep(table, args, _fallback(spec, message, spec.backend_name))
-        elif not spec.program.uses_random:
-            kinds = self._fast_key(args)
-            self._fast_keep(table, args, _compiled(spec, kinds, spec.backend_name))
+            self._fast_keep(table, kinds, _fallback(spec, message, spec.backend_name, kinds,
+                                                         self.python_function))
+        elif not spec.program.uses_random and not spec.failed_types:   # (those always miss)
+            self._fast_keep(table, kinds, _compiled(spec, kinds, spec.backend_name))
 
     def _fast_keep_refusal(self, table, args, names, reason):
         """Keep a refusal (``reason``, of argument ``names``) when its text depends on the
@@ -251,6 +275,6 @@ class FastPath:
                 return
             if value_problem(value) is not None:
                 if kind in _REFUSED_TYPES and f"argument {name!r} " in reason:
-                    self._fast_keep(table, args, _refused(self._fallback_message(
-                        None, None, reason)))
+                    self._fast_keep(table, self._fast_key(args), _refused(
+                        self._fallback_message(None, None, reason), self.python_function))
                 return
