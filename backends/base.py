@@ -147,6 +147,23 @@ class Backend:
         """Give a result the Python type the plain call would give (identity here)."""
         return result
 
+    def result_boxer(self, function):
+        """``box_result`` for the results of ``function``, made once per specialization (a
+        backend may do once what box_result does per call): ``(kinds, box)``, where results
+        that are instances of ``kinds`` (a tuple of types) become ``box(result, dynamic,
+        inputs)`` and others are left as they are."""
+        def box(result, dynamic, inputs):
+            return self.box_result(function, result, dynamic, inputs)
+        return (object,), box
+
+    def result_converter(self, function, args):
+        """What ``box_result`` does to every result of ``function`` called with arguments of
+        the types of ``args`` (after such a call), as a one-argument function; None when it
+        leaves them as they are."""
+        if type(self).box_result is Backend.box_result:
+            return None
+        return lambda result: self.box_result(function, result, args, ())
+
     def memory_source(self, source):
         """The module text to run when it is compiled in memory instead of from a cache file
         (same lines; the numba-cpu backend turns Numba's on-disk cache off, it needs a file)."""

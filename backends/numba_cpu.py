@@ -141,6 +141,38 @@ class NumbaCPUBackend(Backend):
                 return result
         return _rebox(cres.signature.return_type, result)
 
+    def result_boxer(self, function):
+        """``box_result`` with its one-overload case kept: while the dispatcher holds one
+        overload (one set of argument types so far), its return type's boxing is found once.
+        A dispatcher only gains overloads (``recompile`` makes the same signatures again)."""
+        if type(self).box_result is not NumbaCPUBackend.box_result:
+            return super().result_boxer(function)
+        overloads = function.overloads
+        single = []     # [boxing of the one overload's return type], once known
+
+        def box(result, dynamic, inputs):
+            if len(overloads) != 1:
+                return self.box_result(function, result, dynamic, inputs)
+            if not single:
+                single.append(_converter(next(iter(overloads.values())).signature.return_type))
+            return single[0](result)
+        return _SCALAR_RESULTS, box
+
+    def result_converter(self, function, args):
+        """The boxing of the return type of the overload that ``args``' types select."""
+        if type(self).box_result is not NumbaCPUBackend.box_result:
+            return super().result_converter(function, args)
+        from numba import typeof
+        try:
+            cres = function.overloads.get(tuple(typeof(v) for v in args))
+        except Exception:  # noqa: BLE001 - untypable: box each result as box_result does
+            cres = None
+        if cres is None:
+            return super().result_converter(function, args)
+        convert = _converter(cres.signature.return_type)
+        # A scalar return type's result is always the Python number Numba boxes it as.
+        return None if convert is _identity else convert
+
 
 def _in_compiler(filename):
     import llvmlite
@@ -156,10 +188,14 @@ _REBOXERS = {}  # Numba return type -> function giving the plain call's scalar t
 
 
 def _rebox(numba_type, value):
+    return _converter(numba_type)(value)
+
+
+def _converter(numba_type):
     convert = _REBOXERS.get(numba_type)
     if convert is None:
         convert = _REBOXERS[numba_type] = _reboxer(numba_type)
-    return convert(value)
+    return convert
 
 
 def _reboxer(numba_type):

@@ -13,6 +13,7 @@ import types
 import warnings
 import weakref
 
+from .bound import BoundJitFunction
 from .arguments import argument_facts, argument_problem, is_data, numba_types
 from .context import default_backend, env_flag
 from .errors import (FallbackWarning, SourceUnavailable, TranspileError, UnsupportedConstruct,
@@ -24,12 +25,17 @@ from .registry import register
 from .source import origin_of
 from .specialization import (MAX_SPECIALIZATIONS, GeneratedSource, SpecializationCache,
                              Specialization, _find, _holds_for, comment, specialization_of)
+from .fast_path import (_DISABLE_KEY, _ENV_DATA, _MISS, FastPath, disable_may_be_set,
+                        fullgraph_may_be_set)
 from .type_keys import values_key
 
-_ENVIRON = os.environ
 
 
-class JitFunction(SpecializationCache):
+def _nothing(rerun):
+    return None
+
+
+class JitFunction(SpecializationCache, FastPath):
     """A function compiled on first call; see :func:`jit`.
 
     Attributes:
@@ -72,6 +78,9 @@ class JitFunction(SpecializationCache):
         self._by_class = weakref.WeakKeyDictionary()   # class -> shared specializations
         self._lock = threading.RLock()   # guards _plain, _by_instance, _pending
         self._pending = {}               # key -> [lock, waiters]: specializations under way
+        # Decisions kept per argument types (transpiler.fast_path): plainly called functions.
+        self._init_fast_path(bound_self is None and self._simple and not self.static_argnames
+                             and self._params[:1] != ["self"])
 
     def __repr__(self):
         origin = origin_of(self.python_function)
@@ -116,6 +125,15 @@ class JitFunction(SpecializationCache):
         return BoundJitFunction(self, obj)
 
     def __call__(self, *args, **kwargs):
+        fast = self._fast   # what calls with these argument types did (transpiler.fast_path)
+        if fast is not None and not kwargs and len(args) == self._arity and \
+                _DISABLE_KEY not in _ENV_DATA and \
+                "__graphjit_do_not_convert__" not in self.python_function.__dict__:
+            decision = fast.get(self._fast_key(args))
+            if decision is not None:
+                result = decision(self, args)
+                if result is not _MISS:
+                    return result
         if self._bound_self is not None:
             return self._call(self._bound_self, args, kwargs)
         if (args and self._params and self._params[0] == "self"
@@ -146,7 +164,7 @@ class JitFunction(SpecializationCache):
     # -- dispatch ---------------------------------------------------------------------------
 
     def _call(self, obj, args, kwargs):
-        if (_ENVIRON.get("GRAPHJIT_DISABLE") and env_flag("GRAPHJIT_DISABLE")) or getattr(
+        if (disable_may_be_set() and env_flag("GRAPHJIT_DISABLE")) or getattr(
                 self.python_function, "__graphjit_do_not_convert__", False):
             return self._python(obj, args, kwargs)
         values = self._bind(obj, args, kwargs)
@@ -162,6 +180,7 @@ class JitFunction(SpecializationCache):
             return self._python(obj, args, kwargs)  # Python raises the binding TypeError
         specs = self._specs_for(obj)
         backend_name = self._backend_name()   # set_context(device_target=) may change it
+        table = self._fast_table(obj, values, args, kwargs)
         spec, inputs = _find(specs, obj, values, backend_name)
         if spec is None and obj is not None:
             spec, inputs = _find(self._shared_for(obj), obj, values, backend_name)
@@ -173,6 +192,7 @@ class JitFunction(SpecializationCache):
             if problem is not None:   # no code could take it: do not transpile for it
                 if self._fullgraph():
                     raise UnsupportedConstruct(problem, origin_of(self.python_function))
+                self._fast_keep_refusal(table, values, [n for n, _ in runtime], problem)
                 self._fall_back(None, None, problem)
                 return self._python(obj, args, kwargs)
             from .progress import compile_progress
@@ -180,18 +200,20 @@ class JitFunction(SpecializationCache):
             with compile_progress(self._describe(obj), key):   # a first call: transpile, compile
                 spec, inputs = self._specialize_once(specs, obj, values, backend_name)
                 if spec.fallback_reason is None:
-                    return self._run(spec, inputs, specs, obj, values, args, kwargs)
-        return self._run(spec, inputs, specs, obj, values, args, kwargs)
+                    return self._run(spec, inputs, specs, obj, values, args, kwargs, table)
+        return self._run(spec, inputs, specs, obj, values, args, kwargs, table)
 
     def _describe(self, obj):
         origin = origin_of(self.python_function)
         where = f" ({os.path.basename(origin.filename)}:{origin.lineno})" if origin else ""
         return f"{self.python_function.__qualname__}{where}"
 
-    def _run(self, spec, inputs, specs, obj, values, args, kwargs):
+    def _run(self, spec, inputs, specs, obj, values, args, kwargs, table=None):
         """Call ``spec`` (its guards held, giving ``inputs``), or fall back; ``specs`` is the
-        instance's list (or the function's)."""
+        instance's list (or the function's); ``table``: the fast path's, to keep the decision
+        in (transpiler.fast_path), or None."""
         if spec.fallback_reason is not None:
+            self._fast_keep_spec(table, values, spec)
             return self._run_fallback(spec, obj, args, kwargs, warn=True)
         dynamic = [values[i] for i in spec.dynamic_indices]
         problem = argument_problem(dynamic, spec.dynamic_names)
@@ -202,6 +224,7 @@ class JitFunction(SpecializationCache):
             return self._python(obj, args, kwargs)
         if spec.failed_types and numba_types(dynamic, inputs) in spec.failed_types:
             return self._run_fallback(spec, obj, args, kwargs)
+        self._fast_keep_spec(table, values, spec)
         if spec.program.uses_random:
             return self._run_with_random_state(spec, dynamic, inputs, specs, obj, values, args,
                                                kwargs)
@@ -225,43 +248,74 @@ class JitFunction(SpecializationCache):
             before_python(False)
 
     def _run_compiled(self, spec, dynamic, inputs, specs, obj, values, args, kwargs,
-                      before_python=lambda rerun: None):
+                      before_python=_nothing):
         try:
-            try:
-                result = spec.function(*dynamic, *inputs)
-            except Exception as exc:
-                if not spec.backend.is_cache_error(exc):
-                    raise
-                # A corrupt on-disk cache entry failed to load, before any user code ran:
-                # drop it and compile afresh.
-                spec.backend.clear_cache(spec.path, exc)
-                result = spec.function(*dynamic, *inputs)
+            result = spec.function(*dynamic, *inputs)
         except Exception as exc:
-            if not spec.backend.is_compile_failure(exc, spec.function, (*dynamic, *inputs)):
-                if self._rerun_allowed(spec, exc):
-                    before_python(True)
-                    return self._python(obj, args, kwargs)
-                note_raise_site(exc, spec, self.python_function)
+            done, result = self._compiled_raised(exc, spec, dynamic, inputs, specs, obj,
+                                                 values, args, kwargs, before_python)
+            if not done:
                 raise  # the user's own exception, raised by the compiled code
-            error = translate_numba_error(exc, spec.path, spec.line_map,
-                                          origin_of(self.python_function))
-            if self._fullgraph():
-                raise error from None
-            before_python(False)
-            if spec.shared:
-                # A split is bound to its instance: this one gets its own fallback, found
-                # before the shared code at its later calls with these argument types.
-                spec = self._instance_fallback(specs, obj, values, error)
-                return self._run_fallback(spec, obj, args, kwargs, warn=True)
-            with self._lock:   # one split per specialization, however many threads fail
-                spec.failed_types[numba_types(dynamic, inputs)] = error
-                if spec.split is None:
-                    spec.split = self._split(obj)
-            return self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
-        result = spec.backend.box_result(spec.function, result, dynamic, inputs)
+            return result
+        return self._boxed(spec, result, dynamic, inputs)
+
+    @staticmethod
+    def _boxed(spec, result, dynamic, inputs):
+        """The compiled ``result`` boxed as the plain call boxes it."""
+        boxer = spec.boxer
+        if boxer is None:   # made once per specialization (two racing threads: the same)
+            boxer = spec.boxer = spec.backend.result_boxer(spec.function)
+        if isinstance(result, boxer[0]):
+            result = boxer[1](result, dynamic, inputs)
         if spec.rebox is not None:
             result = spec.rebox(result)
         return result
+
+    def _compiled_raised(self, exc, spec, dynamic, inputs, specs, obj, values, args, kwargs,
+                         before_python):
+        """After compiled code raised ``exc``: ``(True, result)``, or ``(False, None)`` when
+        ``exc`` is the user's own, for the caller to raise again (inside its ``except``)."""
+        if not spec.backend.is_cache_error(exc):
+            return self._compiled_failed(exc, spec, dynamic, inputs, specs, obj, values, args,
+                                         kwargs, before_python)
+        # A corrupt on-disk cache entry failed to load, before any user code ran: drop it and
+        # compile afresh.
+        spec.backend.clear_cache(spec.path, exc)
+        try:
+            result = spec.function(*dynamic, *inputs)
+        except Exception as again:
+            done, result = self._compiled_failed(again, spec, dynamic, inputs, specs, obj,
+                                                 values, args, kwargs, before_python)
+            if not done:
+                raise
+            return True, result
+        return True, self._boxed(spec, result, dynamic, inputs)
+
+    def _compiled_failed(self, exc, spec, dynamic, inputs, specs, obj, values, args, kwargs,
+                         before_python):
+        """``_compiled_raised`` once a cache error is ruled out (called inside the caller's
+        ``except``: Python code run here chains to ``exc`` as it always did)."""
+        if not spec.backend.is_compile_failure(exc, spec.function, (*dynamic, *inputs)):
+            if self._rerun_allowed(spec, exc):
+                before_python(True)
+                return True, self._python(obj, args, kwargs)
+            note_raise_site(exc, spec, self.python_function)
+            return False, None
+        error = translate_numba_error(exc, spec.path, spec.line_map,
+                                      origin_of(self.python_function))
+        if self._fullgraph():
+            raise error from None
+        before_python(False)
+        if spec.shared:
+            # A split is bound to its instance: this one gets its own fallback, found
+            # before the shared code at its later calls with these argument types.
+            spec = self._instance_fallback(specs, obj, values, error)
+            return True, self._run_fallback(spec, obj, args, kwargs, warn=True)
+        with self._lock:   # one split per specialization, however many threads fail
+            spec.failed_types[numba_types(dynamic, inputs)] = error
+            if spec.split is None:
+                spec.split = self._split(obj)
+        return True, self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
 
     def _instance_fallback(self, specs, obj, values, error):
         """A fallback specialization for one instance, with its split (see _split), after the
@@ -272,6 +326,7 @@ class JitFunction(SpecializationCache):
         spec.split = self._split(obj)
         with self._lock:
             specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
+            self._fast_forget()
         return spec
 
     def _rerun_allowed(self, spec, exc):
@@ -338,9 +393,17 @@ class JitFunction(SpecializationCache):
         # where NEP 50 and the scalar-type checks need them (a call specializes again).
 
     def _fullgraph(self):
-        return self.fullgraph if self.fullgraph is not None else env_flag("GRAPHJIT_FULLGRAPH")
+        if self.fullgraph is not None:
+            return self.fullgraph
+        return fullgraph_may_be_set() and env_flag("GRAPHJIT_FULLGRAPH")
 
     def _fall_back(self, spec, error, reason=None):
+        warnings.warn(self._fallback_message(spec, error, reason), FallbackWarning,
+                      stacklevel=user_stacklevel())
+
+    def _fallback_message(self, spec, error, reason=None):
+        """The text of the FallbackWarning of ``spec`` (None: no specialization), ``error``
+        or ``reason``."""
         reason = reason or (str(error) if error is not None else spec.fallback_reason)
         how = "runs as plain Python"
         compiled = [] if spec is None or spec.split is None else [
@@ -350,8 +413,7 @@ class JitFunction(SpecializationCache):
             how = f"runs as Python with {len(compiled)} compiled loop(s) ({loops}; see explain())"
         elif spec is not None and spec.split is not None:
             how = "runs as plain Python, its loops too (see explain())"
-        warnings.warn(f"graphjit: {self.python_function.__qualname__} {how}: {reason}",
-                      FallbackWarning, stacklevel=user_stacklevel())
+        return f"graphjit: {self.python_function.__qualname__} {how}: {reason}"
 
     # -- specialization ---------------------------------------------------------------------
 
@@ -420,6 +482,7 @@ class JitFunction(SpecializationCache):
         with self._lock:
             if not specs:
                 specs.insert(0, spec)
+                self._fast_forget()
         return specs[0]
 
     def source(self):
@@ -469,59 +532,7 @@ class JitFunction(SpecializationCache):
         return explain(self, obj)
 
 
-class BoundJitFunction:
-    """A :class:`JitFunction` bound to an instance (what ``obj.method`` gives)."""
-
-    def __init__(self, jit_function, obj):
-        self._jit = jit_function
-        self.__self__ = obj
-        function = jit_function.python_function
-        self.__func__ = function
-        # What a bound method shows: the function's name, doc and signature without self.
-        self.__name__ = function.__name__
-        self.__qualname__ = function.__qualname__
-        self.__doc__ = function.__doc__
-        self.__module__ = function.__module__
-        self.__wrapped__ = function.__get__(obj, type(obj))
-        params = list(jit_function._signature.parameters.values())[1:]
-        self.__signature__ = jit_function._signature.replace(parameters=params)
-
-    def __repr__(self):
-        return f"<bound graphjit function {self.__qualname__} of {self.__self__!r}>"
-
-    def __eq__(self, other):
-        return isinstance(other, BoundJitFunction) and other._jit is self._jit and \
-            other.__self__ is self.__self__
-
-    def __hash__(self):
-        return hash((id(self._jit), id(self.__self__)))
-
-    def __call__(self, *args, **kwargs):
-        return self._jit._call(self.__self__, args, kwargs)
-
-    def __reduce__(self):
-        from .pickling import rebuild_bound
-        return (rebuild_bound, (type(self), self._jit, self.__self__))
-
-    def source(self):
-        """See :meth:`JitFunction.source`."""
-        return self._jit._source_for(self.__self__)
-
-    def ir(self):
-        """See :meth:`JitFunction.ir`."""
-        return self._jit._ir_for(self.__self__)
-
-    def explain(self):
-        """See :meth:`JitFunction.explain`."""
-        return self._jit._explain_for(self.__self__)
-
-    @property
-    def python_function(self):
-        return self._jit.python_function
-
-
 register("jit", JitFunction)
-register("bound_jit", BoundJitFunction)
 
 
 def _register_pickling():

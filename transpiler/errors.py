@@ -5,7 +5,9 @@ column, so that the message points at the construct and not at generated code or
 internals.
 """
 import linecache
+import os
 import re
+import sys
 
 
 class Origin(tuple):
@@ -143,17 +145,28 @@ def user_stacklevel():
     point at the first frame outside graphjit: its packages and its generated modules. A
     warning then names the user's line whether the call came from a jitted function, a Cell or
     a GPU driver, however deep graphjit's own frames are."""
-    import sys
     frame = sys._getframe(1)    # the function that calls warnings.warn: stacklevel 1
     level = 1
-    while frame is not None and _internal(frame.f_code.co_filename):
+    internal = _INTERNAL
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        inside = internal.get(filename)
+        if inside is None:
+            inside = _internal(filename)
+            if len(internal) > 4096:   # files without end (exec'd code): start again
+                internal.clear()
+            internal[filename] = inside
+        if not inside:
+            break
         frame = frame.f_back
         level += 1
     return level
 
 
+_INTERNAL = {}   # file name -> whether it is graphjit's (its packages, generated modules)
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOTS = (_HERE + os.sep, os.path.join(os.path.dirname(_HERE), "backends") + os.sep)
+
+
 def _internal(filename):
-    import os
-    here = os.path.dirname(os.path.abspath(__file__))
-    roots = (here + os.sep, os.path.join(os.path.dirname(here), "backends") + os.sep)
-    return filename.startswith(roots) or os.path.basename(filename).startswith("_graphjit_")
+    return filename.startswith(_ROOTS) or os.path.basename(filename).startswith("_graphjit_")

@@ -54,6 +54,7 @@ class Specialization:
         self.backend_name = None    # the backend asked for when it was made
         self.effect_free = None     # whether the code may run again (analysis.effects); lazy
         self.rebox = None           # result -> result boxed as the plain call boxes it
+        self.boxer = None           # backend.result_boxer(function), made at the first call
         self.arg_key = None         # the argument types a fallback was decided for
         self.shared = False         # serves every instance of its class (program.structural)
         self.for_calls = True       # False: made for source()/ir() before any call
@@ -100,7 +101,7 @@ class SpecializationCache:
     It reads the attributes JitFunction.__init__ sets: ``_plain`` (the function's list),
     ``_by_instance`` (id(obj) -> (weak reference, list)), ``_by_class`` (class -> the list
     shared by its instances), ``_lock``, ``_pending``, ``_params``; and calls its
-    ``_specialize``.
+    ``_specialize`` and ``_fast_forget`` (transpiler.fast_path).
     """
 
     def _specialize_once(self, specs, obj, values, backend_name):
@@ -144,6 +145,7 @@ class SpecializationCache:
                     _forget_instance(spec)
                 with self._lock:
                     where[:] = [spec, *where][:MAX_SPECIALIZATIONS]
+                    self._fast_forget()   # the fast path's decisions (transpiler.fast_path)
                 return spec, inputs
         finally:
             with self._lock:
