@@ -33,9 +33,14 @@ class NumbaCPUBackend(Backend):
         self.boundscheck = bool(boundscheck)
         # boundscheck: an index out of range raises IndexError as in Python, instead of
         # reading or writing outside the array (Numba's default, which can crash the process).
+        # no_cfunc_wrapper: generated functions are called by Python or by each other, never
+        # taken as first-class function values, so the C-callable wrapper Numba compiles for
+        # each by default (an LLVM function per generated function) is not made: a faster
+        # cold first call (benchmarks/cold_start.py).
         self.decorator_lines = [
             "import numba",
-            f"_jit = numba.njit(cache={self.cache}, boundscheck={self.boundscheck})",
+            f"_jit = numba.njit(cache={self.cache}, boundscheck={self.boundscheck}, "
+            "no_cfunc_wrapper=True)",
         ]
 
     def memory_source(self, source):

@@ -7,8 +7,15 @@ module, its dispatchers and their machine code alive after the jitted function w
 (about 1.4 MB a function). Modules written by ``graphjit convert`` still carry their own copy,
 so they stay standalone.
 """
-import numpy as np
+from .builtin_ops import register_weak
+from .weak_source import WEAK_SOURCE  # noqa: F401  (the semantics: builtin_ops follows it)
 
-from .weak_source import WEAK_SOURCE
 
-exec(compile(WEAK_SOURCE.format(name="weak"), __file__ + ":WEAK_SOURCE", "exec"))
+def weak(value, like):
+    """``value`` (outside compiled code); compiled: NEP 50 (weak_source.WEAK_SOURCE), a Numba
+    builtin (backends/runtime/builtin_ops.py: an @overload compiled a function per argument
+    types)."""
+    return value
+
+
+register_weak(weak)

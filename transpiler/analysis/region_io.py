@@ -13,17 +13,22 @@ from .liveness import live_in, loop_head
 
 def ordered(names, *blocks):
     """``names`` in order of first appearance in ``blocks`` (deterministic generated code)."""
-    seen = []
+    seen, found, wanted = [], set(), set(names)
     for block in blocks:
         for node in block if isinstance(block, list) else [block]:
+            if len(found) == len(wanted):  # all found: the rest of the walk adds nothing
+                return seen
             for child in gast.walk(node):
-                if isinstance(child, gast.Name) and child.id in names and child.id not in seen:
+                if isinstance(child, gast.Name) and child.id in wanted and \
+                        child.id not in found:
                     seen.append(child.id)
+                    found.add(child.id)
                 elif isinstance(child, gast.FunctionDef):
                     for arg in child.args.args:
-                        if arg.id in names and arg.id not in seen:
+                        if arg.id in wanted and arg.id not in found:
                             seen.append(arg.id)
-    seen += sorted(set(names) - set(seen))
+                            found.add(arg.id)
+    seen += sorted(wanted - found)
     return seen
 
 
