@@ -120,6 +120,10 @@ class NumpyGraphBackend(Backend):
                     text += f"  # {os.path.basename(op.filename)}:{op.line}"
                 lines.append("    " + text)
 
+    def result_boxer(self, function):
+        """NumPy made the result: nothing to re-box."""
+        return (), None
+
     def summary(self):
         """One sentence for explain(): the graph's size and what may fuse."""
         graph = self.graph
