@@ -286,3 +286,43 @@ def test_what_numba_computes_otherwise_is_numpys_own_in_a_graph():
     _same(cube(x32), g.cube(x32))
     for jitted in (double, minus, cube):
         assert _graph(jitted), _paths(jitted)
+
+
+class Doubling(nn.Cell):
+    def construct(self, x):
+        return x * 2
+
+
+def test_a_remembered_graph_still_checks_every_guard(monkeypatch):
+    """After calls that took the fast path (transpiler.graph_dispatch): a layer replaced by
+    another kind, a weight replaced, GRAPHJIT_DISABLE set: each next call equals plain."""
+    nn.set_seed(8)
+    net = g.Network((6, 5, 5, 2))
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(2, 6)
+    tp.set_context(mode=tp.GRAPH_MODE)
+    for _ in range(3):
+        net(x)
+    graph = nn.cell._graph_function(g.Network.construct)
+    assert graph.__dict__.get("_graph_table")      # the fast path holds a decision
+    changes = [lambda: net.dense_relu_sequential.cell_list.__setitem__(1, Doubling()),
+               lambda: setattr(net.dense_relu_sequential.cell_list[0], "weight",
+                               np.ones((5, 6), np.float32)),
+               lambda: setattr(net.dense_relu_sequential.cell_list[2], "has_bias", False)]
+    for change in changes:
+        change()
+        got = net(x)
+        tp.set_context(mode=tp.PYNATIVE_MODE)
+        want = net(x)
+        tp.set_context(mode=tp.GRAPH_MODE)
+        _same(got, want)
+        _same(net(x), want)
+    monkeypatch.setenv("GRAPHJIT_DISABLE", "1")
+    calls = []
+    original = nn.Dense.construct
+
+    def counting(self, x):
+        calls.append(1)
+        return original(self, x)
+    monkeypatch.setattr(nn.Dense, "construct", counting)
+    net(x)
+    assert calls                    # ran as plain Python: the Dense layers' own construct

@@ -20,6 +20,7 @@ from .errors import (FallbackWarning, SourceUnavailable, TranspileError, Unsuppo
                      translate_numba_error, user_stacklevel)
 # Explanation, ExplainRow, GeneratedSource and Specialization: still importable from here.
 from .explain import Explanation, ExplainRow, explain, region_fell_back  # noqa: F401
+from .graph_dispatch import MISS, graph_call, remember_graph
 from .raise_sites import note_raise_site
 from .registry import register
 from .source import origin_of
@@ -167,6 +168,9 @@ class JitFunction(SpecializationCache, FastPath):
         if (disable_may_be_set() and env_flag("GRAPHJIT_DISABLE")) or getattr(
                 self.python_function, "__graphjit_do_not_convert__", False):
             return self._python(obj, args, kwargs)
+        if obj is not None and not kwargs and (   # a NumPy graph on an instance, seen before
+                result := graph_call(self, obj, args)) is not MISS:
+            return result
         values = self._bind(obj, args, kwargs)
         if values is None or not self._simple:
             if values is not None and not self._simple:
@@ -225,6 +229,7 @@ class JitFunction(SpecializationCache, FastPath):
         if spec.failed_types and numba_types(dynamic, inputs) in spec.failed_types:
             return self._run_fallback(spec, obj, args, kwargs)
         self._fast_keep_spec(table, values, spec)
+        remember_graph(self, obj, values, spec)
         if spec.program.uses_random:
             return self._run_with_random_state(spec, dynamic, inputs, specs, obj, values, args,
                                                kwargs)
@@ -456,11 +461,9 @@ class JitFunction(SpecializationCache, FastPath):
                                 "please report it")
         spec = specialization_of(made, params, obj is not None and
                                  not made.program.instance_specific and self._bound_self is None)
-        if made.backend.name == "numpy-graph":
-            return spec     # NumPy made the result: it is boxed as plainly already
-        tagged = getattr(made.entry, "tagged", None)
-        spec.rebox = tag_reboxer(*tagged[1:]) if tagged else reboxer(
-            getattr(made.entry, "result_types", None))
+        tagged = getattr(made.entry, "tagged", None)   # a NumPy graph's result is NumPy's own:
+        spec.rebox = None if made.backend.name == "numpy-graph" else tag_reboxer(
+            *tagged[1:]) if tagged else reboxer(getattr(made.entry, "result_types", None))
         return spec
 
     # -- inspection -------------------------------------------------------------------------
@@ -541,7 +544,6 @@ def _register_pickling():
 
 
 _register_pickling()
-
 
 
 def do_not_convert(function):

@@ -59,6 +59,7 @@ class Specialization:
         self.shared = False         # serves every instance of its class (program.structural)
         self.for_calls = True       # False: made for source()/ir() before any call
         self.graph_refusal = None   # why the NumPy graph path was not taken (explain())
+        self.identity = False       # dynamic_indices is every argument in order
 
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None. A fallback is kept for
