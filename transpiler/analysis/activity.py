@@ -11,21 +11,30 @@ def reads(node):
     excluded, nested function bodies excluded."""
     if node is None:
         return set()
-    found, bound = set(), set()
+    found, bound = set(), None
     stack = [node]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    ast_node = gast.AST
     while stack:
-        current = stack.pop()
-        if isinstance(current, (gast.FunctionDef, gast.Lambda)):
+        current = pop()
+        kind = type(current)
+        if kind is gast.Name:
+            # a Name's other fields hold no names here (annotations only on parameters,
+            # which belong to the nested defs and lambdas skipped below)
+            if type(current.ctx) is gast.Load:
+                found.add(current.id)
             continue
-        if isinstance(current, gast.comprehension):
-            bound |= writes(current.target)
-        if isinstance(current, gast.Name) and isinstance(current.ctx, gast.Load):
-            found.add(current.id)
-        elif isinstance(current, (gast.Subscript, gast.Attribute)) and isinstance(
-                current.ctx, gast.Store):
-            pass  # the base and index of a store target are loads; visited below
-        stack.extend(gast.iter_child_nodes(current))
-    return found - bound
+        if kind is gast.FunctionDef or kind is gast.Lambda:
+            continue
+        if kind is gast.comprehension:
+            bound = writes(current.target) | (bound or set())
+        for field in current._fields:   # gast.iter_child_nodes, without its generators
+            value = getattr(current, field, None)
+            if isinstance(value, ast_node):
+                push(value)
+            elif type(value) is list:
+                extend(v for v in value if isinstance(v, ast_node))
+    return found - bound if bound else found
 
 
 def writes(node):
