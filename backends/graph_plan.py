@@ -92,8 +92,9 @@ class Op:
         value (gast.expr): the expression (or the returned one).
         line (int | None): the user's line; filename the file.
         fusion (str | None): "inplace" or "buffer" when it may write elsewhere (see module
-            docstring); ``ufunc`` the NumPy function it then calls; ``operand`` the name an
-            in-place op writes into.
+            docstring); ``ufunc`` the NumPy function it then calls; ``operands`` the names an
+            in-place op may write into (the first that fits at run time), ``buffered``
+            whether it may write into a kept buffer (its result does not escape).
     """
 
     def __init__(self, targets, value, where, filename):
@@ -104,7 +105,8 @@ class Op:
         self.filename = filename
         self.fusion = None
         self.ufunc = None
-        self.operand = None
+        self.operands = []
+        self.buffered = False
         self.slot = None
 
 
@@ -170,6 +172,7 @@ class _Inliner:
         self.taken = set(taken)
         self.ops = []
         self.stack = []
+        self.constants = {}         # flat name of a parameter -> the constant it is bound to
         forms = dict((form, alias) for form, alias in program.ir_imports())
         self.weak = forms.get("weak")
         self.checked = {alias: form for form, alias in forms.items() if form in CHECKED_INT}
@@ -231,8 +234,9 @@ class _Inliner:
 
     def atom(self, value, fn, where, base="t"):
         """``value`` as a name or constant: a new op when it is an operation."""
-        if _is_atom(value, self.modules):
-            return value
+        if _is_atom(value, self.modules) or (_pure(value, self.modules) and not any(
+                isinstance(n, gast.Name) for n in gast.walk(value))):
+            return value        # a name, a constant, -1
         name = self.fresh(base)
         self.ops.append(Op([name], value, where, fn.filename))
         return _name(name)
@@ -242,7 +246,10 @@ class _Inliner:
         names renamed by ``env``; the operation itself is returned, not yet emitted."""
         if isinstance(node, gast.Name):
             if node.id in env:
-                return _name(env[node.id])
+                flat = env[node.id]
+                if flat in self.constants:
+                    return copy.deepcopy(self.constants[flat])
+                return _name(flat)
             if node.id in self.functions or node.id in self.forms:
                 raise NotAGraph(f"{node.id} used as a value at line {where.lineno}")
             return _name(node.id)
@@ -304,11 +311,20 @@ class _Inliner:
         return self.atom(value, fn, where)
 
     def rename(self, node, env):
-        node = copy.deepcopy(node)
-        for n in gast.walk(node):
-            if isinstance(n, gast.Name) and n.id in env:
-                n.id = env[n.id]
-        return node
+        """A copy of ``node`` with its names renamed by ``env`` (a constant argument bound
+        to a parameter: the constant itself)."""
+        constants = self.constants
+
+        class Rename(gast.NodeTransformer):
+            def visit_Name(self, n):
+                flat = env.get(n.id)
+                if flat is None:
+                    return n
+                if flat in constants:
+                    return copy.deepcopy(constants[flat])
+                n.id = flat
+                return n
+        return Rename().visit(copy.deepcopy(node))
 
     def call(self, node, env, fn, where):
         name = node.func.id
@@ -352,7 +368,12 @@ class _Inliner:
         for p, a in zip(params, args):
             if isinstance(a, gast.Name):
                 inner[p] = a.id
-            else:     # a constant: bound to a name, as the parameter is
+            elif _pure(a, self.modules) and not any(
+                    isinstance(n, gast.Name) for n in gast.walk(a)):
+                flat = self.fresh(p)        # a constant: used in place of the parameter
+                self.constants[flat] = a
+                inner[p] = flat
+            else:     # bound to a name, as the parameter is
                 flat = self.fresh(p)
                 self.ops.append(Op([flat], a, where, fn.filename))
                 inner[p] = flat
@@ -446,20 +467,12 @@ def _plan_fusion(ops, params, arrays, numpy_name):
         if found is not None:
             ufunc, operands, elementwise = found
             op.ufunc = ufunc
-            target = None
-            if elementwise:
-                for operand in operands:
-                    if isinstance(operand, gast.Name) and operand.id in fresh and all(
-                            last_use.get(m, -1) <= i for m in klass[operand.id]):
-                        target = operand.id
-                        break
-            if target is not None:
-                op.fusion, op.operand = "inplace", target
-                klass[target].add(op.target)
-                klass[op.target] = klass[target]
-            else:
-                op.fusion = "buffer"
-                klass[op.target] = {op.target}
+            if elementwise:     # every dead fresh operand: the first one that fits is chosen
+                op.operands = list(dict.fromkeys(
+                    o.id for o in operands if isinstance(o, gast.Name) and o.id in fresh
+                    and all(last_use.get(m, -1) <= i for m in klass[o.id])))
+            op.fusion = "inplace" if op.operands else "buffer"
+            _join(klass, [op.target] + op.operands)
             fresh.add(op.target)
             continue
         if op.target and _fresh_result(op.value):
@@ -477,11 +490,21 @@ def _plan_fusion(ops, params, arrays, numpy_name):
         if isinstance(n, gast.Name) and n.id in klass:
             escaping |= klass[n.id]
     for op in ops:
-        if op.fusion == "buffer" and op.target in escaping:
+        op.buffered = op.fusion is not None and op.target not in escaping
+        if op.fusion == "buffer" and not op.buffered:
             op.fusion = None        # its result is returned: a fresh array, as plainly
         if op.fusion is None:
             op.ufunc = None
     return True
+
+
+def _join(klass, names):
+    """One storage class for ``names`` (each name's class merged)."""
+    joined = set()
+    for name in names:
+        joined |= klass.get(name, {name})
+    for name in joined:
+        klass[name] = joined
 
 
 def _fresh_result(value):

@@ -10,7 +10,9 @@ numba-cpu backend was asked for; the generated module imports NumPy only. It def
   runs ``_record`` instead;
 - ``_fused(_F, _B, ...)``: the flat function; each fusible operation is written
   ``np.add(t, b, out=t) if _F[k] else t + b`` (in place) or ``np.dot(a, w, out=_B[k]) if _F[k]
-  else np.dot(a, w)`` (a buffer kept across calls);
+  else np.dot(a, w)`` (a buffer kept across calls); with several places it may write into,
+  ``out=(t, u, _B[k])[_F[k] - 1]`` (the first that fits: the operands in order, then the
+  buffer);
 - ``_record(...)``: the same operations plainly, keeping each fusible one's values for the
   check; returns ``(result, values)``;
 - ``_prepare``: the guards, as for every backend.
@@ -87,8 +89,8 @@ class NumpyGraphBackend(Backend):
                       "        _s[2] = False"]
             self._emit(lines, line_map, f"_fused(_F, _B, {params})", graph, "fused")
             self._emit(lines, line_map, f"_record({params})", graph, "record")
-            kinds = tuple("matrix" if op.ufunc in ("dot", "matmul") and op.fusion == "buffer"
-                          else op.fusion for op in graph.slots)
+            kinds = tuple(("matrix" if op.ufunc in ("dot", "matmul") else "elementwise",
+                           len(op.operands), op.buffered) for op in graph.slots)
             lines += ["", "", f"_G = _GraphState({kinds!r})"]
             del args
         else:
@@ -113,8 +115,14 @@ class NumpyGraphBackend(Backend):
         lines += ["", "", f"def {signature}:"]
         if mode == "record":
             lines.append(f"    _M = [None] * {len(graph.slots)}")
-        for op in graph.ops:
-            for text in _statements(op, graph, mode):
+        dead = _dead_after(graph)
+        for i, op in enumerate(graph.ops):
+            texts = _statements(op, graph, mode)
+            if dead[i] and mode != "record":
+                # a temporary held to the end would keep its memory: NumPy's allocations of
+                # the next ones could not reuse it (fresh pages, each faulted in)
+                texts.append("del " + ", ".join(dead[i]))
+            for text in texts:
                 if op.line is not None:
                     line_map[len(lines) + 1] = Origin(op.filename, op.line)
                     text += f"  # {os.path.basename(op.filename)}:{op.line}"
@@ -136,6 +144,21 @@ class NumpyGraphBackend(Backend):
                 f"BLAS with no Numba compile ({how})")
 
 
+def _dead_after(graph):
+    """Per op, the names assigned by ops that nothing reads after it (in its order)."""
+    last, assigned = {}, set()
+    for i, op in enumerate(graph.ops):
+        for n in gast.walk(op.value):
+            if isinstance(n, gast.Name):
+                last[n.id] = i
+        assigned.update(op.targets)
+    dead = [[] for _ in graph.ops]
+    for name in sorted(assigned):
+        if name in last and last[name] < len(graph.ops) - 1:
+            dead[last[name]].append(name)
+    return dead
+
+
 def _unparse(node):
     return gast.unparse(node).strip()
 
@@ -152,9 +175,10 @@ def _statements(op, graph, mode):
         return [f"{target} = {plain}"]
     k = op.slot
     if mode == "record":
-        kept = f"({op.target}, {op.operand})" if op.fusion == "inplace" else f"({op.target},)"
-        return [f"{target} = {plain}", f"_M[{k}] = {kept}"]
-    out = op.operand if op.fusion == "inplace" else f"_B[{k}]"
+        return [f"{target} = {plain}", f"_M[{k}] = ({', '.join([op.target] + op.operands)},)"]
+    # _F[k]: 0 computes plainly; i > 0 writes into the i-th of the operands, then the buffer
+    outs = op.operands + ([f"_B[{k}]"] if op.buffered else [])
+    out = outs[0] if len(outs) == 1 else f"({', '.join(outs)})[_F[{k}] - 1]"
     return [f"{target} = {_with_out(op, graph.numpy, out)} if _F[{k}] else {plain}"]
 
 

@@ -2,11 +2,11 @@
 shapes, which of its fusible operations may write in place or into a kept buffer.
 
 The first call with given argument shapes (per thread) runs the graph's plain form, which
-records the value of each fusible operation and of the operand it would overwrite. An
-operation may then write in place when its result is an ndarray of exactly the operand's shape,
-dtype and strides, and the operand was a fresh array (``base is None``); into a buffer when its
-result is a fresh ndarray (C-contiguous for ``np.dot``/``np.matmul``, whose ``out=`` requires
-it) and ``np.empty_like`` gives the same strides. NumPy picks its loop from the inputs (NumPy's
+records the value of each fusible operation and of the operands it could overwrite. An
+operation may then write in place into the first such operand of exactly its result's shape,
+dtype and strides that was a fresh array (``base is None``); else into a buffer, where its
+result does not leave the call, is a fresh ndarray (C-contiguous for ``np.dot``/``np.matmul``,
+whose ``out=`` requires it) and ``np.empty_like`` gives the same strides. NumPy picks its loop from the inputs (NumPy's
 ufunc type resolution; ``out=`` of the result's own dtype casts nothing), so either way each
 operation computes the same values as plainly, in the same layout.
 
@@ -26,17 +26,18 @@ class GraphState:
     """The fusion choices and buffers of one generated graph.
 
     Args:
-        kinds (tuple[str]): per fusible operation, ``"inplace"``, ``"buffer"`` or
-            ``"matrix"`` (a buffer for ``np.dot``/``np.matmul``).
+        kinds (tuple): per fusible operation ``(kind, operands, buffered)``: ``kind``
+            ``"elementwise"`` (a ufunc) or ``"matrix"`` (``np.dot``/``np.matmul``, whose
+            ``out=`` must be C-contiguous), ``operands`` how many operands it may write into,
+            ``buffered`` whether it may write into a kept buffer.
     """
 
     def __init__(self, kinds):
         self.kinds = kinds
-        self.none = (False,) * len(kinds)
         self._local = threading.local()
 
     def get(self, key):
-        """``[flags, buffers, busy]`` for ``key`` on this thread, or None (first call)."""
+        """``[choices, buffers, busy]`` for ``key`` on this thread, or None (first call)."""
         table = getattr(self._local, "table", None)
         if table is None:
             return None
@@ -44,7 +45,8 @@ class GraphState:
 
     def record(self, key, made):
         """Keep what the plain run ``made`` (``(result, values)``) allows for ``key``;
-        returns the result."""
+        returns the result. Per operation the choice is 0 (plainly), ``i`` (into its i-th
+        operand) or ``operands + 1`` (into its buffer)."""
         result, values = made
         local = self._local
         table = getattr(local, "table", None)
@@ -54,38 +56,37 @@ class GraphState:
         if local.records >= RECORDS_PER_THREAD:
             return result
         local.records += 1
-        flags, buffers = [], []
+        choices, buffers = [], []
         for kind, value in zip(self.kinds, values):
-            ok, buffer = _check(kind, value)
-            flags.append(ok)
+            choice, buffer = _choose(kind, value)
+            choices.append(choice)
             buffers.append(buffer)
         if len(table) >= KEYS_PER_THREAD:
             table.pop(next(iter(table)))
         try:
-            table[key] = [tuple(flags), buffers, False]
+            table[key] = [tuple(choices), buffers, False]
         except TypeError:   # an argument value that cannot be a key: computed plainly
             pass
         return result
 
 
-def _check(kind, value):
-    """(whether the operation may write elsewhere, its buffer or None)."""
+def _choose(kind, value):
+    """(the place the operation writes into, its buffer or None); see GraphState.record."""
     if value is None:
-        return False, None
-    if kind == "inplace":
-        result, operand = value
-        ok = (type(result) is _ndarray and type(operand) is _ndarray and result.ndim > 0
-              and result.shape == operand.shape and result.dtype == operand.dtype
-              and result.strides == operand.strides and operand.base is None
-              and operand.flags.writeable)
-        return ok, None
+        return 0, None
+    what, operands, buffered = kind
     result = value[0]
-    if type(result) is not _ndarray or result.ndim == 0 or result.base is not None or (
-            result.dtype.hasobject):
-        return False, None
-    if kind == "matrix" and not result.flags.c_contiguous:
-        return False, None
+    if type(result) is not _ndarray or result.ndim == 0 or result.dtype.hasobject:
+        return 0, None
+    for i, operand in enumerate(value[1:]):
+        if (type(operand) is _ndarray and result.shape == operand.shape
+                and result.dtype == operand.dtype and result.strides == operand.strides
+                and operand.base is None and operand.flags.writeable):
+            return i + 1, None
+    if not buffered or result.base is not None or (
+            what == "matrix" and not result.flags.c_contiguous):
+        return 0, None
     buffer = np.empty_like(result)
     if buffer.strides != result.strides:
-        return False, None
-    return True, buffer
+        return 0, None
+    return operands + 1, buffer
