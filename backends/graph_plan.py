@@ -107,6 +107,7 @@ class Op:
         self.ufunc = None
         self.operands = []
         self.buffered = False
+        self.inexact = False        # may fuse only where the result is float or complex
         self.slot = None
 
 
@@ -428,6 +429,21 @@ def _why_not(stmt, fn):
 def _ufunc_of(op, numpy_name):
     """("inplace-able ufunc name", operand names) or ("matrix", ...) or None."""
     value = op.value
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Pow):
+        # ndarray.__pow__ (numpy/_core/src/multiarray/number.c, fast_scalar_power; checked on
+        # NumPy 2.4 with an __array_ufunc__ probe): an array to the Python int 2 is
+        # np.square of it; a float or complex one to the Python int -1 or the Python float
+        # 0.5 np.reciprocal, np.sqrt (op.inexact); any other exponent (2.0, np.int64(2))
+        # np.power. Only a constant exponent says which at transpile time.
+        exponent = value.right
+        if not isinstance(exponent, gast.Constant) or type(exponent.value) not in (int, float):
+            return None
+        fast = {(int, 2): "square", (int, -1): "reciprocal", (float, 0.5): "sqrt"}.get(
+            (type(exponent.value), exponent.value))
+        if fast is None:
+            return "power", [value.left, value.right], True
+        op.inexact = fast != "square"
+        return fast, [value.left], True
     if isinstance(value, gast.BinOp):
         if isinstance(value.op, gast.MatMult):
             return "matmul", [value.left, value.right], False

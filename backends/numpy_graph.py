@@ -90,7 +90,7 @@ class NumpyGraphBackend(Backend):
             self._emit(lines, line_map, f"_fused(_F, _B, {params})", graph, "fused")
             self._emit(lines, line_map, f"_record({params})", graph, "record")
             kinds = tuple(("matrix" if op.ufunc in ("dot", "matmul") else "elementwise",
-                           len(op.operands), op.buffered) for op in graph.slots)
+                           len(op.operands), op.buffered, op.inexact) for op in graph.slots)
             lines += ["", "", f"_G = _GraphState({kinds!r})"]
             del args
         else:
@@ -184,7 +184,9 @@ def _statements(op, graph, mode):
 
 def _with_out(op, numpy_name, out):
     value = op.value
-    if isinstance(value, gast.BinOp):
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Pow) and op.ufunc != "power":
+        args = [value.left]         # x ** 2 as np.square(x): the fast path ndarray takes
+    elif isinstance(value, gast.BinOp):
         args = [value.left, value.right]
     elif isinstance(value, gast.UnaryOp):
         args = [value.operand]

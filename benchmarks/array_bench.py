@@ -12,7 +12,7 @@ import numpy as np
 
 import array_kernels
 import transpiler as tp
-from common import (NAN, first_call, interleaved_medians, jax_or_none, print_table,
+from common import (NAN, WARM, first_call, interleaved_medians, jax_or_none, print_table,
                     print_warnings, recorded_warnings, rounds)
 
 ARRAY_ROUNDS = rounds(41)
@@ -73,7 +73,7 @@ def bench_one(name, fn, make, found):
                 notes[way] = f"n/a ({type(exc).__name__})"
                 continue
             ways[way] = (None, call)
-        medians = interleaved_medians(ways, ARRAY_ROUNDS)
+        medians = interleaved_medians(ways, ARRAY_ROUNDS, warm=WARM)
         status = _status(jitted, caught)
     row = {"kernel": name, "args": describe(args), "graphjit": status, "warnings": caught}
     for way in WAYS:
@@ -103,7 +103,8 @@ def show_arrays(data):
     print_table(
         "8. Whole-array NumPy kernels (benchmarks/array_kernels.py): plain NumPy, tp.jit(fn), "
         "numba.njit(fn), jax.jit (the same code with jax.numpy)",
-        f"   ms per call, median of {data['rounds']} interleaved rounds; x = plain ms / way ms "
+        f"   ms per call, median of {data['rounds']} interleaved rounds (each timed call after "
+        f"{WARM} untimed ones of the same way); x = plain ms / way ms "
         "(above 1: faster than NumPy; the goal is graphjit >= 1.00x on every kernel);\n"
         "   result = compared with plain NumPy (value, dtype, type): 'equal' is bit-equal; "
         "first = first call (transpile + compile) in this process; "

@@ -21,6 +21,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 NAN = float("nan")
+# Untimed calls of a way just before each timed one in the steady-state sections (seed
+# network, whole-array kernels): see interleaved_medians.
+WARM = 2
 QUICK = os.environ.get("GRAPHJIT_BENCH_QUICK", "") not in ("", "0")
 
 
@@ -64,10 +67,12 @@ def first_call(call):
     return since(start), out
 
 
-def interleaved_medians(ways, rounds, every=None):
+def interleaved_medians(ways, rounds, every=None, warm=0):
     """Median ms per way. ``ways``: name -> (prepare or None, call); ``prepare`` runs untimed
     before each call. Each round calls every way once, in a shuffled order; ``every[name] = k``
-    calls that way only every k-th round (for slow ways)."""
+    calls that way only every k-th round (for slow ways). ``warm``: calls of the same way
+    just before each timed one, untimed: "later calls" of a function called in a loop, its
+    memory in the caches again after the other ways ran (every way alike)."""
     every = every or {}
     order = list(ways)
     shuffle = random.Random(0).shuffle  # the same orders in every run
@@ -78,6 +83,10 @@ def interleaved_medians(ways, rounds, every=None):
             if r % every.get(name, 1):
                 continue
             prepare, call = ways[name]
+            for _ in range(warm):
+                if prepare is not None:
+                    prepare()
+                call()
             if prepare is not None:
                 prepare()
             start = time.perf_counter()

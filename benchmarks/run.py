@@ -60,7 +60,7 @@ import seed  # noqa: E402
 import summary  # noqa: E402
 import transpiler as tp  # noqa: E402
 from array_kernels import with_numpy_module  # noqa: E402
-from common import (NAN, QUICK, ROOT, first_call, interleaved_medians, jax_or_none,  # noqa: E402
+from common import (NAN, WARM, QUICK, ROOT, first_call, interleaved_medians, jax_or_none,  # noqa: E402
                     jax_version, json_safe, print_table, print_warnings, ratio, recorded_warnings,
                     rounds, run_child, same)
 
@@ -104,7 +104,7 @@ def bench_seed():
                     firsts[name], outs[name] = first_call(call)
                 fell_back[name] = any(t.startswith("FallbackWarning") for t in mine)
                 caught.extend(t for t in mine if t not in caught)
-            medians = interleaved_medians(ways, SEED_ROUNDS)
+            medians = interleaved_medians(ways, SEED_ROUNDS, warm=WARM)
         tp.set_context(mode=tp.PYNATIVE_MODE)
         reference = outs["NumPy by hand"]
         for name in ways:
@@ -127,7 +127,7 @@ def show_seed(data):
         "float32, input ones(batch,1,28,28)",
         "   ms per call: first call (batch 1 runs first and pays the compiles; batch 64 has the "
         f"same types and compiles nothing);\n   median of {SEED_ROUNDS} later calls, ways "
-        "interleaved; / NumPy = median / NumPy's median; BLAS threads: "
+        f"interleaved, each timed call after {WARM} untimed ones of the same way; / NumPy = median / NumPy's median; BLAS threads: "
         f"{os.environ['OPENBLAS_NUM_THREADS']};\n   jax.jit = the NumPy code run with jax.numpy, "
         "its result waited for and brought back as a NumPy array"
         + ("" if jax_or_none() else " (jax: not installed)"),

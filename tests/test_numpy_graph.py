@@ -326,3 +326,20 @@ def test_a_remembered_graph_still_checks_every_guard(monkeypatch):
     monkeypatch.setattr(nn.Dense, "construct", counting)
     net(x)
     assert calls                    # ran as plain Python: the Dense layers' own construct
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex64", "int64", "int8", "bool",
+                                   "uint16"])
+def test_powers_take_ndarrays_own_fast_paths(dtype):
+    """``x ** 2`` is np.square, ``x ** -1`` np.reciprocal and ``x ** 0.5`` np.sqrt only where
+    ndarray.__pow__ takes them (by exponent type and array dtype); fused alike."""
+    jitted = tp.jit(g.powers)
+    x = (np.arange(1, 13).reshape(3, 4) % 5).astype(dtype)
+    for args in [(x,), (x.T,), (x[::2],), (x,)]:
+        try:
+            want = g.powers(*args)
+        except Exception as exc:   # noqa: BLE001 - the same type compiled
+            with pytest.raises(type(exc)):
+                jitted(*args)
+            continue
+        _same(jitted(*args), want)

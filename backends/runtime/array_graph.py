@@ -29,7 +29,8 @@ class GraphState:
         kinds (tuple): per fusible operation ``(kind, operands, buffered)``: ``kind``
             ``"elementwise"`` (a ufunc) or ``"matrix"`` (``np.dot``/``np.matmul``, whose
             ``out=`` must be C-contiguous), ``operands`` how many operands it may write into,
-            ``buffered`` whether it may write into a kept buffer.
+            ``buffered`` whether it may write into a kept buffer, ``inexact`` whether only a
+            float or complex result may (``x ** 2`` is ``np.square`` only for those).
     """
 
     def __init__(self, kinds):
@@ -74,9 +75,10 @@ def _choose(kind, value):
     """(the place the operation writes into, its buffer or None); see GraphState.record."""
     if value is None:
         return 0, None
-    what, operands, buffered = kind
+    what, operands, buffered, inexact = kind
     result = value[0]
-    if type(result) is not _ndarray or result.ndim == 0 or result.dtype.hasobject:
+    if type(result) is not _ndarray or result.ndim == 0 or result.dtype.hasobject or (
+            inexact and result.dtype.kind not in "fc"):
         return 0, None
     for i, operand in enumerate(value[1:]):
         if (type(operand) is _ndarray and result.shape == operand.shape
