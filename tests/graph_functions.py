@@ -133,3 +133,14 @@ def powers(x):
     d = (c - 1) ** 3
     e = (d + 2) ** 2.0
     return e * 2 + a, np.sum(x[1:] ** 2), np.sum(e ** 0.5), np.sum(x[1:] ** -1)
+
+
+def run_fresh_network(x):
+    """The seed's own first example: the model made inside the jitted function."""
+    model = Network((12, 8, 8, 3))
+    return model(x)
+
+
+def run_given_network(model, x):
+    model.calls = getattr(model, "calls", 0) + 1     # an attribute store: runs as Python
+    return model(x)

@@ -334,7 +334,7 @@ def test_powers_take_ndarrays_own_fast_paths(dtype):
     """``x ** 2`` is np.square, ``x ** -1`` np.reciprocal and ``x ** 0.5`` np.sqrt only where
     ndarray.__pow__ takes them (by exponent type and array dtype); fused alike."""
     jitted = tp.jit(g.powers)
-    x = (np.arange(1, 13).reshape(3, 4) % 5).astype(dtype)
+    x = (np.arange(1, 13).reshape(3, 4) % 5 + 1).astype(dtype)
     for args in [(x,), (x.T,), (x[::2],), (x,)]:
         try:
             want = g.powers(*args)
@@ -343,3 +343,49 @@ def test_powers_take_ndarrays_own_fast_paths(dtype):
                 jitted(*args)
             continue
         _same(jitted(*args), want)
+
+
+def test_cells_reached_from_a_fallback_run_compiled():
+    """``@jit def run(x): model = Network(); return model(x)``: run falls back (creating a
+    Cell has effects), but model(x) runs its compiled construct, equal to plain for the same
+    weights; explain() says so (issue 20)."""
+    x = np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 12)
+    for make in (lambda: tp.jit(g.run_fresh_network), lambda: tp.jit(g.run_fresh_network)):
+        jitted = make()
+        nn.set_seed(11)
+        want = g.run_fresh_network(x)
+        nn.set_seed(11)
+        with pytest.warns(tp.FallbackWarning, match="Network"):
+            got = jitted(x)
+        _same(got, want)
+        rows = jitted.explain().rows
+        assert rows[0].status == "python"
+        reached = [r for r in rows if r.region == "call"]
+        assert reached and reached[0].status == "compiled", rows
+        assert "Network.construct" in reached[0].reason and "numpy-graph" in reached[0].reason
+    graph = nn.cell._graph_function(g.Network.construct)
+    before = len(graph._by_class.get(g.Network, ()))
+    nn.set_seed(12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        jitted(x)          # a new Network: the class's shared code serves it, no transpile
+    assert len(graph._by_class.get(g.Network, ())) == before
+
+
+def test_plain_python_with_graphjit_disabled_reaches_nothing(monkeypatch):
+    jitted = tp.jit(g.run_given_network)
+    nn.set_seed(13)
+    net = g.Network((12, 8, 8, 3))
+    x = np.ones((2, 12), np.float32)
+    with pytest.warns(tp.FallbackWarning):
+        _same(jitted(net, x), g.run_given_network(net, x))
+    assert net.calls == 2
+    monkeypatch.setenv("GRAPHJIT_DISABLE", "1")
+    graph = nn.cell._graph_function(g.Network.construct)
+    table = dict(graph.__dict__.get("_graph_table", {}))
+    calls = []
+    original = nn.Dense.construct
+    monkeypatch.setattr(nn.Dense, "construct", lambda self, v: calls.append(1) or original(
+        self, v))
+    jitted(net, x)
+    assert calls            # plain Python all the way down

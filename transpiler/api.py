@@ -21,6 +21,7 @@ from .errors import (FallbackWarning, SourceUnavailable, TranspileError, Unsuppo
 # Explanation, ExplainRow, GeneratedSource and Specialization: still importable from here.
 from .explain import Explanation, ExplainRow, explain, region_fell_back  # noqa: F401
 from .graph_dispatch import MISS, graph_call, remember_graph
+from .python_scope import run_reaching
 from .raise_sites import note_raise_site
 from .registry import register
 from .source import origin_of
@@ -144,9 +145,9 @@ class JitFunction(SpecializationCache, FastPath):
         return self._call(None, args, kwargs)
 
     def _python(self, obj, args, kwargs):
-        if obj is None:
-            return self.python_function(*args, **kwargs)
-        return self.python_function(obj, *args, **kwargs)
+        """The plain call, the Cells it reaches compiled (transpiler.python_scope)."""
+        return run_reaching(self, self.python_function, args if obj is None else (obj, *args),
+                            kwargs)
 
     def _bind(self, obj, args, kwargs):
         """The argument values in parameter order (without self), or None if binding fails."""
@@ -167,7 +168,7 @@ class JitFunction(SpecializationCache, FastPath):
     def _call(self, obj, args, kwargs):
         if (disable_may_be_set() and env_flag("GRAPHJIT_DISABLE")) or getattr(
                 self.python_function, "__graphjit_do_not_convert__", False):
-            return self._python(obj, args, kwargs)
+            return self.python_function(*((obj,) if obj is not None else ()), *args, **kwargs)
         if obj is not None and not kwargs and (   # a NumPy graph on an instance, seen before
                 result := graph_call(self, obj, args)) is not MISS:
             return result

@@ -44,7 +44,31 @@ def explain(jit_function, obj):
                                    f"for some argument types: {error}"))
         if spec.split is not None:
             rows.extend(split_rows(spec.split))
+    rows.extend(reached_rows(jit_function))
     return Explanation(fn.__qualname__, rows)
+
+
+def reached_rows(jit_function):
+    """A row per Cell that this function's Python (its fallback) called, compiled
+    (transpiler.python_scope): its construct and how it ran."""
+    rows = []
+    for graph, kind in list(jit_function.__dict__.get("_reached", {}).values()):
+        specs = list(graph._by_class.get(kind, ())) + [
+            s for _ref, instance_specs in list(graph._by_instance.values())
+            for s in instance_specs]
+        ran = [s for s in specs if s.fallback_reason is None and s.for_calls]
+        qualname = graph.python_function.__qualname__
+        if ran:
+            rows.append(ExplainRow(
+                "call", origin_of(graph.python_function), "compiled",
+                f"{qualname} of a {kind.__name__}, called from this function's Python, runs "
+                f"compiled (by {ran[0].backend.name}; see its explain())"))
+        else:
+            why = next((s.fallback_reason for s in specs if s.fallback_reason), "not run yet")
+            rows.append(ExplainRow("call", origin_of(graph.python_function), "python",
+                                   f"{qualname} of a {kind.__name__}, called from this "
+                                   f"function's Python: {why}"))
+    return rows
 
 
 def region_fell_back(region):

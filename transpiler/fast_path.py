@@ -30,6 +30,7 @@ import sys
 import warnings
 
 from .arguments import value_problem
+from .python_scope import run_reaching
 from .context import _DEVICE_BACKENDS as _BACKENDS
 from .settings import CONTEXT as _CONTEXT
 from .type_keys import values_key
@@ -178,7 +179,7 @@ def _fallback(spec, message, backend_name, kinds, python):
         frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
         level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else user_stacklevel()
         warnings.warn(message, FallbackWarning, stacklevel=level)
-        return python(*args)
+        return run_reaching(jit, python, args, {})
     return run_fallback
 
 
@@ -191,7 +192,7 @@ def _refused(message, python):
         frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
         level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else user_stacklevel()
         warnings.warn(message, FallbackWarning, stacklevel=level)
-        return python(*args)
+        return run_reaching(jit, python, args, {})
     return run_refused
 
 

@@ -31,3 +31,8 @@ def is_bound_jit_function(value):
 def is_cell(value):
     """Whether ``value`` is a ``transpiler.nn.Cell`` instance."""
     return isinstance(value, _CLASSES["cell"])
+
+
+def is_cell_class(value):
+    """Whether ``value`` is ``transpiler.nn.Cell`` or a subclass of it."""
+    return isinstance(value, type) and issubclass(value, _CLASSES["cell"])

@@ -1,12 +1,15 @@
 """``Cell``, the base of models, and ``SequentialCell``, after MindSpore's ``mindspore.nn``.
 
 Calling a cell runs its ``construct``: eagerly in PYNATIVE_MODE, compiled in GRAPH_MODE, and
-compiled in either mode when ``construct`` is decorated with ``@jit`` (MindSpore 2.x rules).
+compiled in either mode when ``construct`` is decorated with ``@jit`` (MindSpore 2.x rules) or
+when the call comes from a jitted function's code that runs as Python (its fallback:
+transpiler.python_scope).
 Sub-cells and other attributes are resolved at transpile time; array attributes reach the
 compiled code as runtime inputs, so assigning a new ``weight`` shows at the next call.
 """
 import threading
 
+from .. import python_scope
 from ..api import JitFunction
 from ..registry import register
 from ..context import GRAPH_MODE, get_context
@@ -45,11 +48,17 @@ class Cell:
             return construct._call(self, args, kwargs)
         if get_context("mode") == GRAPH_MODE:
             return _graph_function(construct)._call(self, args, kwargs)
+        if python_scope.active() is not None:
+            # called from a jitted function's Python (its fallback): compiled all the same
+            graph = _graph_function(construct)
+            python_scope.note(graph, self)
+            return graph._call(self, args, kwargs)
         return self.construct(*args, **kwargs)
 
     def _call_own(self, own, args, kwargs):
         import types
-        if get_context("mode") != GRAPH_MODE or isinstance(own, JitFunction) or not isinstance(
+        compiled = get_context("mode") == GRAPH_MODE or python_scope.active() is not None
+        if not compiled or isinstance(own, JitFunction) or not isinstance(
                 own, (types.FunctionType, types.MethodType)):
             return own(*args, **kwargs)
         if isinstance(own, types.MethodType):
