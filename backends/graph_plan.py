@@ -50,14 +50,18 @@ _HELPER_OPS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
                "alike_floordiv": gast.FloorDiv, "alike_mod": gast.Mod}
 # Helpers that run as Python with NumPy's and Python's own results (NEP 50 by NumPy itself).
 _PLAIN_HELPER_FILE = "weak.py"
-# Operations whose result is a new array or a scalar, never a view of an operand: the
-# result may be written in place later, and its operands do not escape through it.
+# Functions and methods whose result is a new array or a scalar, never a view of an operand
+# nor an operand itself (np.diff(a, 0) is a; copy=False, out= may be): the result may be
+# written in place later, and its operands do not escape through it. Only with at most
+# _FRESH_POSITIONAL positional arguments (a later one may be ``out``: np.clip(a, 0, 1, a)) and
+# no keyword but these.
 _FRESH_CALLS = {"sum", "mean", "std", "var", "max", "min", "amax", "amin", "prod", "any",
                 "all", "argmax", "argmin", "cumsum", "cumprod", "concatenate", "stack",
                 "vstack", "hstack", "where", "outer", "inner", "copy", "dot", "sort",
-                "argsort", "diff", "clip", "round", "average", "nansum", "nanmean", "ptp",
-                "zeros_like", "ones_like", "empty_like", "full_like", "zeros", "ones",
-                "empty", "full", "tile", "repeat", "roll", "cross", "kron", "trace", "norm"}
+                "argsort", "clip", "average", "nansum", "nanmean", "ptp", "zeros_like",
+                "ones_like", "empty_like", "full_like", "zeros", "ones", "empty", "full"}
+_FRESH_POSITIONAL = {"where": 3, "clip": 3, "full": 2, "full_like": 2}   # else 2 (a, axis)
+_FRESH_KEYWORDS = {"axis", "keepdims", "dtype", "ddof", "initial"}
 # Attributes read without effects or errors on the values graphjit passes (arrays, scalars).
 _PURE_ATTRS = {"T", "shape", "ndim", "dtype", "size", "itemsize", "real", "imag"}
 # NumPy functions and methods whose result's shape depends on the values of an array.
@@ -133,7 +137,7 @@ def _name(identifier, store=False):
                      annotation=None, type_comment=None)
 
 
-def plan(program, numpy_args, reserved, numpy_name):
+def plan(program, numpy_args, reserved, numpy_name, python_args=None):
     """The :class:`Graph` of ``program`` (finalized: its module names are final).
 
     Args:
@@ -142,6 +146,7 @@ def plan(program, numpy_args, reserved, numpy_name):
             name -> (index, type, ndim or None, dtype name)).
         reserved (set[str]): module-level names the flat function must not use.
         numpy_name (str): the name NumPy is bound to in the generated module.
+        python_args (dict): its Python-number arguments (name -> (index, type, value)).
 
     Raises:
         NotAGraph: not straight-line array code (the reason names the construct and line).
@@ -158,10 +163,19 @@ def plan(program, numpy_args, reserved, numpy_name):
     arrays += [name for name, _ in entry.inputs]
     if not arrays:
         raise NotAGraph("no array argument or array attribute: scalar code compiles with Numba")
+    python_args = python_args or {}
+    # integer arguments: their values are in the shape key (a shape may be made of them)
+    integers = [p for p in entry.dynamic_params if (
+        p in python_args and python_args[p][1] in (int, bool)) or (
+        p in numpy_args and numpy_args[p][2] is None and
+        np.dtype(numpy_args[p][3]).kind in "biu")]
     inliner = _Inliner(program, set(reserved) | set(params))
     ops = inliner.run(entry, params)
-    fusible = _plan_fusion(ops, params, set(arrays), numpy_name)
-    return Graph(params, arrays, ops, numpy_name, fusible)
+    unkeyed = set(params) - set(integers)
+    fusible = _plan_fusion(ops, params, unkeyed, numpy_name, inliner.modules)
+    graph = Graph(params, arrays, ops, numpy_name, fusible)
+    graph.integers = integers
+    return graph
 
 
 class _Inliner:
@@ -463,10 +477,11 @@ def _ufunc_of(op, numpy_name):
     return None
 
 
-def _plan_fusion(ops, params, arrays, numpy_name):
+def _plan_fusion(ops, params, arrays, numpy_name, modules):
     """Mark each op "inplace" / "buffer" where the aliasing allows it (module docstring).
-    Returns False when shapes may depend on array values (then no op is marked: buffers are
-    chosen by argument shapes)."""
+    ``arrays``: the parameters whose values the shape key does not hold (arrays, floats).
+    Returns False when shapes may depend on such values (then no op is marked: buffers are
+    chosen by argument shapes and integers)."""
     if not _shapes_from_arguments(ops, params, arrays):
         return False
     klass = {p: {p} for p in params}         # name -> its storage class (a shared set)
@@ -491,7 +506,7 @@ def _plan_fusion(ops, params, arrays, numpy_name):
             _join(klass, [op.target] + op.operands)
             fresh.add(op.target)
             continue
-        if op.target and _fresh_result(op.value):
+        if op.target and _fresh_result(op.value, modules):
             klass[op.target] = {op.target}
             fresh.add(op.target)
             continue
@@ -523,7 +538,7 @@ def _join(klass, names):
         klass[name] = joined
 
 
-def _fresh_result(value):
+def _fresh_result(value, modules):
     """Whether ``value`` always makes a new array or scalar (``**``, a comparison, a
     reduction, ``np.concatenate``...): never a view of an operand."""
     if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Pow):
@@ -532,11 +547,22 @@ def _fresh_result(value):
             value.ops[0], (gast.Is, gast.IsNot, gast.In, gast.NotIn)):
         return True
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute):
-        if value.func.attr == "astype":
-            return not value.keywords       # copy=False may give the array itself
-        return value.func.attr in _FRESH_CALLS and not any(
-            kw.arg == "out" for kw in value.keywords)
+        attr = value.func.attr
+        if attr == "astype":        # copy=False (by keyword or 4th) may give the array itself
+            return len(value.args) == 1 and not value.keywords
+        # a method's receiver is its first operand: one positional fewer (a.sum(axis))
+        limit = _FRESH_POSITIONAL.get(attr, 2) - (0 if _module_call(value.func, modules) else 1)
+        return attr in _FRESH_CALLS and len(value.args) <= limit and all(
+            kw.arg in _FRESH_KEYWORDS for kw in value.keywords)
     return False
+
+
+def _module_call(func, modules):
+    """Whether the attribute ``func`` is looked up on a module (``np.sum``), not a value."""
+    root = func.value
+    while isinstance(root, gast.Attribute):
+        root = root.value
+    return isinstance(root, gast.Name) and root.id in modules
 
 
 def _shapes_from_arguments(ops, params, arrays):
@@ -544,8 +570,8 @@ def _shapes_from_arguments(ops, params, arrays):
     non-array arguments' values (the key the buffers are chosen by): no name computed from
     array values (``int(x[0])``, ``x.max()``, a mask) reaches an index, a shape or axis
     argument, or a call that makes a shape from values (``np.nonzero``, ``np.unique``)."""
-    tainted = set(arrays)        # names whose value may depend on array element values
-    shape_of = set()             # names that are only shapes or sizes
+    tainted = set(arrays)        # names whose value the key does not hold (array elements,
+    shape_of = set()             # floats); names that are only shapes or sizes
 
     def bad(node):
         if isinstance(node, gast.Attribute) and node.attr in ("shape", "ndim", "size",
@@ -558,14 +584,17 @@ def _shapes_from_arguments(ops, params, arrays):
     for op in ops:
         value = op.value
         for node in gast.walk(value):
+            if isinstance(node, (gast.IfExp, gast.BoolOp)):
+                return False        # chooses between values: their shapes may differ
             if isinstance(node, gast.Subscript) and bad(node.slice):
                 return False
             if not isinstance(node, gast.Call):
                 continue
             func = node.func
             callee = func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
-            if callee in _VALUE_SHAPED or (callee == "where" and len(node.args) == 1):
-                return False
+            if callee in _VALUE_SHAPED or (callee == "where" and len(node.args) == 1) or (
+                    isinstance(func, gast.Name) and callee in ("min", "max")):
+                return False        # ... or chooses one of its arguments by value
             if any(bad(kw.value) for kw in node.keywords):
                 return False
             numpy_fn = isinstance(func, gast.Attribute) and not _is_method(func, params, ops)

@@ -22,8 +22,10 @@ Each line carries the ``# file:line`` of the user's statement it comes from.
 import os
 
 import gast
+import numpy as np
 
 from transpiler.errors import Origin
+from transpiler.naming import fresh
 
 from .base import Backend, GeneratedModule, _emit_prepare
 from .graph_plan import plan
@@ -52,54 +54,86 @@ class NumpyGraphBackend(Backend):
     def plan(self, program):
         """Finalize ``program`` and plan its graph; raises graph_plan.NotAGraph."""
         program.finalize(reserved=_RESERVED)
-        numpy_name = dict(program.imports()).get("numpy", "_np")
         reserved = _RESERVED | {s.name for s in program.symbols}
-        self.graph = plan(program, self.numpy_args, reserved, numpy_name)
+        numpy_name = dict(program.imports()).get("numpy") or fresh(
+            "_np", reserved | {name for fn in program.functions for name in fn.locals})
+        self.graph = plan(program, self.numpy_args, reserved, numpy_name, self.python_args)
         return self.graph
 
     def lower(self, program, header="", include_prepare=True, reserved=()):
         graph = self.graph if self.graph is not None else self.plan(program)
         lines = header.rstrip("\n").splitlines() if header else []
+        # The types this code serves are part of its text, so of its file's content hash:
+        # the fusion choices (module-level _G) are never shared by specializations for other
+        # types (an np.matrix attribute: `*` is a matrix product there).
+        lines.append("# for: " + self._signature(program, graph))
         imports = sorted(program.imports())
         for module, alias in imports:
             lines.append(f"import {module}" if module == alias else f"import {module} as {alias}")
         if "numpy" not in dict(imports):
-            lines.append("import numpy as _np")
+            lines.append(f"import numpy as {graph.numpy}")
         keyed = graph.fusible and graph.slots and self._keyable(program, graph)
+        # internal names: none may be a parameter's or a flat name's (a user's `_k`)
+        taken = set(graph.params) | {t for op in graph.ops for t in op.targets} | {
+            s.name for s in program.symbols} | {"_prepare"}
+        n = {}
+        for base in ("_k", "_s", "_G", "_F", "_B", "_M", "_fused", "_record", "_GraphState"):
+            n[base] = fresh(base, taken)
+            taken.add(n[base])
         if keyed:
-            lines.append("from backends.runtime.array_graph import GraphState as _GraphState")
+            lines.append("from backends.runtime.array_graph import GraphState as "
+                         + n["_GraphState"])
         line_map = {}
         entry = program.entry.symbol.name
         params = ", ".join(graph.params)
         if keyed:
-            # everything the fusion choices depend on: each array's shape, strides and
-            # dtype; each number's type and value (2, 2.0 and True are equal keys otherwise)
-            key = ", ".join(f"{p}.shape, {p}.strides, {p}.dtype" if p in graph.arrays
-                            else f"type({p}), {p}" for p in graph.params)
-            args = params + ("," if len(graph.params) == 1 else "")
+            # what the fusion choices depend on beyond the types this module is for (the
+            # header): each array's shape and strides, each integer's value (a shape)
+            parts = [f"{p}.shape, {p}.strides" if p in graph.arrays else p
+                     for p in graph.params if p in graph.arrays or p in graph.integers]
+            key = ", ".join(parts)
+            k, st, G = n["_k"], n["_s"], n["_G"]
             lines += ["", "", f"def {entry}({params}):",
-                      f"    _k = ({key},)",
-                      "    _s = _G.get(_k)",
-                      "    if _s is None or _s[2]:",
-                      f"        return _G.record(_k, _record({params}))",
-                      "    _s[2] = True",
+                      f"    {k} = ({key},)",
+                      f"    {st} = {G}.get({k})",
+                      f"    if {st} is None or {st}[2]:",
+                      f"        return {G}.record({k}, {n['_record']}({params}), "
+                      f"({params}{',' if len(graph.params) == 1 else ''}))",
+                      f"    {st}[2] = True",
                       "    try:",
-                      f"        return _fused(_s[0], _s[1], {params})",
+                      f"        return {n['_fused']}({st}[0], {st}[1], {params})",
                       "    finally:",
-                      "        _s[2] = False"]
-            self._emit(lines, line_map, f"_fused(_F, _B, {params})", graph, "fused")
-            self._emit(lines, line_map, f"_record({params})", graph, "record")
+                      f"        {st}[2] = False"]
+            self._emit(lines, line_map, f"{n['_fused']}({n['_F']}, {n['_B']}, {params})", graph,
+                       "fused", n)
+            self._emit(lines, line_map, f"{n['_record']}({params})", graph, "record", n)
             kinds = tuple(("matrix" if op.ufunc in ("dot", "matmul") else "elementwise",
                            len(op.operands), op.buffered, op.inexact) for op in graph.slots)
-            lines += ["", "", f"_G = _GraphState({kinds!r})"]
-            del args
+            lines += ["", "", f"{G} = {n['_GraphState']}({kinds!r})"]
         else:
-            self._emit(lines, line_map, f"{entry}({params})", graph, "plain")
+            self._emit(lines, line_map, f"{entry}({params})", graph, "plain", n)
         prepare, constants = _emit_prepare(program)
         if include_prepare:
             lines += ["", ""] + prepare
         return GeneratedModule("\n".join(lines) + "\n", line_map, entry, constants,
                                tuple(program.roots))
+
+    def _signature(self, program, graph):
+        """The types of the entry's parameters, as one line of text."""
+        inputs = dict(program.entry.inputs)
+        parts = []
+        for p in graph.params:
+            if p in inputs:
+                guard = program.guards.get(inputs[p])
+                parts.append(f"{p}={'?' if guard is None else _describe(guard.expected)}")
+            elif p in self.numpy_args:
+                _, kind, ndim, dtype = self.numpy_args[p]
+                parts.append(f"{p}={kind.__module__}.{kind.__qualname__}:{ndim}:{dtype}")
+            elif p in self.python_args:
+                parts.append(f"{p}={self.python_args[p][1].__name__}")
+            else:
+                parts.append(f"{p}=?")
+        return ", ".join(parts)
 
     def _keyable(self, program, graph):
         """Whether every non-array parameter's value can be part of the shape key (a number)."""
@@ -111,13 +145,13 @@ class NumpyGraphBackend(Backend):
                 return False
         return True
 
-    def _emit(self, lines, line_map, signature, graph, mode):
+    def _emit(self, lines, line_map, signature, graph, mode, n):
         lines += ["", "", f"def {signature}:"]
         if mode == "record":
-            lines.append(f"    _M = [None] * {len(graph.slots)}")
+            lines.append(f"    {n['_M']} = [None] * {len(graph.slots)}")
         dead = _dead_after(graph)
         for i, op in enumerate(graph.ops):
-            texts = _statements(op, graph, mode)
+            texts = _statements(op, graph, mode, n)
             if dead[i] and mode != "record":
                 # a temporary held to the end would keep its memory: NumPy's allocations of
                 # the next ones could not reuse it (fresh pages, each faulted in)
@@ -144,6 +178,18 @@ class NumpyGraphBackend(Backend):
                 f"BLAS with no Numba compile ({how})")
 
 
+def _describe(expected):
+    """A guard's expected value as text that is the same in every process (types by name)."""
+    if isinstance(expected, tuple):
+        return "(" + ",".join(_describe(e) for e in expected) + ")"
+    if isinstance(expected, type):
+        return f"{expected.__module__}.{expected.__qualname__}"
+    if isinstance(expected, np.dtype):
+        return expected.str          # '<f4': byte order too
+    return str(expected) if isinstance(expected, (int, float, str, bool)) else \
+        type(expected).__qualname__
+
+
 def _dead_after(graph):
     """Per op, the names assigned by ops that nothing reads after it (in its order)."""
     last, assigned = {}, set()
@@ -163,23 +209,26 @@ def _unparse(node):
     return gast.unparse(node).strip()
 
 
-def _statements(op, graph, mode):
-    """The source lines of ``op`` in the ``mode`` function ("plain", "fused", "record")."""
+def _statements(op, graph, mode, n):
+    """The source lines of ``op`` in the ``mode`` function ("plain", "fused", "record");
+    ``n``: the internal names."""
     plain = _unparse(op.value)
     if op.target is None and not op.targets:
         if mode == "record":
-            return [f"return {plain}, _M"]
+            return [f"return {plain}, {n['_M']}"]
         return [f"return {plain}"]
     target = ", ".join(op.targets)
     if op.slot is None or mode == "plain":
         return [f"{target} = {plain}"]
     k = op.slot
     if mode == "record":
-        return [f"{target} = {plain}", f"_M[{k}] = ({', '.join([op.target] + op.operands)},)"]
-    # _F[k]: 0 computes plainly; i > 0 writes into the i-th of the operands, then the buffer
-    outs = op.operands + ([f"_B[{k}]"] if op.buffered else [])
-    out = outs[0] if len(outs) == 1 else f"({', '.join(outs)})[_F[{k}] - 1]"
-    return [f"{target} = {_with_out(op, graph.numpy, out)} if _F[{k}] else {plain}"]
+        return [f"{target} = {plain}",
+                f"{n['_M']}[{k}] = ({', '.join([op.target] + op.operands)},)"]
+    # F[k]: 0 computes plainly; i > 0 writes into the i-th of the operands, then the buffer
+    F, B = n["_F"], n["_B"]
+    outs = op.operands + ([f"{B}[{k}]"] if op.buffered else [])
+    out = outs[0] if len(outs) == 1 else f"({', '.join(outs)})[{F}[{k}] - 1]"
+    return [f"{target} = {_with_out(op, graph.numpy, out)} if {F}[{k}] else {plain}"]
 
 
 def _with_out(op, numpy_name, out):

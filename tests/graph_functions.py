@@ -144,3 +144,39 @@ def run_fresh_network(x):
 def run_given_network(model, x):
     model.calls = getattr(model, "calls", 0) + 1     # an attribute store: runs as Python
     return model(x)
+
+
+def choose_by_value(x, y, s):
+    a = x * 1.0
+    b = y * 1.0
+    c = a if s > 0 else b
+    d = c * 2.0
+    return d.sum()
+
+
+def index_by_float(x, s):
+    y = x * 2.0
+    return (y[s > 0] + 1.0).sum()
+
+
+def diff_zero(x, n):
+    d = np.diff(x, n)
+    return d * 2.0
+
+
+def clip_into(x):
+    t = x * 2
+    y = np.clip(t, 0, 1, t)
+    z = y + 1
+    return z, t
+
+
+def dot_into(a, b):
+    t = a * 1.0
+    u = np.dot(a, b, t)
+    return u + 1.0, t
+
+
+def reserved_names(_k, _s, _G, _F, _B, _M, _np):
+    t = _k * _s + _G
+    return t * _F + _B - _M * _np

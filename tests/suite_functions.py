@@ -1229,6 +1229,50 @@ def undef_after_break(a, t):
     return found_value  # maybe-undefined read
 
 
+def undef_array_in_branch(a, flag):
+    if flag:
+        scaled = a * 2.0
+    return scaled.sum()  # maybe-undefined read
+
+
+def undef_numpy_scalar_loop(a):
+    for i in range(a.shape[0]):
+        if a[i] < 0:
+            first_negative = a[i]
+            break
+    return first_negative * np.float64(2)  # maybe-undefined read
+
+
+def undef_augmented(a):
+    for i in range(a.shape[0]):
+        if a[i] > 0:
+            running = 0.0
+    running += a[0]  # maybe-undefined read
+    return running
+
+
+def undef_while_test(n):
+    if n > 2:
+        limit = n
+    count = 0
+    while count < limit:  # maybe-undefined read
+        count += 1
+    return count
+
+
+def undef_tuple_target(a):
+    for pair in enumerate(a):
+        index, value = pair
+    return index + value  # maybe-undefined read
+
+
+def undef_nested_loops(n, m):
+    for i in range(n):
+        for j in range(m):
+            corner = i * 10 + j
+    return corner  # maybe-undefined read
+
+
 # -- issue 15: no silent wrong answer (Python ints grow, CPython's round, lists, NumPy's errors)
 
 def int_factorial(n):

@@ -389,3 +389,56 @@ def test_plain_python_with_graphjit_disabled_reaches_nothing(monkeypatch):
         self, v))
     jitted(net, x)
     assert calls            # plain Python all the way down
+
+
+def test_review_cases_equal_plain():
+    """Found by review: a value choosing between arrays of other shapes (the buffer kept the
+    first shape), a float indexing, np.diff(a, 0) (a itself: never written), a positional
+    out= of np.clip/np.dot, parameters named like graphjit's own names, an np.matrix
+    attribute in a method."""
+    x, y = np.ones((4, 3)), np.ones((1, 3))
+    cases = [(g.choose_by_value, [(x, y, 1.0), (x, y, -1.0), (x, y, 0.5), (x, y, -2.0)]),
+             (g.index_by_float, [(np.arange(3.0), 1.0), (np.arange(3.0), -1.0)]),
+             (g.diff_zero, [(np.array([1.0, 4.0, 9.0]), 1)] + [(np.array([1.0, 4.0, 9.0]),
+                                                                0)] * 3),
+             (g.clip_into, [(np.linspace(-1, 1, 5),)] * 3),
+             (g.dot_into, [(np.eye(2) * 3.0, np.eye(2))] * 3),
+             (g.reserved_names, [tuple(np.arange(3.0) + i for i in range(7))] * 2)]
+    for fn, arg_sets in cases:
+        jitted = tp.jit(fn)
+        kept = []
+        for args in arg_sets:
+            plain_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+            want = fn(*plain_args)
+            jit_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+            got = jitted(*jit_args)
+            _same(got, want)
+            for a, b in zip(jit_args, plain_args):
+                _same(a, b)                       # arguments changed alike
+            kept.append((got, want))
+        for got, want in kept:
+            _same(got, want)                      # no result changed by a later call
+
+
+class Holder:
+    def __init__(self, w):
+        self.w = w
+
+    def method(self, x):
+        t = self.w + x
+        u = t * t
+        return u.sum(axis=0)
+
+
+def test_an_attribute_of_another_array_type_gets_its_own_code():
+    obj = Holder(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    jitted = tp.jit(Holder.method)
+    x = np.ones((2, 2))
+    for _ in range(2):
+        _same(jitted(obj, x), Holder.method(obj, x))
+    obj.w = np.matrix(obj.w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for _ in range(2):
+            got, want = jitted(obj, x), Holder.method(obj, x)
+            assert type(got) is type(want) and np.array_equal(got, want)

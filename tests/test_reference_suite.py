@@ -2,8 +2,8 @@
 fullgraph=True) must agree on values, dtypes, argument mutation and exception types.
 
 The functions live in tests/suite_functions.py (graphjit reads their source). MAYBE_UNDEFINED
-checks that a read of a possibly unassigned variable is reported at the read under fullgraph and
-falls back (with the plain result) otherwise.
+checks that a read of a possibly unassigned variable compiles (fullgraph=True) and raises
+Python's UnboundLocalError exactly where Python does.
 """
 import copy
 import inspect
@@ -264,6 +264,59 @@ MAYBE_UNDEFINED = [
     (S.undef_loop_target, "step_index", [(4,), (0,)]),
     (S.undef_while_body, "latest", [(f64(1.0, 2.0, 9.0), 5.0), (f64(7.0, 1.0), 5.0)]),
     (S.undef_after_break, "found_value", [(f64(1.0, 8.0, 9.0), 5.0), (f64(1.0, 2.0), 5.0)]),
+    (S.undef_array_in_branch, "scaled", [(f64(1.0, 2.5), True), (f64(1.0, 2.5), False)]),
+    (S.undef_numpy_scalar_loop, "first_negative", [(f64(1.0, -2.0, -3.0),), (f64(1.0, 2.0),),
+                                                   (EMPTY_F64,)]),
+    (S.undef_augmented, "running", [(f64(1.0, 2.0),), (f64(-1.0, -2.0),)]),
+    (S.undef_while_test, "limit", [(5,), (1,)]),
+    (S.undef_tuple_target, "index", [(f64(1.0, 2.0),), (EMPTY_F64,)]),
+    (S.undef_nested_loops, "corner", [(2, 3), (2, 0), (0, 3)]),
+]
+
+MAYBE_UNDEFINED_CASES = [(fn, name, args) for fn, name, arg_sets in MAYBE_UNDEFINED
+                         for args in arg_sets]
+
+
+@pytest.mark.parametrize("backend", ["eager", "numba-cpu"])
+def test_never_a_wrong_answer_with_fallbacks(fn, args, backend):
+    compiled = tp.jit(fn, backend=backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        (kind, expected), args_plain = outcome(fn, args)
+        (kind_c, actual), args_comp = outcome(compiled, args)
+    if kind == "returned" and hasattr(expected, "__next__"):   # a generator: compare items
+        expected, actual = list(expected), list(actual)
+    assert_same_outcome((kind, expected), args_plain, (kind_c, actual), args_comp)
+
+
+
+@pytest.mark.parametrize("fn,args", CASES, ids=CASE_IDS)
+def test_eager_matches_plain(fn, args):
+    assert_compiles_same(fn, *args, backend="eager")
+
+
+@pytest.mark.parametrize("fn,args", CASES, ids=CASE_IDS)
+def test_numba_cpu_matches_plain(fn, args):
+    assert_compiles_same(fn, *args, backend="numba-cpu")
+
+
+# Maybe-undefined variables: (function, variable name, argument sets). The first argument set
+# assigns the variable before the read, the second does not (the plain call raises
+# UnboundLocalError).
+MAYBE_UNDEFINED = [
+    (S.undef_if_only, "doubled", [(3,), (-1,)]),
+    (S.undef_elif_no_else, "sign_value", [(2,), (0,)]),
+    (S.undef_loop_body, "last_square", [(3,), (0,)]),
+    (S.undef_loop_target, "step_index", [(4,), (0,)]),
+    (S.undef_while_body, "latest", [(f64(1.0, 2.0, 9.0), 5.0), (f64(7.0, 1.0), 5.0)]),
+    (S.undef_after_break, "found_value", [(f64(1.0, 8.0, 9.0), 5.0), (f64(1.0, 2.0), 5.0)]),
+    (S.undef_array_in_branch, "scaled", [(f64(1.0, 2.5), True), (f64(1.0, 2.5), False)]),
+    (S.undef_numpy_scalar_loop, "first_negative", [(f64(1.0, -2.0, -3.0),), (f64(1.0, 2.0),),
+                                                   (EMPTY_F64,)]),
+    (S.undef_augmented, "running", [(f64(1.0, 2.0),), (f64(-1.0, -2.0),)]),
+    (S.undef_while_test, "limit", [(5,), (1,)]),
+    (S.undef_tuple_target, "index", [(f64(1.0, 2.0),), (EMPTY_F64,)]),
+    (S.undef_nested_loops, "corner", [(2, 3), (2, 0), (0, 3)]),
 ]
 
 MAYBE_UNDEFINED_CASES = [(fn, name, args) for fn, name, arg_sets in MAYBE_UNDEFINED
@@ -278,25 +331,21 @@ def _read_line(fn):
     return marked[0]
 
 
+@pytest.mark.parametrize("backend", ["eager", "numba-cpu"])
 @pytest.mark.parametrize("fn,name,args", MAYBE_UNDEFINED_CASES,
                          ids=_case_ids([(fn, args) for fn, _, args in MAYBE_UNDEFINED_CASES]))
-def test_maybe_undefined_is_reported_at_the_read(fn, name, args):
-    compiled = tp.jit(fn, fullgraph=True)
-    with pytest.raises(tp.UnsupportedConstruct) as info:
-        compiled(*copy.deepcopy(args))
-    assert name in str(info.value)
-    assert info.value.origin is not None
-    assert info.value.origin.lineno == _read_line(fn)
-
-
-@pytest.mark.parametrize("fn,name,args", MAYBE_UNDEFINED_CASES,
-                         ids=_case_ids([(fn, args) for fn, _, args in MAYBE_UNDEFINED_CASES]))
-def test_maybe_undefined_falls_back_to_plain(fn, name, args):
-    (kind, expected), args_plain = outcome(fn, args)
-    compiled = tp.jit(fn)
-    with pytest.warns(tp.FallbackWarning):
-        (kind_c, actual), args_comp = outcome(compiled, args)
-    assert_same_outcome((kind, expected), args_plain, (kind_c, actual), args_comp)
+def test_maybe_undefined_compiles_and_raises_where_python_does(fn, name, args, backend):
+    """A read of a possibly unassigned variable compiles with a runtime flag
+    (passes/definedness_flags.py): the value where the path assigned it, Python's own
+    UnboundLocalError (type and message) at the read where it did not."""
+    compiled = assert_compiles_same(fn, *copy.deepcopy(args), backend=backend)
+    try:
+        fn(*copy.deepcopy(args))
+    except UnboundLocalError as plain:
+        with pytest.raises(UnboundLocalError) as info:
+            compiled(*copy.deepcopy(args))
+        assert str(info.value) == str(plain) and name in str(plain)
+        assert info.value.__traceback__ is not None
 
 
 def test_suite_size():

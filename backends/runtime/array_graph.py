@@ -44,11 +44,13 @@ class GraphState:
             return None
         return table.get(key)
 
-    def record(self, key, made):
+    def record(self, key, made, arguments):
         """Keep what the plain run ``made`` (``(result, values)``) allows for ``key``;
         returns the result. Per operation the choice is 0 (plainly), ``i`` (into its i-th
-        operand) or ``operands + 1`` (into its buffer)."""
+        operand) or ``operands + 1`` (into its buffer). ``arguments``: the call's, whose
+        memory is never written (an operand that may share it is not chosen)."""
         result, values = made
+        arrays = [a for a in arguments if isinstance(a, _ndarray)]
         local = self._local
         table = getattr(local, "table", None)
         if table is None:
@@ -59,7 +61,7 @@ class GraphState:
         local.records += 1
         choices, buffers = [], []
         for kind, value in zip(self.kinds, values):
-            choice, buffer = _choose(kind, value)
+            choice, buffer = _choose(kind, value, arrays)
             choices.append(choice)
             buffers.append(buffer)
         if len(table) >= KEYS_PER_THREAD:
@@ -71,7 +73,7 @@ class GraphState:
         return result
 
 
-def _choose(kind, value):
+def _choose(kind, value, arrays):
     """(the place the operation writes into, its buffer or None); see GraphState.record."""
     if value is None:
         return 0, None
@@ -83,7 +85,8 @@ def _choose(kind, value):
     for i, operand in enumerate(value[1:]):
         if (type(operand) is _ndarray and result.shape == operand.shape
                 and result.dtype == operand.dtype and result.strides == operand.strides
-                and operand.base is None and operand.flags.writeable):
+                and operand.base is None and operand.flags.writeable
+                and not any(np.may_share_memory(operand, a) for a in arrays)):
             return i + 1, None
     if not buffered or result.base is not None or (
             what == "matrix" and not result.flags.c_contiguous):

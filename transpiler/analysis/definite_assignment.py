@@ -35,8 +35,9 @@ class _Checker:
         self.qualname = qualname
         self.breaks = []
         self.continues = []
+        self.found = None       # a list: record the reads instead of raising
 
-    def reads(self, node, defined):
+    def reads(self, node, defined, force=False):
         if node is None or defined is ALL or not self.strict:
             return
         bound = set()
@@ -44,9 +45,12 @@ class _Checker:
             if isinstance(child, gast.comprehension):
                 bound |= {n.id for n in gast.walk(child.target) if isinstance(n, gast.Name)}
         for child in gast.walk(node):
-            if (isinstance(child, gast.Name) and isinstance(child.ctx, gast.Load)
+            if (isinstance(child, gast.Name) and (force or isinstance(child.ctx, gast.Load))
                     and child.id in self.locals and child.id not in defined
                     and child.id not in bound):
+                if self.found is not None:
+                    self.found.append(child)
+                    continue
                 raise UnsupportedConstruct(
                     f"variable {child.id!r} may be undefined here: it is not assigned on every "
                     f"path that reaches this line (in {self.qualname})",
@@ -77,9 +81,7 @@ class _Checker:
         if isinstance(node, gast.AugAssign):
             self.reads(node.value, defined)
             if isinstance(node.target, gast.Name):
-                self.reads(gast.Name(id=node.target.id, ctx=gast.Load(), annotation=None,
-                                     type_comment=None, lineno=node.lineno,
-                                     col_offset=node.col_offset), defined)
+                self.reads(node.target, defined, force=True)   # `x += 1` reads x
             self._subscript_reads(node.target, defined)
             return defined | self.targets(node.target)
         if isinstance(node, gast.If):
@@ -190,6 +192,16 @@ def check_definite_assignment(fdef, local_names, filename, qualname):
     """
     params = {a.id for a in fdef.args.args}
     _Checker(local_names, filename, qualname).block(fdef.body, frozenset(params))
+
+
+def maybe_undefined_reads(fdef, local_names):
+    """The Name nodes of ``fdef`` that read a local variable where it may be unassigned (each
+    read that :func:`check_definite_assignment` would report), in order."""
+    params = {a.id for a in fdef.args.args}
+    checker = _Checker(local_names, "", "")
+    checker.found = []
+    checker.block(fdef.body, frozenset(params))
+    return checker.found
 
 
 def annotate_defined(fdef, local_names):

@@ -70,6 +70,7 @@ import inspect
 import gast
 
 from ...analysis.definite_assignment import check_definite_assignment
+from .. import definedness_flags
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -228,7 +229,9 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                 caller.fail(where, "mutual recursion through functions that read arrays held "
                                    "by objects is not converted yet")
         local_vars = (self.locals - set(self.env)) | set(dynamic) | {n for n, _ in names}
-        check_definite_assignment(fdef, local_vars, self.src.filename, self.fn.__qualname__)
+        guarded = definedness_flags.transform(fdef, local_vars, taken)
+        check_definite_assignment(fdef, local_vars - guarded, self.src.filename,
+                                  self.fn.__qualname__)
         taken |= to_functional_form(fdef, local_vars,
                                     lambda form: self.program.ir_symbol(form).ref())
         symbol.nodes.append(fdef)
