@@ -22,8 +22,9 @@ def restructure(fdef):
 
 def _form(stmt):
     value = getattr(stmt, "value", None)
-    if isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(value, gast.Call):
-        return getattr(value, "graphjit_form", None), value
+    if isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(value, (gast.Call,
+                                                                      gast.IfExp)):
+        return getattr(value, "graphjit_form", None), value   # an IfExp: a kept placeholder
     return None, None
 
 
@@ -53,9 +54,9 @@ def _block(stmts):
                 stmt.orelse = _block(stmt.orelse)
             out.append(stmt)
             continue
-        args = call.args
         if form == "undefined":
             continue
+        args = call.args
         if form == "cond":
             if_true, if_false = functions[args[1].id], functions[args[2].id]
             orelse = _body(if_false)

@@ -17,18 +17,19 @@ LOWERING = (lower_return, loop_else, lower_break_continue)
 FORMS = (cond, while_loop, for_loop)
 
 
-def to_functional_form(fdef, local_vars, ir):
+def to_functional_form(fdef, local_vars, ir, flags=None):
     """Lower ``fdef`` (gast.FunctionDef, structured control flow) to functional forms.
 
     Args:
         fdef: the generated function; changed in place.
         local_vars (set[str]): its local variables (parameters included).
         ir (callable): ``ir("cond")`` -> a new Name node referring to that form.
+        flags (dict | None): variable -> its definedness flag (passes/definedness_flags.py).
 
     Returns:
         set[str]: the names the passes added (flags, form functions).
     """
-    ctx = Context(Namer(set(local_vars) | _all_names(fdef)), local_vars, ir)
+    ctx = Context(Namer(set(local_vars) | _all_names(fdef)), local_vars, ir, flags)
     for lowering in LOWERING:
         lowering.transform(fdef, ctx)
     liveness.annotate(fdef)

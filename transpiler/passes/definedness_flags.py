@@ -37,12 +37,12 @@ def transform(fdef, local_names, taken):
         taken (set[str]): every name in use; the flags' names are added.
 
     Returns:
-        set[str]: the variables now guarded at run time (definite assignment skips them); the
-        flags are added to ``local_names``.
+        dict[str, str]: each variable now guarded at run time (definite assignment skips
+        them) -> its flag; the flags are added to ``local_names``.
     """
     reads = maybe_undefined_reads(fdef, local_names)
     if not reads:
-        return set()
+        return {}
     variables = sorted({node.id for node in reads})
     flags = {}
     for variable in variables:
@@ -54,7 +54,7 @@ def transform(fdef, local_names, taken):
     start = [located(assign(flags[v], const(False)), fdef.body[0] if fdef.body else fdef)
              for v in variables]
     fdef.body = start + fdef.body
-    return set(variables)
+    return flags
 
 
 def _block(stmts, flags, read_ids):

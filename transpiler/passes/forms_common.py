@@ -37,12 +37,17 @@ def form_call(ctx, form, args, keywords=()):
 
 
 def placeholders(ctx, variables, defined, like):
-    """``v = undefined('v')`` for each input of a region that may not be assigned yet."""
+    """``v = undefined('v')`` for each input of a region that may not be assigned yet; for a
+    variable with a definedness flag, ``v = v if flag else undefined('v')`` (it may hold a
+    value: kept)."""
     out = []
     for var in variables:
         if defined is not None and var not in defined:
-            call = form_call(ctx, "undefined", [const(var)])
-            out.append(located(gast.Assign(targets=[name(var, store=True)], value=call,
+            value = form_call(ctx, "undefined", [const(var)])
+            if var in ctx.flags:
+                value = gast.IfExp(test=name(ctx.flags[var]), body=name(var), orelse=value)
+                anno.set_anno(value, anno.FORM, "undefined")
+            out.append(located(gast.Assign(targets=[name(var, store=True)], value=value,
                                            type_comment=None), like))
     return out
 

@@ -2,13 +2,16 @@
 
 
 class Context:
-    """What a pass needs besides the function: the namer, the function's local variables, and
-    ``ir(form)``, which returns a new Name node referring to a functional form (``cond``...)."""
+    """What a pass needs besides the function: the namer, the function's local variables,
+    ``ir(form)``, which returns a new Name node referring to a functional form (``cond``...),
+    and ``flags``, the runtime definedness flags of variables that may be unassigned."""
 
-    def __init__(self, namer, local_vars, ir):
+    def __init__(self, namer, local_vars, ir, flags=None):
         self.namer = namer
         self.local_vars = set(local_vars)
         self.ir = ir
+        # variable -> its runtime definedness flag (passes/definedness_flags.py)
+        self.flags = dict(flags or {})
 
     def new_var(self, base):
         name = self.namer.new(base)

@@ -229,11 +229,11 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                 caller.fail(where, "mutual recursion through functions that read arrays held "
                                    "by objects is not converted yet")
         local_vars = (self.locals - set(self.env)) | set(dynamic) | {n for n, _ in names}
-        guarded = definedness_flags.transform(fdef, local_vars, taken)
-        check_definite_assignment(fdef, local_vars - guarded, self.src.filename,
+        flags = definedness_flags.transform(fdef, local_vars, taken)
+        check_definite_assignment(fdef, local_vars - set(flags), self.src.filename,
                                   self.fn.__qualname__)
         taken |= to_functional_form(fdef, local_vars,
-                                    lambda form: self.program.ir_symbol(form).ref())
+                                    lambda form: self.program.ir_symbol(form).ref(), flags)
         symbol.nodes.append(fdef)
         generated = GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
                                       self.fn.__qualname__, taken)
