@@ -1273,6 +1273,49 @@ def undef_nested_loops(n, m):
     return corner  # maybe-undefined read
 
 
+# -- issue 20: NumPy calls Numba lacks or types otherwise, straight-line: NumPy graphs on the CPU
+
+def np_roll_axis(a, k):
+    return np.roll(a, k, 1)
+
+
+def np_tile_rows(a):
+    return np.tile(a, (2, 3))
+
+
+def var_rows_ddof(a):
+    return a.var(axis=1, ddof=1)
+
+
+def std_rows_ddof(a):
+    return a.std(axis=1, ddof=1)
+
+
+def mask_2d_squares(z):
+    m = z > 0
+    return z[m] ** 2
+
+
+def abs_of_complex(z):
+    return abs(z)
+
+
+def zeros_python_bool(n, a):
+    return np.zeros(n, dtype=bool) | (a > 0)
+
+
+def ufunc_of_tuple(a):
+    return np.add((1.0, 2.0, 3.0), a)
+
+
+def center_keepdims(a):
+    return a - a.mean(axis=0, keepdims=True)
+
+
+def float16_scale(x):
+    return x * 3 + 1
+
+
 # -- issue 15: no silent wrong answer (Python ints grow, CPython's round, lists, NumPy's errors)
 
 def int_factorial(n):

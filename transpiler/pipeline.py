@@ -142,9 +142,11 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
     from .context import get_context
     graph = backend_name == "numba-cpu" and get_context("numpy_graph") and \
         numpy_args is not None
+    # The eager backend runs Python: what Numba would compute otherwise never matters there.
     program, entry = transpile(function, self_value, static_args, source=source,
                                python_args=python_args, numpy_args=numpy_args,
-                               arg_keys=arg_keys, check_int=check_int, defer_gaps=graph)
+                               arg_keys=arg_keys, check_int=check_int,
+                               defer_gaps=graph or backend_name == "eager")
     backend, why_not = None, None
     if graph:
         backend, why_not = graph_backend(program, numpy_args, python_args)
