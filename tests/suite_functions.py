@@ -1316,6 +1316,56 @@ def float16_scale(x):
     return x * 3 + 1
 
 
+# -- issue 20: sum/any/all of a generator expression, as loops
+
+def gen_sum_of_squares(n):
+    return sum(i * i for i in range(n) if i % 3)
+
+
+def gen_sum_with_start(n):
+    return sum((i for i in range(n)), 10)
+
+
+def gen_any_above(a, t):
+    return any(v > t for v in a)
+
+
+def gen_all_positive(a):
+    return all(v > 0 for v in a)
+
+
+def gen_any_nested(n, m):
+    return any(i * j == 6 for i in range(n) for j in range(m))
+
+
+def gen_all_nested_filtered(n):
+    return all(i + j < 7 for i in range(n) for j in range(i) if j % 2)
+
+
+def gen_sum_in_expression(n, k):
+    total = 3
+    total += 2 * sum(i for i in range(n)) + k
+    return total
+
+
+def gen_variable_not_leaked(a):
+    v = 100.0
+    found = any(v > 2.0 for v in a)
+    return found, v
+
+
+def gen_sum_float_array(a):
+    return sum(x * x for x in a)      # 0 (an int) when empty, else an np.float64: falls back
+
+
+def gen_scaled_sum(a):
+    acc = 0
+    for i in range(a.shape[0]):
+        acc = acc + a[i]
+    s = 2.0 * acc                      # a float or an np.float64 by path: falls back
+    return s
+
+
 # -- issue 15: no silent wrong answer (Python ints grow, CPython's round, lists, NumPy's errors)
 
 def int_factorial(n):

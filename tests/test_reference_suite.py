@@ -47,6 +47,13 @@ CASES = [
     (S.std_rows_ddof, (M34,)), (S.mask_2d_squares, (M34,)), (S.abs_of_complex, (M34 + 2j * M34,)),
     (S.zeros_python_bool, (4, f64(-1.0, 0.0, 2.0, 3.0))), (S.ufunc_of_tuple, (X3,)),
     (S.center_keepdims, (M34,)), (S.float16_scale, (np.linspace(0, 1, 5, dtype=np.float16),)),
+    # issue 20: sum/any/all of generator expressions
+    (S.gen_sum_of_squares, (10,)), (S.gen_sum_of_squares, (0,)), (S.gen_sum_with_start, (5,)),
+    (S.gen_any_above, (X3, 2.0)), (S.gen_any_above, (X3, 5.0)), (S.gen_any_above, (EMPTY_F64, 0.0)),
+    (S.gen_all_positive, (X3,)), (S.gen_all_positive, (f64(1.0, 2.0),)),
+    (S.gen_any_nested, (4, 4)), (S.gen_any_nested, (2, 2)),
+    (S.gen_all_nested_filtered, (5,)), (S.gen_all_nested_filtered, (3,)),
+    (S.gen_sum_in_expression, (4, 1)), (S.gen_variable_not_leaked, (X3,)),
     # 1. branches
     (S.sign_code, (5,)), (S.sign_code, (-2.5,)), (S.sign_code, (0,)),
     (S.grade, (95,)), (S.grade, (72.5,)), (S.grade, (10,)),
@@ -208,6 +215,8 @@ CASES = [
 # mixed numbers, a generator...): the call runs again as Python or falls back, never wraps or
 # converts. Compared with fallbacks allowed (not fullgraph).
 FIDELITY_CASES = [
+    (S.gen_sum_float_array, (X3,)), (S.gen_sum_float_array, (EMPTY_F64,)),
+    (S.gen_scaled_sum, (X3,)), (S.gen_scaled_sum, (EMPTY_F64,)),
     (S.int_factorial, (20,)), (S.int_factorial, (21,)), (S.int_factorial, (30,)),
     (S.int_double_plus_one, (2 ** 63 - 1,)), (S.int_double_plus_one, (-2 ** 63,)),
     (S.int_double_plus_one, (5,)), (S.int_overflow_late, (10000,)),

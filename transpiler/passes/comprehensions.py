@@ -1,0 +1,232 @@
+"""Generator expressions consumed at once by ``sum``, ``any`` or ``all`` become loops (issue
+20: ``sum(x * x for x in a)``, ``any(v > t for v in a)``), before the number analyses run, so
+every rule that applies to a loop applies to them.
+
+``sum(elt for t in it if c)`` becomes ``acc = 0; for t' in it: if c: acc = acc + elt`` (the
+Python int 0 is sum's own start, ``sum(g, start)`` starts from ``start``; CPython 3.11's
+``sum`` adds left to right, as the loop does: from 3.12 it sums floats compensated, so there
+nothing is rewritten); ``any`` sets ``True`` and breaks at the first true element, ``all``
+``False`` at the first false one, as their short-circuit does. The comprehension's variables
+get fresh names (they are its own, never the function's). The loop replaces the call before
+the statement that holds it, so only where nothing of that statement would run before the
+call or be skipped by it: the call is the statement's value or an operand of operators (no
+other call, no ``if``-expression, ``and``/``or`` or comprehension around it or beside it), and
+``sum``/``any``/``all`` are the builtins (not a local, global or closure variable).
+"""
+import builtins
+import copy
+import sys
+
+import gast
+
+from ..naming import fresh
+from ..nodes import assign, const, located, name
+
+_CONSUMERS = ("sum", "any", "all") if sys.version_info < (3, 12) else ("any", "all")
+_PATH_NODES = (gast.BinOp, gast.UnaryOp, gast.Tuple, gast.List)
+_OUTER = (gast.Call, gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.SetComp,
+          gast.DictComp, gast.GeneratorExp, gast.NamedExpr, gast.Await, gast.Yield,
+          gast.YieldFrom)
+
+
+def desugar(fdef, shadowed):
+    """A copy of ``fdef`` (gast.FunctionDef) with the consumed generator expressions as loops,
+    or ``fdef`` itself when there is none.
+
+    Args:
+        fdef: the parsed function (read-only: shared by every specialization).
+        shadowed (callable): ``shadowed(name)`` is True when ``name`` does not resolve to the
+            builtin here (a global, closure or local variable of that name).
+    """
+    if not any(_consumer(n, shadowed) for n in gast.walk(fdef)):
+        return fdef
+    fdef = copy.deepcopy(fdef)
+    taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
+    fdef.body = _block(fdef.body, shadowed, taken)
+    return fdef
+
+
+def _consumer(node, shadowed):
+    """``sum(<genexp>[, start])``, ``any(<genexp>)`` or ``all(<genexp>)`` of the builtins."""
+    if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
+            and node.func.id in _CONSUMERS and not shadowed(node.func.id)
+            and not node.keywords and node.args
+            and isinstance(node.args[0], gast.GeneratorExp)):
+        return False
+    most = 2 if node.func.id == "sum" else 1
+    return len(node.args) <= most and not any(isinstance(a, gast.Starred) for a in node.args)
+
+
+def _block(stmts, shadowed, taken):
+    out = []
+    for stmt in stmts:
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if inner and not isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
+                setattr(stmt, field, _block(inner, shadowed, taken))
+        for handler in getattr(stmt, "handlers", None) or ():
+            handler.body = _block(handler.body, shadowed, taken)
+        out.extend(_hoist(stmt, shadowed, taken))
+        out.append(stmt)
+    return out
+
+
+def _hoist(stmt, shadowed, taken):
+    """The loops computing ``stmt``'s consumed generators (each call replaced by its result's
+    name), or [] where the statement does not allow it (module docstring)."""
+    if isinstance(stmt, (gast.Assign, gast.Return, gast.Expr)) or (
+            isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name)):
+        root = stmt.value
+    else:
+        return []
+    calls = _hoistable(root, shadowed) if root is not None else []
+    loops = []
+    for call in calls:
+        result, statements = _loop(call, taken, stmt)
+        loops.extend(statements)
+        if call is root:
+            stmt.value = name(result)
+        else:
+            _replace(root, call, name(result))
+    return loops
+
+
+def _hoistable(root, shadowed):
+    """The consumer calls of ``root`` in evaluation order, when moving them before the
+    statement changes nothing else: every other call of the statement is one they are
+    arguments of (a pure function reference, every other argument pure), and no lazy or
+    scoped expression holds one. Else []."""
+    consumers, parents, stack = [], {}, [root]
+    while stack:
+        node = stack.pop()
+        if _consumer(node, shadowed):
+            consumers.append(node)
+            continue            # its generator is its own business
+        for child in gast.iter_child_nodes(node):
+            parents[id(child)] = node
+            stack.append(child)
+    if not consumers:
+        return []
+    ancestors = set()
+    for call in consumers:
+        node = parents.get(id(call))
+        while node is not None:
+            ancestors.add(id(node))
+            node = parents.get(id(node))
+        if not all(_pure(a) for a in call.args[1:]):
+            return []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if any(node is c for c in consumers):
+            continue
+        inside = id(node) in ancestors
+        if isinstance(node, gast.Call):
+            if not inside or not _pure(node.func) or not all(
+                    id(a) in ancestors or any(a is c for c in consumers) or _pure(a)
+                    for a in list(node.args) + [k.value for k in node.keywords]):
+                return []
+        elif isinstance(node, _OUTER) or (isinstance(node, gast.Compare) and
+                                          len(node.ops) != 1):
+            if inside:
+                return []       # it may skip the consumer, or run something before it
+            if any(isinstance(n, gast.Call) for n in gast.walk(node)):
+                return []
+        stack.extend(gast.iter_child_nodes(node))
+    # evaluation order: left to right in the source
+    return sorted(consumers, key=lambda c: (c.lineno, c.col_offset))
+
+
+def _pure(node):
+    """Names, constants and attribute reads only (no call, nothing that could run code but
+    attribute lookups)."""
+    return all(isinstance(n, (gast.Name, gast.Constant, gast.Attribute, gast.expr_context))
+               for n in gast.walk(node))
+
+
+def _replace(root, old, new):
+    for parent in gast.walk(root):
+        for field, value in gast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field, new)
+                return
+            if isinstance(value, list) and any(v is old for v in value):
+                setattr(parent, field, [new if v is old else v for v in value])
+                return
+
+
+def _loop(call, taken, like):
+    """``(result name, statements)`` computing ``call`` (a consumer of a generator)."""
+    kind = call.func.id
+    gen = call.args[0]
+    result = fresh(f"{kind}_result", taken)
+    taken.add(result)
+    renames = {}
+    for comp in gen.generators:
+        for target in gast.walk(comp.target):
+            if isinstance(target, gast.Name) and target.id not in renames:
+                renames[target.id] = fresh(f"{target.id}_item", taken)
+                taken.add(renames[target.id])
+    gen = _rename(gen, renames)
+    if kind == "sum":
+        start = call.args[1] if len(call.args) == 2 else const(0)
+        init = assign(result, start)
+        innermost = [assign(result, gast.BinOp(left=name(result), op=gast.Add(),
+                                               right=gen.elt))]
+    elif kind == "any":
+        init = assign(result, const(False))
+        innermost = [gast.If(test=gen.elt, body=[assign(result, const(True)), gast.Break()],
+                             orelse=[])]
+    else:
+        init = assign(result, const(True))
+        innermost = [gast.If(test=gast.UnaryOp(op=gast.Not(), operand=gen.elt),
+                             body=[assign(result, const(False)), gast.Break()], orelse=[])]
+    if kind != "sum" and len(gen.generators) > 1:
+        # a break leaves only the innermost loop: any/all over nested fors need a flag
+        return _nested_short_circuit(kind, gen, result, init, taken, like)
+    body = innermost
+    for comp in reversed(gen.generators):
+        for cond in reversed(comp.ifs):
+            body = [gast.If(test=cond, body=body, orelse=[])]
+        body = [gast.For(target=comp.target, iter=comp.iter, body=body, orelse=[],
+                         type_comment=None)]
+    return result, [located(s, like) for s in [init] + body]
+
+
+def _nested_short_circuit(kind, gen, result, init, taken, like):
+    done = fresh(f"{kind}_done", taken)
+    taken.add(done)
+    found = const(kind == "any")
+    test = gen.elt if kind == "any" else gast.UnaryOp(op=gast.Not(), operand=gen.elt)
+    body = [gast.If(test=test, body=[assign(result, found), assign(done, const(True)),
+                                     gast.Break()], orelse=[])]
+    for i, comp in enumerate(reversed(gen.generators)):
+        for cond in reversed(comp.ifs):
+            body = [gast.If(test=cond, body=body, orelse=[])]
+        loop = gast.For(target=comp.target, iter=comp.iter, body=body, orelse=[],
+                        type_comment=None)
+        outer = i < len(gen.generators) - 1
+        body = [loop, gast.If(test=name(done), body=[gast.Break()], orelse=[])] if outer \
+            else [loop]
+    return result, [located(s, like) for s in [init, assign(done, const(False))] + body]
+
+
+def _rename(node, renames):
+    class Rename(gast.NodeTransformer):
+        def visit_Name(self, n):
+            if n.id in renames:
+                n.id = renames[n.id]
+            return n
+    return Rename().visit(node)
+
+
+def builtin_shadowed(fn, local_names):
+    """The ``shadowed`` of :func:`desugar` for Python function ``fn``."""
+    closure = set(getattr(getattr(fn, "__code__", None), "co_freevars", ()))
+    globals_ = getattr(fn, "__globals__", {})
+
+    def shadowed(identifier):
+        return identifier in local_names or identifier in closure or (
+            identifier in globals_ and globals_[identifier] is not getattr(
+                builtins, identifier, None))
+    return shadowed
