@@ -1316,6 +1316,32 @@ def float16_scale(x):
     return x * 3 + 1
 
 
+# -- issue 20: Python types as NumPy dtypes in compiled loops
+
+def sieve_bool_dtype(n):
+    flags = np.ones(n, dtype=bool)
+    flags[0] = False
+    for i in range(2, n):
+        if flags[i]:
+            for j in range(2 * i, n, i):
+                flags[j] = False
+    return flags
+
+
+def int_dtype_positional(n):
+    c = np.zeros(n, int)
+    for i in range(n):
+        c[i] = i * 3
+    return c
+
+
+def complex_full(n):
+    z = np.full(n, 1.5, dtype=complex)
+    for i in range(n):
+        z[i] = z[i] * (i + 1j)
+    return z
+
+
 # -- issue 20: sum/any/all of a generator expression, as loops
 
 def gen_sum_of_squares(n):

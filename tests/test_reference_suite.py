@@ -47,6 +47,7 @@ CASES = [
     (S.std_rows_ddof, (M34,)), (S.mask_2d_squares, (M34,)), (S.abs_of_complex, (M34 + 2j * M34,)),
     (S.zeros_python_bool, (4, f64(-1.0, 0.0, 2.0, 3.0))), (S.ufunc_of_tuple, (X3,)),
     (S.center_keepdims, (M34,)), (S.float16_scale, (np.linspace(0, 1, 5, dtype=np.float16),)),
+    (S.sieve_bool_dtype, (12,)), (S.int_dtype_positional, (4,)), (S.complex_full, (3,)),
     # issue 20: sum/any/all of generator expressions
     (S.gen_sum_of_squares, (10,)), (S.gen_sum_of_squares, (0,)), (S.gen_sum_with_start, (5,)),
     (S.gen_any_above, (X3, 2.0)), (S.gen_any_above, (X3, 5.0)), (S.gen_any_above, (EMPTY_F64, 0.0)),

@@ -168,6 +168,8 @@ class Calls:
                     helper = numpy_random_seed if name == "seed" else numpy_random_uniform
                     return self._call_helper(node, helper, [
                         self._m(e, a) for e, a in zip(exprs, node.args)])
+        if ref is not None and ref[0] == "numpy":
+            return self._numpy_library_call(node, callee)
         args = [self.value(a) for a in node.args]
         if ref is not None and ref[0] == "math" and ref[1][-1] in FLOAT_MATH and not any(
                 isinstance(a, gast.Starred) for a in args):
@@ -176,6 +178,21 @@ class Calls:
                 ctx=gast.Load()), args=[a], keywords=[]), a) for a in args]
         return gast.Call(func=self.materialize(callee, node.func), args=args,
                          keywords=[self._child(k) for k in node.keywords])
+
+    def _numpy_library_call(self, node, callee):
+        """A NumPy function's call; a Python type given as a dtype (``np.zeros(n,
+        dtype=bool)``, ``np.ones(n, int)``) is the NumPy scalar type NumPy maps it to
+        (``np.dtype(bool).type``: np.bool_, int64, float64, complex128), which Numba types."""
+        def arg(node_arg):
+            value = self.expr(node_arg)
+            if isinstance(value, Static) and _hashable(value.value) and value.value in (
+                    bool, int, float, complex):
+                return self.materialize(Static(np.dtype(value.value).type), node_arg)
+            return self._m(value, node_arg)
+        args = [self.value(a) if isinstance(a, gast.Starred) else arg(a) for a in node.args]
+        keywords = [gast.keyword(arg=k.arg, value=arg(k.value)) if k.arg is not None
+                    else self._child(k) for k in node.keywords]
+        return gast.Call(func=self.materialize(callee, node.func), args=args, keywords=keywords)
 
     def _numpy_checked_call(self, node, fn):
         """``np.arange``/``np.clip`` where Numba's answer differs from NumPy's: the helpers of
