@@ -1380,16 +1380,43 @@ def gen_variable_not_leaked(a):
     return found, v
 
 
+def h_bump(arr):
+    arr[0] += 1.0
+    return 1.0
+
+
+def gen_effects_before(a):
+    # a[0] is read before the generator's items change it (review)
+    return a[0], any(h_bump(a) > 5.0 for _ in range(2))
+
+
+def gen_first_iter_same_name(x):
+    return any(x > 2.0 for x in x)    # the first iterable is the enclosing x
+
+
+def flag_lazy_read(n):
+    for i in range(n):
+        if i == 2:
+            x = i
+        y = x if i >= 2 else -1       # x read only where assigned: Python never raises
+    return y
+
+
+def flag_effect_before_read(c, arr):
+    if c:
+        x = 1.0
+    return h_bump(arr) + x            # arr changes before Python raises
+
+
+def flag_read_order(c):
+    if c:
+        b = 1
+        a = 2
+    return b + a                      # Python names b
+
+
 def gen_sum_float_array(a):
     return sum(x * x for x in a)      # 0 (an int) when empty, else an np.float64: falls back
-
-
-def gen_scaled_sum(a):
-    acc = 0
-    for i in range(a.shape[0]):
-        acc = acc + a[i]
-    s = 2.0 * acc                      # a float or an np.float64 by path: falls back
-    return s
 
 
 # -- issue 15: no silent wrong answer (Python ints grow, CPython's round, lists, NumPy's errors)

@@ -49,12 +49,11 @@ CASES = [
     (S.center_keepdims, (M34,)), (S.float16_scale, (np.linspace(0, 1, 5, dtype=np.float16),)),
     (S.sieve_bool_dtype, (12,)), (S.int_dtype_positional, (4,)), (S.complex_full, (3,)),
     # issue 20: sum/any/all of generator expressions
-    (S.gen_sum_of_squares, (10,)), (S.gen_sum_of_squares, (0,)), (S.gen_sum_with_start, (5,)),
     (S.gen_any_above, (X3, 2.0)), (S.gen_any_above, (X3, 5.0)), (S.gen_any_above, (EMPTY_F64, 0.0)),
     (S.gen_all_positive, (X3,)), (S.gen_all_positive, (f64(1.0, 2.0),)),
     (S.gen_any_nested, (4, 4)), (S.gen_any_nested, (2, 2)),
     (S.gen_all_nested_filtered, (5,)), (S.gen_all_nested_filtered, (3,)),
-    (S.gen_sum_in_expression, (4, 1)), (S.gen_variable_not_leaked, (X3,)),
+    (S.gen_variable_not_leaked, (X3,)),
     # 1. branches
     (S.sign_code, (5,)), (S.sign_code, (-2.5,)), (S.sign_code, (0,)),
     (S.grade, (95,)), (S.grade, (72.5,)), (S.grade, (10,)),
@@ -217,7 +216,11 @@ CASES = [
 # converts. Compared with fallbacks allowed (not fullgraph).
 FIDELITY_CASES = [
     (S.gen_sum_float_array, (X3,)), (S.gen_sum_float_array, (EMPTY_F64,)),
-    (S.gen_scaled_sum, (X3,)), (S.gen_scaled_sum, (EMPTY_F64,)),
+    (S.gen_sum_of_squares, (10,)), (S.gen_sum_of_squares, (0,)), (S.gen_sum_with_start, (5,)),
+    (S.gen_sum_in_expression, (4, 1)),
+    (S.gen_effects_before, (f64(0.0, 0.0),)), (S.gen_first_iter_same_name, (X3,)),
+    (S.flag_lazy_read, (4,)), (S.flag_effect_before_read, (False, f64(0.0, 0.0))),
+    (S.flag_read_order, (False,)),
     (S.int_factorial, (20,)), (S.int_factorial, (21,)), (S.int_factorial, (30,)),
     (S.int_double_plus_one, (2 ** 63 - 1,)), (S.int_double_plus_one, (-2 ** 63,)),
     (S.int_double_plus_one, (5,)), (S.int_overflow_late, (10000,)),

@@ -1,6 +1,6 @@
-"""Generator expressions consumed at once by ``sum``, ``any`` or ``all`` become loops (issue
-20: ``sum(x * x for x in a)``, ``any(v > t for v in a)``), before the number analyses run, so
-every rule that applies to a loop applies to them.
+"""Generator expressions consumed at once by ``any`` or ``all`` (and, once issue 14's result
+boxing allows it, ``sum``: ``_SUM_READY``) become loops (issue 20: ``any(v > t for v in a)``),
+before the number analyses run, so every rule that applies to a loop applies to them.
 
 ``sum(elt for t in it if c)`` becomes ``acc = 0; for t' in it: if c: acc = acc + elt`` (the
 Python int 0 is sum's own start, ``sum(g, start)`` starts from ``start``; CPython 3.11's
@@ -22,7 +22,12 @@ import gast
 from ..naming import fresh
 from ..nodes import assign, const, located, name
 
-_CONSUMERS = ("sum", "any", "all") if sys.version_info < (3, 12) else ("any", "all")
+# ``sum`` waits for issue 14: its loop returns np.int64/np.float64 sums as Python numbers
+# under Numba (the "alike boxing" gap, README Known gaps), where a fallback gave plain's box;
+# rewriting it would make more functions compile with that gap. any/all give Python bools.
+_SUM_READY = False
+_CONSUMERS = ("sum", "any", "all") if _SUM_READY and sys.version_info < (3, 12) else (
+    "any", "all")
 _PATH_NODES = (gast.BinOp, gast.UnaryOp, gast.Tuple, gast.List)
 _OUTER = (gast.Call, gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.SetComp,
           gast.DictComp, gast.GeneratorExp, gast.NamedExpr, gast.Await, gast.Yield,
@@ -115,6 +120,11 @@ def _hoistable(root, shadowed):
             node = parents.get(id(node))
         if not all(_pure(a) for a in call.args[1:]):
             return []
+        if not _calls_nothing(call.args[0]):
+            # its items may run code that changes what the statement read before it
+            # (`(a[0], sum(bump(a) for _ in r))`): only where nothing else is read
+            if not _names_only(root, consumers):
+                return []
     stack = [root]
     while stack:
         node = stack.pop()
@@ -135,6 +145,40 @@ def _hoistable(root, shadowed):
         stack.extend(gast.iter_child_nodes(node))
     # evaluation order: left to right in the source
     return sorted(consumers, key=lambda c: (c.lineno, c.col_offset))
+
+
+# Calls a generator may make that run no user code and change nothing.
+_QUIET_CALLS = {"range", "len", "abs", "enumerate", "zip", "min", "max", "float", "int",
+                "bool", "round", "divmod", "pow", "complex"}
+
+
+def _calls_nothing(gen):
+    """Whether the generator ``gen`` makes only calls of _QUIET_CALLS builtins or of module
+    functions (``np.sqrt``, ``math.exp``)."""
+    for node in gast.walk(gen):
+        if isinstance(node, gast.Call):
+            func = node.func
+            if isinstance(func, gast.Name) and func.id in _QUIET_CALLS:
+                continue
+            if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
+                    func.value.id in ("np", "numpy", "math"):
+                continue
+            return False
+    return True
+
+
+def _names_only(root, consumers):
+    """Whether ``root`` outside ``consumers`` reads names and constants only (no subscript or
+    attribute whose value a call could change)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if any(node is c for c in consumers):
+            continue
+        if isinstance(node, (gast.Subscript, gast.Attribute, gast.Call)):
+            return False
+        stack.extend(gast.iter_child_nodes(node))
+    return True
 
 
 def _pure(node):
@@ -167,7 +211,7 @@ def _loop(call, taken, like):
             if isinstance(target, gast.Name) and target.id not in renames:
                 renames[target.id] = fresh(f"{target.id}_item", taken)
                 taken.add(renames[target.id])
-    gen = _rename(gen, renames)
+    gen = _rename(gen, renames)     # its first iterable is the enclosing scope's: kept
     if kind == "sum":
         start = call.args[1] if len(call.args) == 2 else const(0)
         init = assign(result, start)
@@ -212,7 +256,14 @@ def _nested_short_circuit(kind, gen, result, init, taken, like):
 
 
 def _rename(node, renames):
+    first_iter = node.generators[0].iter
+
     class Rename(gast.NodeTransformer):
+        def visit(self, n):
+            if n is first_iter:
+                return n
+            return super().visit(n)
+
         def visit_Name(self, n):
             if n.id in renames:
                 n.id = renames[n.id]

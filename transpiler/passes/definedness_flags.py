@@ -43,6 +43,14 @@ def transform(fdef, local_names, taken):
     reads = maybe_undefined_reads(fdef, local_names)
     if not reads:
         return {}
+    # A check before the statement is exact only where Python would read the variable before
+    # anything that can raise or have effects: refuse the others (definite assignment then
+    # reports them and the function falls back).
+    early = _early_reads(fdef)
+    refused = {node.id for node in reads if id(node) not in early}
+    reads = [node for node in reads if node.id not in refused]
+    if not reads:
+        return {}
     variables = sorted({node.id for node in reads})
     flags = {}
     for variable in variables:
@@ -95,18 +103,96 @@ def _set(target, flags, like):
 
 
 def _guarded_reads(stmt, flags, read_ids):
-    """The flagged variables ``stmt`` itself (not its nested blocks) may read unassigned."""
+    """The flagged variables ``stmt`` itself (not its nested blocks) may read unassigned, in
+    the order Python reads them (the first one unassigned is the one it names)."""
     found = []
-    stack = [child for field, child in gast.iter_fields(stmt)
-             if field not in ("body", "orelse", "finalbody", "handlers")]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-            continue
-        if not isinstance(node, gast.AST):
-            continue
-        if isinstance(node, gast.Name) and id(node) in read_ids and node.id in flags:
+    for kind, node in _events(stmt):
+        if kind == "name" and id(node) in read_ids and node.id in flags and \
+                node.id not in found:
             found.append(node.id)
-        stack.extend(gast.iter_child_nodes(node))
-    return sorted(set(found))
+    return found
+
+
+_LAZY = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp,
+         gast.GeneratorExp, gast.NamedExpr)
+
+
+def _early_reads(fdef):
+    """ids of the Name reads that Python evaluates in their statement before anything else
+    but other names (no call, operator, subscript or attribute before them; not inside a
+    lazily evaluated or nested-scope expression)."""
+    early = set()
+    stack = list(fdef.body)
+    while stack:
+        stmt = stack.pop()
+        for field in ("body", "orelse", "finalbody"):
+            if not isinstance(stmt, gast.FunctionDef):
+                stack.extend(getattr(stmt, field, None) or [])
+        for handler in getattr(stmt, "handlers", None) or ():
+            stack.extend(handler.body)
+        if isinstance(stmt, gast.FunctionDef):
+            continue
+        for kind, node in _events(stmt):
+            if kind != "name":
+                break
+            early.add(id(node))
+    return early
+
+
+def _events(stmt):
+    """``[(kind, node)]`` of ``stmt``'s own expressions in Python's evaluation order: "name"
+    for a variable read, "op" for anything else that runs (and may raise), "lazy" for an
+    expression evaluated lazily or in its own scope (its reads are not in order)."""
+    out = []
+    if isinstance(stmt, gast.Assign):
+        _expr_events(stmt.value, out)
+        for target in stmt.targets:
+            _target_events(target, out)
+    elif isinstance(stmt, gast.AugAssign):
+        if isinstance(stmt.target, gast.Name):
+            out.append(("name", stmt.target))       # `x += v` reads x first
+        else:
+            _target_events(stmt.target, out)
+            out.append(("op", stmt.target))
+        _expr_events(stmt.value, out)
+        out.append(("op", stmt))
+    elif isinstance(stmt, (gast.If, gast.While)):
+        _expr_events(stmt.test, out)
+    elif isinstance(stmt, gast.For):
+        _expr_events(stmt.iter, out)
+    elif isinstance(stmt, (gast.Return, gast.Expr)):
+        if stmt.value is not None:
+            _expr_events(stmt.value, out)
+    else:
+        out.append(("op", stmt))      # anything else: not in a simple order
+    return out
+
+
+def _target_events(target, out):
+    if isinstance(target, (gast.Subscript, gast.Attribute)):
+        _expr_events(target.value, out)
+        if isinstance(target, gast.Subscript):
+            _expr_events(target.slice, out)
+        out.append(("op", target))
+    elif isinstance(target, (gast.Tuple, gast.List)):
+        out.append(("op", target))    # unpacking runs first
+        for elt in target.elts:
+            _target_events(elt, out)
+
+
+def _expr_events(node, out):
+    if isinstance(node, gast.Name):
+        if isinstance(node.ctx, gast.Load):
+            out.append(("name", node))
+        return
+    if isinstance(node, gast.Constant):
+        return
+    if isinstance(node, _LAZY) or (isinstance(node, gast.Compare) and len(node.ops) > 1):
+        out.append(("lazy", node))
+        return
+    for child in gast.iter_child_nodes(node):
+        if isinstance(child, gast.expr):
+            _expr_events(child, out)
+        elif isinstance(child, gast.keyword):
+            _expr_events(child.value, out)
+    out.append(("op", node))

@@ -73,7 +73,6 @@ from ...analysis.definite_assignment import check_definite_assignment
 from .. import comprehensions, definedness_flags
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
-from ...analysis.scalar_kinds import _SAME
 from ...analysis.scopes import local_names, parameter_names
 from ...analysis.static_values import is_runtime_value, is_scalar, Path, Static
 from ...errors import UnsupportedConstruct
@@ -97,17 +96,6 @@ from .result_tag import ResultTag, _calls_itself
 from .statements import Statements
 from .user_calls import UserCalls, _static_key
 from .weak_numbers import WeakNumbers
-
-
-def _alike_merge(kinds):
-    """``(python kind, numpy kind)`` when the result types ``kinds`` (a frozenset, or a tuple
-    of them) hold a Python number and the NumPy scalar Numba boxes alike (float and
-    np.float64, ...), else None."""
-    for part in (kinds if isinstance(kinds, tuple) else (kinds,)):
-        for python in part or ():
-            if _SAME.get(python) in part:
-                return python, _SAME[python]
-    return None
 
 
 class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, Expressions,
@@ -217,13 +205,6 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             self.narrow = types.float_storage(self.weak_merges)
             self.scalar_types = types
             self.result_types = types.result_types()
-            alike = _alike_merge(self.result_types)
-            if self.entry and not self.tagged and alike:
-                # Numba returns the Python number for both: the plain call's box is unknown
-                where = next((n for n in gast.walk(node) if isinstance(n, gast.Return)), node)
-                self.gap(where, f"the result is a Python {alike[0]} on some paths and an "
-                                f"np.{alike[1][3:]} on others, and the code does not say "
-                                "which at each return")
             for where, reason in types.problems(self.weak_merges, self.renamed):
                 self.fail(where, reason)
             self._check_list_elements(node)
