@@ -180,3 +180,10 @@ def dot_into(a, b):
 def reserved_names(_k, _s, _G, _F, _B, _M, _np):
     t = _k * _s + _G
     return t * _F + _B - _M * _np
+
+
+def count_or_flag(a, t):
+    for i in range(a.shape[0]):
+        if a[i] > t:
+            return a[i]          # an np.int64
+    return -1                    # a Python int

@@ -442,3 +442,17 @@ def test_an_attribute_of_another_array_type_gets_its_own_code():
         for _ in range(2):
             got, want = jitted(obj, x), Holder.method(obj, x)
             assert type(got) is type(want) and np.array_equal(got, want)
+
+
+def test_returns_of_a_python_float_and_an_np_float64_keep_each_box():
+    """``return a[i]`` (np.float64) / ``return -1.0`` (float): each return says which box
+    (passes/specialize/result_tag.per_return_tags), under Numba as plainly."""
+    import suite_functions as S
+    jitted = tp.jit(S.first_above, fullgraph=True)
+    for args in [(np.array([1.0, 5.0, 7.0]), 4.0), (np.array([1.0, 2.0]), 4.0)]:
+        got, want = jitted(*args), S.first_above(*args)
+        assert type(got) is type(want) and got == want
+    counted = tp.jit(g.count_or_flag, fullgraph=True)
+    for args in [(np.arange(4), 2), (np.arange(4), 9)]:
+        got, want = counted(*args), g.count_or_flag(*args)
+        assert type(got) is type(want) and got == want

@@ -166,6 +166,8 @@ def graph_backend(program, numpy_args, python_args):
     program is straight-line array code (backends/graph_plan.py); else ``(None, why not)``."""
     from backends.graph_plan import NotAGraph
     from backends.numpy_graph import NumpyGraphBackend
+    if getattr(program.entry, "tagged", None):
+        return None, "its result carries a flag of its Python or NumPy box (Numba's boxing)"
     backend = NumpyGraphBackend(numpy_args, python_args or {})
     try:
         backend.plan(program)

@@ -92,7 +92,7 @@ from .numpy_array_rules import NumpyArrayRules
 from .numpy_scalar_rules import NumpyScalarRules
 from .python_number_rules import PythonNumberRules
 from .refusals import Refusals
-from .result_tag import ResultTag, _calls_itself
+from .result_tag import ResultTag, per_return_tags, _calls_itself
 from .statements import Statements
 from .user_calls import UserCalls, _static_key
 from .weak_numbers import WeakNumbers
@@ -115,6 +115,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.program = program
         self.entry = entry          # the program's entry: its result reaches the caller
         self.tagged = None          # ScalarTypes.tagged: (name, dtype, python kind)
+        self.return_tags = None     # id(Return) -> whether it returns the Python number
+        self.return_tagged = None   # ("", dtype, python kind) when return_tags is set
         self.tag = None             # the flag variable beside it
         self.extra_params = list(extra_params)
         self.recursive_calls = []   # (call node, calling Specializer, source node)
@@ -200,6 +202,12 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             self.tagged = types.tagged
             if self.tagged is None and may_tag:
                 self.tagged = types.alike_tag()
+            if self.tagged is None and may_tag:
+                # returns of a Python number and of the NumPy scalar Numba boxes alike
+                # (`return a[i]` / `return -1.0`): each return says which (ResultTag)
+                found = per_return_tags(types, node)
+                if found is not None:
+                    self.return_tags, self.return_tagged = found
             if self.tagged:
                 self.tag = self.new_local(f"{self.tagged[0]}_is_python")
             self.narrow = types.float_storage(self.weak_merges)
@@ -243,7 +251,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         generated = GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
                                       self.fn.__qualname__, taken)
         generated.result_types = self.result_types
-        generated.tagged = self.tagged
+        generated.tagged = self.tagged or self.return_tagged
         return generated
 
 

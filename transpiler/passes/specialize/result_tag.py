@@ -6,8 +6,44 @@ statement, ``stmt_Return`` returns the pair.
 """
 import gast
 
+from ...analysis.scalar_kinds import _SAME
 from ...analysis.scalar_types import assigns
 from .nodes import _store
+
+
+def per_return_tags(types, fdef):
+    """``({id(Return): is_python}, ("", dtype, python kind))`` where every return of ``fdef``
+    returns one known type, they are a Python number on some returns and the NumPy scalar
+    Numba boxes alike on others (a float and an np.float64: ``return a[i]`` / ``return
+    -1.0``), and the function cannot fall off its end; else None. Each return then returns
+    ``(value, is_python)`` and the caller boxes by it (transpiler.boxing.tag_reboxer)."""
+    own = []
+    stack = list(fdef.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ClassDef)):
+            continue
+        if isinstance(node, gast.Return):
+            own.append(node)
+        stack.extend(gast.iter_child_nodes(node))
+    if not own or not fdef.body or not isinstance(fdef.body[-1], gast.Return) or \
+            {id(r) for r in own} != {id(r) for r in types.returns}:
+        return None
+    kinds = {}
+    for ret in own:
+        if ret.value is None or isinstance(ret.value, gast.Tuple):
+            return None
+        found = types.of(ret.value)
+        if len(found) != 1:
+            return None
+        kinds[id(ret)] = next(iter(found))
+    python = {k for k in kinds.values() if k in _SAME}
+    numpy = set(kinds.values()) - python
+    if len(python) != 1 or len(numpy) != 1 or _SAME[next(iter(python))] != next(iter(numpy)):
+        return None
+    python = python.pop()
+    return ({key: kind == python for key, kind in kinds.items()},
+            ("", numpy.pop()[3:], python))
 
 
 def _calls_itself(fdef, name):

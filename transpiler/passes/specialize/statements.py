@@ -156,6 +156,10 @@ class Statements:
         return hoisted + [gast.AugAssign(target=target, op=node.op, value=value)]
 
     def stmt_Return(self, node):
+        if self.return_tags is not None:    # `return (value, is_python)`: result_tag
+            return [gast.Return(value=gast.Tuple(elts=[
+                self.value(node.value),
+                gast.Constant(value=self.return_tags[id(node)], kind=None)], ctx=gast.Load()))]
         if self.tagged:     # `return s` -> `return (s, s_is_python)`: see _tag_update
             return [gast.Return(value=gast.Tuple(elts=[self.value(node.value), _load(self.tag)],
                                                  ctx=gast.Load()))]
