@@ -64,7 +64,7 @@ class Backend:
             include_prepare (bool): emit ``_prepare`` (not wanted for ``ir()``).
             reserved (set[str]): module-level names the generated ones must not take.
         """
-        program.finalize(reserved={"_jit", "_prepare", "numba"} | set(reserved))
+        program.finalize(reserved={"_jit", "_jit_inline", "_prepare", "numba"} | set(reserved))
         lines = header.rstrip("\n").splitlines() if header else []
         for module, alias in sorted(program.imports()):
             lines.append(f"import {module}" if module == alias else
@@ -88,7 +88,7 @@ class Backend:
         line_map = {}
         for fn in program.functions:
             emit_def(lines, line_map, self.function_node(fn), fn.filename,
-                     "@_jit" if self.decorator_lines else None)
+                     self.decorator_for(fn) if self.decorator_lines else None)
         entry_name = self.lower_more(program, lines, line_map)
         prepare, constants = _emit_prepare(program)
         if include_prepare:
@@ -98,6 +98,10 @@ class Backend:
         source = "\n".join(lines) + "\n"
         return GeneratedModule(source, line_map, entry_name or program.entry.symbol.name,
                                constants, tuple(program.roots))
+
+    def decorator_for(self, fn):
+        """The decorator line of generated function ``fn`` (with ``decorator_lines``)."""
+        return "@_jit"
 
     def lower_more(self, program, lines, line_map):
         """Hook: append more definitions after the generated functions (numba-cuda's kernels
