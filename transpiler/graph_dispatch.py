@@ -13,7 +13,9 @@ exceptions (no compile step can fail), which are re-raised with their raise site
 Thread safety: a call only reads the table; the general path stores one entry at a time (a
 racing store of another valid decision is as good); entries are never mutated.
 """
+from .context import _DEVICE_BACKENDS as _BACKENDS
 from .raise_sites import note_raise_site
+from .settings import CONTEXT as _CONTEXT
 
 MISS = object()
 _MAX_KEYS = 64
@@ -26,9 +28,8 @@ def graph_call(jit, obj, args):
     table = jit.__dict__.get("_graph_table")
     if not table:
         return MISS
-    key = (type(obj), *map(type, args))
-    spec = table.get(key)
-    if spec is None or spec.backend_name != jit._backend_name():
+    spec = table.get((type(obj), *map(type, args)))
+    if spec is None or spec.backend_name != (jit.backend or _BACKENDS[_CONTEXT["device_target"]]):
         return MISS
     own = jit._by_instance.get(id(obj))
     if own is None or own[1] or own[0]() is not obj:

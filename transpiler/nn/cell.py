@@ -13,8 +13,10 @@ from .. import python_scope
 from ..api import JitFunction
 from ..registry import register
 from ..context import GRAPH_MODE, get_context
+from ..settings import CONTEXT as _CONTEXT
 
 _LOCK = threading.Lock()
+_NO_DICT = {}       # what a Cell without an instance dict (__slots__) has of its own
 
 
 def _graph_function(construct):
@@ -39,15 +41,16 @@ class Cell:
         raise TypeError(f"{type(self).__name__} must define construct()")
 
     def __call__(self, *args, **kwargs):
-        own = vars(self).get("construct") if hasattr(self, "__dict__") else None
+        own = getattr(self, "__dict__", _NO_DICT).get("construct")
         if own is not None:
             # construct replaced on this instance: that one runs, as in PYNATIVE mode
             return self._call_own(own, args, kwargs)
         construct = type(self).construct
         if isinstance(construct, JitFunction):
             return construct._call(self, args, kwargs)
-        if get_context("mode") == GRAPH_MODE:
-            return _graph_function(construct)._call(self, args, kwargs)
+        if _CONTEXT["mode"] == GRAPH_MODE:
+            graph = getattr(construct, "__graphjit_graph__", None) or _graph_function(construct)
+            return graph._call(self, args, kwargs)
         if python_scope.active() is not None:
             # called from a jitted function's Python (its fallback): compiled all the same
             graph = _graph_function(construct)
