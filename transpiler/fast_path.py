@@ -37,6 +37,7 @@ from .type_keys import values_key
 from .errors import _INTERNAL, FallbackWarning, user_stacklevel
 
 _MISS = object()        # the kept decision does not fit this call: take the general path
+_warn = warnings.warn   # (message, category, stacklevel) positionally: a little cheaper
 _MAX_KEYS = 256         # a table larger than this starts again (argument types without end)
 
 try:   # os.environ's own mapping: reading it skips encoding the name at every call
@@ -178,7 +179,9 @@ def _fallback(spec, message, backend_name, kinds, python):
             return jit._run_fallback(spec, None, args, {}, warn=True)
         frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
         level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else user_stacklevel()
-        warnings.warn(message, FallbackWarning, stacklevel=level)
+        _warn(message, FallbackWarning, level)
+        if jit.__dict__.get("_reaches") is False:   # reaches no Cell (python_scope): plain
+            return python(*args)
         return run_reaching(jit, python, args, {})
     return run_fallback
 
@@ -191,7 +194,9 @@ def _refused(message, python):
             return _MISS
         frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
         level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else user_stacklevel()
-        warnings.warn(message, FallbackWarning, stacklevel=level)
+        _warn(message, FallbackWarning, level)
+        if jit.__dict__.get("_reaches") is False:
+            return python(*args)
         return run_reaching(jit, python, args, {})
     return run_refused
 
