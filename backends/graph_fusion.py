@@ -85,15 +85,11 @@ def plan_fusion(ops, params, arrays, numpy_name, modules):
     ``arrays``: the parameters whose values the shape key does not hold (arrays, floats).
     Returns False when shapes may depend on such values (then no op is marked: buffers are
     chosen by argument shapes and integers)."""
-    if not _shapes_from_arguments(ops, params, arrays):
+    if not _shapes_from_arguments(ops, arrays, modules):
         return False
     klass = {p: {p} for p in params}         # name -> its storage class (a shared set)
     fresh = set()
-    last_use = {}
-    for i, op in enumerate(ops):
-        for n in gast.walk(op.value):
-            if isinstance(n, gast.Name):
-                last_use[n.id] = i
+    last_use = last_uses(ops)
     for i, op in enumerate(ops[:-1]):
         found = _ufunc_of(op, numpy_name) if op.target else None
         mentioned = {n.id for n in gast.walk(op.value) if isinstance(n, gast.Name)
@@ -168,7 +164,17 @@ def _module_call(func, modules):
     return isinstance(root, gast.Name) and root.id in modules
 
 
-def _shapes_from_arguments(ops, params, arrays):
+def last_uses(ops):
+    """Name -> the index of the last op of ``ops`` that reads it."""
+    last = {}
+    for i, op in enumerate(ops):
+        for n in gast.walk(op.value):
+            if isinstance(n, gast.Name):
+                last[n.id] = i
+    return last
+
+
+def _shapes_from_arguments(ops, arrays, modules):
     """Whether every shape in the flat function follows from the arguments' shapes and the
     non-array arguments' values (the key the buffers are chosen by): no name computed from
     array values (``int(x[0])``, ``x.max()``, a mask) reaches an index, a shape or axis
@@ -200,7 +206,7 @@ def _shapes_from_arguments(ops, params, arrays):
                 return False        # ... or chooses one of its arguments by value
             if any(bad(kw.value) for kw in node.keywords):
                 return False
-            numpy_fn = isinstance(func, gast.Attribute) and not _is_method(func, params, ops)
+            numpy_fn = isinstance(func, gast.Attribute) and _module_call(func, modules)
             if numpy_fn and (isinstance(getattr(np, callee, None), np.ufunc) or
                              callee in _DATA_ALL):
                 continue                      # every argument is data: shapes broadcast
@@ -217,12 +223,3 @@ def _shapes_from_arguments(ops, params, arrays):
         elif names & tainted or isinstance(value, gast.Call):
             tainted.update(op.targets)
     return True
-
-
-def _is_method(func, params, ops):
-    """Whether ``func`` (an Attribute) is a method of a value rather than a module function."""
-    root = func.value
-    while isinstance(root, gast.Attribute):
-        root = root.value
-    return not (isinstance(root, gast.Name) and root.id not in params and all(
-        root.id not in op.targets for op in ops))

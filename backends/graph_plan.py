@@ -34,6 +34,8 @@ import gast
 import numpy as np
 
 from transpiler.ir import CHECKED_INT
+from transpiler.naming import fresh
+from transpiler.nodes import name as _name
 
 from .graph_fusion import plan_fusion
 
@@ -45,6 +47,7 @@ _HELPER_OPS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
                "alike_floordiv": gast.FloorDiv, "alike_mod": gast.Mod}
 # Helpers that run as Python with NumPy's and Python's own results (NEP 50 by NumPy itself).
 _PLAIN_HELPER_FILE = "weak.py"
+_BUILTINS = frozenset(dir(builtins))
 # Attributes read without effects or errors on the values graphjit passes (arrays, scalars).
 _PURE_ATTRS = {"T", "shape", "ndim", "dtype", "size", "itemsize", "real", "imag"}
 class NotAGraph(Exception):
@@ -95,11 +98,6 @@ class Graph:
         self.slots = [op for op in ops if op.fusion is not None]
         for k, op in enumerate(self.slots):
             op.slot = k
-
-
-def _name(identifier, store=False):
-    return gast.Name(id=identifier, ctx=gast.Store() if store else gast.Load(),
-                     annotation=None, type_comment=None)
 
 
 def plan(program, numpy_args, reserved, numpy_name, python_args=None):
@@ -161,13 +159,10 @@ class _Inliner:
         self.modules = {alias for _, alias in program.imports()}
 
     def fresh(self, base):
-        base = base.lstrip("_") or "t"
-        name, n = base, 1
-        while name in self.taken or hasattr(builtins, name):
-            n += 1
-            name = f"{base}_{n}"
-        self.taken.add(name)
-        return name
+        """A flat name for the user's ``base`` (never a builtin's: they stay readable)."""
+        flat = fresh(base.lstrip("_") or "t", self.taken | _BUILTINS)
+        self.taken.add(flat)
+        return flat
 
     def run(self, entry, params):
         env = {a.id: a.id for a in entry.node.args.args}

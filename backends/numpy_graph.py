@@ -28,10 +28,12 @@ from transpiler.errors import Origin
 from transpiler.naming import fresh
 
 from .base import Backend, GeneratedModule, _emit_prepare
+from .graph_fusion import last_uses
 from .graph_plan import plan
 
-_RESERVED = {"_F", "_B", "_M", "_G", "_k", "_s", "_fused", "_record", "_prepare", "_np",
-             "_GraphState", "numba", "_jit"}
+# The module's own names are chosen fresh against everything else (lower); only the one the
+# dispatcher looks up is fixed.
+_RESERVED = {"_prepare"}
 
 
 class NumpyGraphBackend(Backend):
@@ -192,14 +194,9 @@ def _describe(expected):
 
 def _dead_after(graph):
     """Per op, the names assigned by ops that nothing reads after it (in its order)."""
-    last, assigned = {}, set()
-    for i, op in enumerate(graph.ops):
-        for n in gast.walk(op.value):
-            if isinstance(n, gast.Name):
-                last[n.id] = i
-        assigned.update(op.targets)
+    last = last_uses(graph.ops)
     dead = [[] for _ in graph.ops]
-    for name in sorted(assigned):
+    for name in sorted({t for op in graph.ops for t in op.targets}):
         if name in last and last[name] < len(graph.ops) - 1:
             dead[last[name]].append(name)
     return dead
