@@ -6,9 +6,10 @@ Python, which checks the conversion apart from Numba.
 """
 
 
-def get_backend(name, cache=False, boundscheck=True):
+def get_backend(name, cache=False, boundscheck=True, parallel=False):
     """The backend object for ``name``; ``cache`` turns on Numba's on-disk cache,
-    ``boundscheck`` checked indexing (numba-cpu).
+    ``boundscheck`` checked indexing, ``parallel`` parallel loops (numba-cpu:
+    backends/parallel_cpu.py).
 
     Raises:
         ValueError: unknown name.
@@ -16,7 +17,7 @@ def get_backend(name, cache=False, boundscheck=True):
     """
     if name == "numba-cpu":
         from .numba_cpu import NumbaCPUBackend
-        return NumbaCPUBackend(cache=cache, boundscheck=boundscheck)
+        return NumbaCPUBackend(cache=cache, boundscheck=boundscheck, parallel=parallel)
     if name == "numba-cuda":
         from .numba_cuda import NumbaCUDABackend
         return NumbaCUDABackend(cache=cache, boundscheck=boundscheck)

@@ -26,11 +26,18 @@ class NumbaCPUBackend(Backend):
     def function_node(self, fn):
         """Structured loops again: Numba compiles them much faster than callbacks."""
         from .restructure import restructure
-        return restructure(fn.node)
+        node = restructure(fn.node)
+        if self.parallel and not fn.is_helper and self._program is not None:
+            node = self._parallelize(node, fn)
+        return node
 
-    def __init__(self, cache=False, boundscheck=True):
+    def __init__(self, cache=False, boundscheck=True, parallel=False):
         self.cache = bool(cache)
         self.boundscheck = bool(boundscheck)
+        self.parallel = parallel      # False, True or "fast-reductions" (parallel_cpu.py)
+        self.parallel_rows = []       # (line, status, why) per loop: explain()
+        self._parallel_symbols = set()
+        self._program = None
         # boundscheck: an index out of range raises IndexError as in Python, instead of
         # reading or writing outside the array (Numba's default, which can crash the process).
         # no_cfunc_wrapper: generated functions are called by Python or by each other, never
@@ -47,10 +54,62 @@ class NumbaCPUBackend(Backend):
             f"_jit_inline = numba.njit(cache={self.cache}, boundscheck={self.boundscheck}, "
             "no_cfunc_wrapper=True, inline='always')",
         ]
+        if parallel:
+            self._add_parallel_lines()
+
+    def _add_parallel_lines(self):
+        from .parallel_cpu import PARALLEL_OPTIONS, RUNTIME
+        from .runtime.parallel import threadsafe
+        self.threading_layer = threadsafe()
+        if self.threading_layer is None:
+            self.parallel = False
+            self.parallel_refusal = ("Numba has no thread-safe threading layer here (OpenMP "
+                                     "or TBB; NUMBA_THREADING_LAYER names another): loops "
+                                     "stay serial")
+            return
+        self.decorator_lines = self.decorator_lines + [
+            "from backends.runtime.parallel import " + ", ".join(
+                f"{name} as {alias}" for name, alias in sorted(RUNTIME.items())),
+            f"_jit_par = numba.njit(cache={self.cache}, boundscheck={self.boundscheck}, "
+            f"no_cfunc_wrapper=True, parallel={PARALLEL_OPTIONS!r})"]
+
+    def lower(self, program, header="", include_prepare=True, reserved=()):
+        """Base lowering; the names of the parallel loops' runtime are reserved."""
+        if self.parallel:
+            from .parallel_cpu import RUNTIME
+            reserved = set(reserved) | set(RUNTIME.values()) | {"_jit_par"}
+        self._program = program
+        return super().lower(program, header, include_prepare, reserved)
 
     def decorator_for(self, fn):
-        """``@_jit``; ``@_jit_inline`` for graphjit's helpers."""
+        """``@_jit``; ``@_jit_inline`` for graphjit's helpers; ``@_jit_par`` for a function
+        with a parallel loop."""
+        if fn.symbol.name in self._parallel_symbols:
+            return "@_jit_par"
         return "@_jit_inline" if fn.is_helper else "@_jit"
+
+    def _parallelize(self, node, fn):
+        from transpiler.ir import CHECKED_INT
+        from .parallel_cpu import LoopParallelizer
+        program = self._program
+        imports = dict((alias, module) for module, alias in program.imports())
+        checked = {alias: form for form, alias in program.ir_imports() if form in CHECKED_INT}
+        functions = {f.symbol.name: f for f in program.functions}
+        rewriter = LoopParallelizer(self.parallel, functions, checked, imports)
+        node, parallel = rewriter.rewrite(node, fn)
+        if parallel:
+            self._parallel_symbols.add(fn.symbol.name)
+        from transpiler.errors import Origin
+        self.parallel_rows.extend(("loop", Origin(fn.filename, line), status, why)
+                                  for line, status, why in rewriter.rows)
+        return node
+
+    def explain_rows(self):
+        """``(region, Origin, status, why)`` per loop under ``parallel``: "parallel" or
+        "serial", and why (the dependence, the line that may raise)."""
+        refusal = getattr(self, "parallel_refusal", None)
+        return list(self.parallel_rows) + ([("loops", None, "serial", refusal)]
+                                           if refusal else [])
 
     def memory_source(self, source):
         """Without a file Numba cannot cache (it raises when the decorator runs): a module

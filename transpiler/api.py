@@ -14,8 +14,8 @@ import warnings
 import weakref
 
 from .bound import BoundJitFunction
-from .arguments import argument_facts, argument_problem, is_data, numba_types
-from .context import default_backend, env_flag
+from .arguments import argument_facts, argument_problem, bind_values, is_data, numba_types
+from .context import default_backend, env_flag, parallel_value
 from .errors import (FallbackWarning, SourceUnavailable, TranspileError, UnsupportedConstruct,
                      translate_numba_error, user_stacklevel)
 # Explanation, ExplainRow, GeneratedSource and Specialization: still importable from here.
@@ -45,7 +45,8 @@ class JitFunction(SpecializationCache, FastPath):
     """
 
     def __init__(self, function, backend=None, fullgraph=None, static_argnames=(),
-                 cache=None, boundscheck=True, source=None, split=True, check_int_overflow=True):
+                 cache=None, boundscheck=True, source=None, split=True, check_int_overflow=True,
+                 parallel=None):
         bound_self = None
         if isinstance(function, JitFunction):
             function = function.python_function
@@ -61,6 +62,7 @@ class JitFunction(SpecializationCache, FastPath):
         self.cache = cache
         self.boundscheck = boundscheck
         self.check_int_overflow = check_int_overflow
+        self.parallel = None if parallel is None else parallel_value(parallel)
         self._source = source       # a FunctionSource when not the function's own (a region)
         self._split_allowed = split
         self._bound_self = bound_self
@@ -113,11 +115,14 @@ class JitFunction(SpecializationCache, FastPath):
     def _like(self, bound_self):
         function = self.python_function if bound_self is None else \
             types.MethodType(self.python_function, bound_self)
-        return JitFunction(function, backend=self.backend, fullgraph=self.fullgraph,
-                           static_argnames=self.static_argnames, cache=self.cache,
-                           boundscheck=self.boundscheck, source=self._source,
-                           split=self._split_allowed,
-                           check_int_overflow=self.check_int_overflow)
+        return JitFunction(function, fullgraph=self.fullgraph, source=self._source,
+                           static_argnames=self.static_argnames, split=self._split_allowed,
+                           **self._options())
+
+    def _options(self):
+        """The compile options a copy or a region of this function keeps."""
+        return dict(backend=self.backend, cache=self.cache, boundscheck=self.boundscheck,
+                    check_int_overflow=self.check_int_overflow, parallel=self.parallel)
 
     # -- binding ----------------------------------------------------------------------------
 
@@ -149,20 +154,6 @@ class JitFunction(SpecializationCache, FastPath):
         return run_reaching(self, self.python_function, args if obj is None else (obj, *args),
                             kwargs)
 
-    def _bind(self, obj, args, kwargs):
-        """The argument values in parameter order (without self), or None if binding fails."""
-        n = len(self._params) - (obj is not None)
-        if not kwargs and self._simple and len(args) == n:
-            return args
-        try:
-            lead = (obj,) if obj is not None else ()
-            bound = self._signature.bind(*lead, *args, **kwargs)
-        except TypeError:
-            return None
-        bound.apply_defaults()
-        values = tuple(bound.arguments.values())
-        return values[1:] if obj is not None else values
-
     # -- dispatch ---------------------------------------------------------------------------
 
     def _call(self, obj, args, kwargs):
@@ -172,7 +163,8 @@ class JitFunction(SpecializationCache, FastPath):
         if obj is not None and not kwargs and (   # a NumPy graph on an instance, seen before
                 result := graph_call(self, obj, args)) is not MISS:
             return result
-        values = self._bind(obj, args, kwargs)
+        values = bind_values(self._signature, len(self._params), self._simple, obj, args,
+                             kwargs)
         if values is None or not self._simple:
             if values is not None and not self._simple:
                 error = UnsupportedConstruct(
@@ -385,9 +377,7 @@ class JitFunction(SpecializationCache, FastPath):
     def _region_jit(self, function, source):
         """The JitFunction of a loop region of this function (transpiler.split): its options,
         its own parsed ``source``, never split again."""
-        return JitFunction(function, source=source, split=False, backend=self.backend,
-                           cache=self.cache, boundscheck=self.boundscheck,
-                           check_int_overflow=self.check_int_overflow)
+        return JitFunction(function, source=source, split=False, **self._options())
 
     def _transpile_check(self, obj):
         """Specialize for ``obj`` now (argument types aside); raise TranspileError if the code
@@ -446,7 +436,7 @@ class JitFunction(SpecializationCache, FastPath):
                 fn, obj, static_args, source=self._source, python_args=python_args,
                 numpy_args=numpy_args, arg_keys=arg_keys, check_int=self.check_int_overflow,
                 backend_name=self._backend_name(), cache=self.cache,
-                boundscheck=self.boundscheck)
+                boundscheck=self.boundscheck, parallel=self.parallel)
         except TranspileError as exc:
             if self._fullgraph():
                 raise exc.with_traceback(None) from None
@@ -561,7 +551,7 @@ def do_not_convert(function):
 
 
 def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cache=None,
-        boundscheck=True, check_int_overflow=True):
+        boundscheck=True, check_int_overflow=True, parallel=None):
     """Compile ``function`` on its first call; use as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
 
     Args:
@@ -585,16 +575,20 @@ def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cach
             Python, one with effects raises OverflowError naming the line). False lets them
             wrap as in Numba and C, for speed (README gives the measured cost). NumPy integers
             always wrap as NumPy's do.
+        parallel (bool | str | None): True runs each loop proved independent and unable to
+            raise across cores (numba-cpu; integer reductions included), ``"fast-reductions"``
+            float sums too (rounding may differ); None: ``set_context(parallel=)``. README
+            "Parallel loops".
 
     Returns:
         JitFunction, or a decorator when ``function`` is None.
 
     Raises:
         TypeError: ``function`` is not a Python function.
-        ValueError: a static argument name is not a parameter.
+        ValueError: a static argument name is not a parameter; a bad ``parallel``.
     """
     def wrap(fn):
         return JitFunction(fn, backend=backend, fullgraph=fullgraph,
-                           static_argnames=static_argnames, cache=cache,
+                           static_argnames=static_argnames, cache=cache, parallel=parallel,
                            boundscheck=boundscheck, check_int_overflow=check_int_overflow)
     return wrap if function is None else wrap(function)

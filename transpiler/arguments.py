@@ -61,6 +61,22 @@ def is_data(value):
                               list, type(None)))
 
 
+def bind_values(signature, n_params, simple, obj, args, kwargs):
+    """The argument values of a call in parameter order (without ``obj``, the bound self),
+    or None if ``signature`` (inspect.Signature of ``n_params`` parameters; ``simple``: all
+    positional-or-keyword) does not bind them."""
+    if not kwargs and simple and len(args) == n_params - (obj is not None):
+        return args
+    try:
+        lead = (obj,) if obj is not None else ()
+        bound = signature.bind(*lead, *args, **kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    values = tuple(bound.arguments.values())
+    return values[1:] if obj is not None else values
+
+
 def numba_types(dynamic, inputs):
     from numba import typeof
     try:

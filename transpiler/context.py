@@ -11,7 +11,8 @@ _DEVICE_BACKENDS = {"CPU": "numba-cpu", "GPU": "numba-cuda"}
 
 
 def set_context(mode=None, device_target=None, enable_compile_cache=None,
-                compile_cache_path=None, compile_cache_limit_mb=None, numpy_graph=None):
+                compile_cache_path=None, compile_cache_limit_mb=None, numpy_graph=None,
+                parallel=None):
     """Set the execution mode, the device target and the compile cache (MindSpore's names).
 
     Args:
@@ -34,10 +35,16 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
             own results. Unset, on unless the environment variable ``GRAPHJIT_NUMPY_GRAPH=0``.
             It applies to specializations made after it (a function already called keeps
             its code for the same argument types).
+        parallel (bool | str): default of ``jit(parallel=...)``: True runs each loop proved
+            independent across cores (backends/parallel_cpu.py), ``"fast-reductions"``
+            float sums too (their rounding then differs). Unset, ``$GRAPHJIT_PARALLEL``
+            (``1`` or ``fast-reductions``), else False.
 
     Raises:
-        ValueError: unknown mode or device target.
+        ValueError: unknown mode, device target or parallel value.
     """
+    if parallel is not None:
+        _context["parallel"] = parallel_value(parallel)
     if enable_compile_cache is not None:
         _context["enable_compile_cache"] = bool(enable_compile_cache)
     if compile_cache_path is not None:
@@ -58,6 +65,19 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
         _context["device_target"] = device_target
 
 
+def parallel_value(value):
+    """``value`` as a ``parallel`` setting: False, True or ``"fast-reductions"``.
+
+    Raises:
+        ValueError: anything else."""
+    if value is True or value is False or value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("fast-reductions",
+                                                             "fast_reductions"):
+        return "fast-reductions"
+    raise ValueError(f"parallel must be True, False or 'fast-reductions', got {value!r}")
+
+
 def get_context(key):
     """Return a context value: ``"mode"``, ``"device_target"``, ``"enable_compile_cache"``,
     ``"compile_cache_path"``, ``"compile_cache_limit_mb"`` or ``"numpy_graph"`` (the last four
@@ -73,6 +93,10 @@ def get_context(key):
     if key == "numpy_graph" and _context[key] is None:
         return os.environ.get("GRAPHJIT_NUMPY_GRAPH", "1").strip().lower() not in (
             "0", "false", "no", "off")
+    if key == "parallel" and _context[key] is None:
+        flag = os.environ.get("GRAPHJIT_PARALLEL", "").strip().lower()
+        return "fast-reductions" if flag.replace("_", "-") == "fast-reductions" else \
+            flag in ("1", "true", "yes", "on")
     if key == "compile_cache_path" and _context[key] is None:
         from .loader import cache_dir
         return cache_dir()

@@ -35,7 +35,7 @@ _BY_ID = weakref.WeakValueDictionary()   # identifier -> JitFunction, in this pr
 _UNPICKLED = collections.OrderedDict()
 KEEP_UNPICKLED = 256
 _OPTIONS = ("backend", "fullgraph", "static_argnames", "cache", "boundscheck",
-            "check_int_overflow")
+            "check_int_overflow", "parallel")
 # Files carried by value above this size are not carried (the function then needs its file in
 # the receiving process, or falls back there saying so).
 MAX_SOURCE_BYTES = 4 << 20
@@ -213,7 +213,7 @@ def _set_state(jit_function, state):
         function = types.MethodType(function, state["bound_self"])
     ident = jit_function.__dict__["_graphjit_id"]
     jit_function.__init__(function, source=state["region_source"], split=state["split"],
-                          **{name: state[name] for name in _OPTIONS})
+                          **{name: state.get(name) for name in _OPTIONS})
     jit_function.__dict__["_graphjit_id"] = ident
     jit_function.__dict__["_graphjit_fingerprint"] = fingerprint
 
@@ -227,7 +227,7 @@ def _fingerprint(function, state):
     closure = tuple(_comparable(c.cell_contents) for c in function.__closure__ or ())
     parts = (marshal.dumps(function.__code__), function.__defaults__, function.__kwdefaults__,
              closure, globals_read,
-             state["bound_self"], tuple(state[name] for name in _OPTIONS), state["split"])
+             state["bound_self"], tuple(state.get(name) for name in _OPTIONS), state["split"])
     try:
         import cloudpickle as dumper
     except ImportError:

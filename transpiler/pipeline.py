@@ -93,15 +93,19 @@ def transpile(function, self_value=None, static_args=None, *, source=None, pytho
     return program, entry
 
 
-def jit_backend(name, cache=None, boundscheck=True):
+def jit_backend(name, cache=None, boundscheck=True, parallel=None):
     """The backend object ``jit`` lowers with: its modules import graphjit's shared helpers
-    (not standalone); ``cache`` None: ``set_context(enable_compile_cache=)``."""
+    (not standalone); ``cache`` None: ``set_context(enable_compile_cache=)``; ``parallel``
+    None: ``set_context(parallel=)`` (numba-cpu only)."""
     from backends import get_backend
 
     from .context import get_context
     if cache is None:
         cache = get_context("enable_compile_cache")
-    backend = get_backend(name, cache=cache, boundscheck=boundscheck)
+    if parallel is None:
+        parallel = get_context("parallel")
+    backend = get_backend(name, cache=cache, boundscheck=boundscheck,
+                          parallel=parallel if name == "numba-cpu" else False)
     backend.standalone = False
     return backend
 
@@ -129,7 +133,7 @@ def load(backend, generated, function):
 
 def compile_function(function, self_value=None, static_args=None, *, source=None,
                      python_args=None, numpy_args=None, arg_keys=None, check_int=True,
-                     backend_name, cache=None, boundscheck=True):
+                     backend_name, cache=None, boundscheck=True, parallel=None):
     """Steps 1-4 for one specialization of ``function`` (transpiler.api).
 
     Returns:
@@ -153,7 +157,7 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
         if backend is None and program.numba_gaps:
             raise program.numba_gaps[0]      # what Numba would compute otherwise than NumPy
     if backend is None:
-        backend = jit_backend(backend_name, cache, boundscheck)
+        backend = jit_backend(backend_name, cache, boundscheck, parallel)
     generated = lower(program, backend, module_header(function, backend))
     module, path = load(backend, generated, function)
     made = Compiled(program, entry, backend, generated, module, path)

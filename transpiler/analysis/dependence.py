@@ -67,6 +67,9 @@ class LoopVerdict:
         variable (str): the loop variable.
         stored (list[str]): arrays the loop stores elements of.
         inputs (list[str]): names the body reads that are defined before the loop.
+        reductions (dict[str, str]): reduction variable -> its operator (``reduction_ok``).
+        constants (dict[str, object]): variables every iteration sets to this constant
+            (:func:`constant_stores`), which hold it after the loop when it ran.
     """
 
     def __init__(self, independent, reason="", variable=None, stored=(), inputs=()):
@@ -75,6 +78,7 @@ class LoopVerdict:
         self.variable = variable
         self.stored = list(stored)
         self.inputs = list(inputs)
+        self.reductions, self.constants = {}, {}
 
 
 def range_loop(node):
@@ -85,7 +89,8 @@ def range_loop(node):
             and 1 <= len(node.iter.args) <= 3 and not node.iter.keywords)
 
 
-def classify_loop(loop, live_after, call_ok, module_aliases):
+def classify_loop(loop, live_after, call_ok, module_aliases, reduction_ok=None,
+                  call_problem=None):
     """Decide whether ``loop`` (a gast.For) is independent.
 
     Args:
@@ -94,6 +99,11 @@ def classify_loop(loop, live_after, call_ok, module_aliases):
         call_ok (callable[str] -> str | None): for a call of the program's own function
             ``name``, None when a kernel may call it, else why not.
         module_aliases (dict[str, str]): local alias -> module (``np`` -> ``numpy``).
+        reduction_ok (callable[(str, str)] -> str | None): None (the GPU): every reduction is
+            refused. Else, for a variable only updated as ``name = name op e`` (``op`` one of
+            ``"+"``, ``"*"``, ``"max"``, ``"min"``: :func:`update_op`), None to accept it as a
+            reduction (``LoopVerdict.reductions``), or why not.
+        call_problem (callable[gast.Call] -> str | None): replaces the GPU's call rules.
 
     Returns:
         LoopVerdict.
@@ -109,7 +119,8 @@ def classify_loop(loop, live_after, call_ok, module_aliases):
         if isinstance(node, gast.Attribute) and isinstance(node.ctx, gast.Store):
             return LoopVerdict(False, f"it assigns an attribute (line {_line(node, loop)})")
         if isinstance(node, gast.Call):
-            why = _call_problem(node, call_ok, module_aliases, raised)
+            why = call_problem(node) if call_problem is not None else _call_problem(
+                node, call_ok, module_aliases, raised)
             if why:
                 return LoopVerdict(False, f"{why} (line {_line(node, loop)})")
 
@@ -141,7 +152,15 @@ def classify_loop(loop, live_after, call_ok, module_aliases):
 
     assigned = writes(gast.Module(body=loop.body, type_ignores=[])) - {var}
     carried = assigned & liveness.live_in(loop.body, set())
+    reductions = {}
     for name in sorted(carried):
+        op = update_op(loop.body, name) if reduction_ok is not None else None
+        if op is not None:
+            why = reduction_ok(name, op)
+            if why is not None:
+                return LoopVerdict(False, why)
+            reductions[name] = op
+            continue
         if _only_updated(loop.body, name):
             return LoopVerdict(False, f"it accumulates {name} across iterations (a reduction: "
                                       f"{name} op= ...); on the GPU the order of the updates "
@@ -150,12 +169,15 @@ def classify_loop(loop, live_after, call_ok, module_aliases):
                                   "loop-carried dependence)")
     if var in assigned:
         return LoopVerdict(False, f"it assigns its loop variable {var}")
-    after = sorted((assigned | {var}) & set(live_after))
+    constants = constant_stores(loop.body, assigned - carried) if reduction_ok else {}
+    after = sorted((assigned | {var}) & set(live_after) - set(reductions) - set(constants))
     if after:
         return LoopVerdict(False, f"{', '.join(after)} is read after the loop (the last "
                                   "iteration's value)")
     inputs = sorted(reads(gast.Module(body=loop.body, type_ignores=[])) - assigned - {var})
-    return LoopVerdict(True, variable=var, stored=sorted(stored), inputs=inputs)
+    verdict = LoopVerdict(True, variable=var, stored=sorted(stored), inputs=inputs)
+    verdict.reductions, verdict.constants = reductions, constants
+    return verdict
 
 
 def _line(node, loop):
@@ -213,6 +235,80 @@ def _only_updated(body, name):
                if isinstance(node, gast.Name) and node.id == name)
 
 
+_UPDATE_OPS = {gast.Add: "+", gast.Mult: "*"}
+
+
+def update_op(body, name):
+    """The one operator ``op`` of a reduction variable that ``body`` only updates as ``name =
+    name op e``, ``name op= e`` or ``name = max(name, e)`` / ``min`` (``e`` not reading
+    ``name``; conditional updates allowed): ``"+"``, ``"*"``, ``"max"``, ``"min"``, else None.
+    These are the forms Numba's parfors recognise as reductions (numba/parfors/parfor.py,
+    ``supported_reduction``), restricted to the associative and commutative ones."""
+    ops, allowed = set(), set()
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        target, value = None, None
+        if isinstance(node, gast.AugAssign):
+            target, op, operand = node.target, _UPDATE_OPS.get(type(node.op)), node.value
+        elif isinstance(node, gast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        if not (isinstance(target, gast.Name) and target.id == name):
+            continue
+        if value is not None:
+            op, operand, left = _update_value(value, name)
+            if op is None:
+                return None
+            allowed.add(id(left))
+        if op is None or name in reads(operand):
+            return None
+        ops.add(op)
+        allowed.add(id(target))
+    uses = [n for n in gast.walk(gast.Module(body=body, type_ignores=[]))
+            if isinstance(n, gast.Name) and n.id == name]
+    if len(ops) != 1 or any(id(n) not in allowed for n in uses):
+        return None
+    return ops.pop()
+
+
+def _update_value(value, name):
+    """``(op, e, the read of name)`` of ``name op e`` / ``max(name, e)``, else Nones."""
+    if isinstance(value, gast.BinOp) and type(value.op) in _UPDATE_OPS and isinstance(
+            value.left, gast.Name) and value.left.id == name:
+        return _UPDATE_OPS[type(value.op)], value.right, value.left
+    if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
+            value.func.id in ("max", "min") and len(value.args) == 2 and not value.keywords:
+        first, second = value.args
+        if isinstance(first, gast.Name) and first.id == name:
+            return value.func.id, second, first
+    return None, None, None
+
+
+def constant_stores(body, names):
+    """The names among ``names`` that ``body`` assigns only a constant, the same one, in
+    statements at its top level (so every iteration), and never reads: after any iteration
+    they hold that constant (graphjit's ``s_is_python = False`` result flags)."""
+    found = {}
+    top = {id(stmt) for stmt in body}
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.Name) and node.id in names and not isinstance(
+                node.ctx, gast.Store):
+            found[node.id] = None
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        stores = [n.id for n in gast.walk(node) if isinstance(n, gast.Name) and n.id in names
+                  and isinstance(n.ctx, gast.Store)] if isinstance(
+            node, (gast.Assign, gast.AugAssign, gast.For, gast.AnnAssign)) else []
+        for name in stores:
+            ok = id(node) in top and isinstance(node, gast.Assign) and len(
+                node.targets) == 1 and isinstance(node.targets[0], gast.Name) and isinstance(
+                node.value, gast.Constant)
+            value = node.value.value if ok else None
+            if not ok or (name in found and (found[name] is None or found[name] != (
+                    type(value), value))):
+                found[name] = None
+            else:
+                found[name] = (type(value), value)
+    return {name: kv[1] for name, kv in found.items() if kv is not None}
+
+
 def _raised(body):
     """ids of the exception expressions of ``raise`` statements (device code replaces the
     raise with an error flag: the exception is never built)."""
@@ -259,7 +355,8 @@ def function_problem(fdef, call_ok, module_aliases):
                                                                            gast.Store):
             return f"{fdef.name} stores to {gast.unparse(node).strip()}"
         if isinstance(node, gast.Call):
-            why = _call_problem(node, call_ok, module_aliases, raised)
+            why = call_problem(node) if call_problem is not None else _call_problem(
+                node, call_ok, module_aliases, raised)
             if why:
                 return f"{fdef.name}: {why}"
     return None

@@ -251,6 +251,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         generated = GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
                                       self.fn.__qualname__, taken)
         generated.result_types = self.result_types
+        # the scalar types of each name (parallel loops: which reductions are exact)
+        generated.name_types = dict(self.scalar_types.types) if self.scalar_types else {}
         generated.tagged = self.tagged or self.return_tagged
         return generated
 

@@ -1,0 +1,247 @@
+"""numba-cpu's parallel loops: ``jit(parallel=True)`` / ``set_context(parallel=True)``.
+
+The user writes plain ``range``. Each outermost ``for v in range(...)`` of a generated function
+(structured form, backends/restructure.py) that the analyses prove safe becomes two loops,
+chosen before it runs (loop versioning):
+
+    lo, hi, st = <range arguments>              # evaluated once, as Python does
+    n = trip_count(lo, hi, st)
+    if n >= MIN_TRIP and <index and alias checks>:
+        for k in numba.prange(n):               # Numba's parfors, its threading layer
+            v = lo + k * st
+            <body>
+    else:
+        for v in range(lo, hi, st):             # the serial loop, unchanged
+            <body>
+
+Safe means: independent (transpiler.analysis.dependence: every store ``a[v, ...]``, no
+carried dependence), no iteration can raise (transpiler.analysis.loop_safety: exceptions are
+not propagated reliably from Numba's worker threads, and the arrays would not hold what
+Python's order leaves), every index checked in range before the loop, the arrays it stores to
+apart in memory from every other array it uses (``f(x, x)`` would alias them) and row-distinct.
+Reductions (``s += x[i]``, ``c = c + 1``, ``m = max(m, x[i])``) run in parallel when their
+variable holds integers or booleans only (the specializer's scalar types): integer ``+``/``*``
+wrap modulo 2**64 and ``max``/``min`` are exact in any order. Float and complex sums would
+change the order of the additions, hence the last bits: serial unless the user asks
+``parallel="fast-reductions"`` (float ``max``/``min`` stay serial even then: NaN order).
+Loops inside a parallel loop run serially in its iterations; a loop that stays serial is
+searched for parallel loops inside it.
+
+Numba's other parfor conversions stay off (``PARALLEL_OPTIONS``): its parallel ``np.sum``,
+``np.dot``, ``np.mean`` ... change floating-point results, and its parallel ``np.random``
+draws other numbers.
+"""
+import copy
+
+import gast
+
+from transpiler import naming
+from transpiler.analysis import liveness
+from transpiler.analysis.dependence import classify_loop, range_loop
+from transpiler.analysis.loop_safety import LoopSafety, Unsafe
+
+# Numba's parfor passes allowed (numba/core/cpu_options.py ParallelOptions): prange loops and
+# the fusion of those; not the conversions that change values (see the module docstring).
+PARALLEL_OPTIONS = {"prange": True, "fusion": True, "comprehension": False,
+                    "reduction": False, "inplace_binop": False, "setitem": False,
+                    "numpy": False, "stencil": False}
+# Break-even trip counts on 2 cores (benchmarks/parallel_loops.py, "break-even"): a launch
+# costs a few microseconds, an iteration of a flat body about a nanosecond.
+MIN_TRIP = 16384
+MIN_TRIP_NESTED = 16          # a body with a loop in it: each iteration is a loop
+RUNTIME = {"trip_count": "_gj_trip_count", "extent": "_gj_extent", "apart": "_gj_apart",
+           "rows_apart": "_gj_rows_apart"}
+_INT_TYPES = ("int", "bool", "np:int", "np:uint", "np:bool")
+_NONINT_TYPES = ("float", "complex", "np:float", "np:complex", "arr:float", "arr:complex")
+
+
+def _n(name, store=False):
+    return gast.Name(id=name, ctx=gast.Store() if store else gast.Load(), annotation=None,
+                     type_comment=None)
+
+
+def _call(func, args):
+    return gast.Call(func=func, args=list(args), keywords=[])
+
+
+def _assign(name, value):
+    return gast.Assign(targets=[_n(name, True)], value=value, type_comment=None)
+
+
+def _attr(value, attr):
+    return gast.Attribute(value=value, attr=attr, ctx=gast.Load())
+
+
+def _c(value):
+    return gast.Constant(value=value, kind=None)
+
+
+class LoopParallelizer:
+    """Rewrites one generated function's loops (module docstring).
+
+    Args:
+        mode (bool | str): True, or ``"fast-reductions"`` (float and complex sums too).
+        functions (dict[str, GeneratedFunction]): the program's functions by module symbol.
+        checked (dict[str, str]): module names of the checked Python-int operations -> form.
+        aliases (dict[str, str]): module alias -> module (``np`` -> ``numpy``).
+
+    Attributes:
+        rows (list[tuple]): ``(line, "parallel" | "serial", why)`` per loop considered.
+    """
+
+    def __init__(self, mode, functions, checked, aliases):
+        self.mode, self.functions, self.checked, self.aliases = mode, functions, checked, aliases
+        self.rows = []
+        self._structured_nodes = {}
+
+    def _structured(self, fn):
+        from .restructure import restructure
+        node = self._structured_nodes.get(fn.symbol.name)
+        if node is None:
+            node = self._structured_nodes[fn.symbol.name] = restructure(fn.node)
+        return node
+
+    def rewrite(self, fdef, fn):
+        """``(fdef', parallel)``: ``fdef`` (structured, not modified) with its safe loops
+        versioned, and whether any loop became a ``prange``."""
+        fdef = copy.deepcopy(fdef)
+        liveness.annotate(fdef)
+        self._types = getattr(fn, "name_types", None) or {}
+        self._taken = set(fn.locals) | {n.id for n in gast.walk(fdef) if isinstance(
+            n, gast.Name)} | set(RUNTIME.values())
+        self._parallel = False
+        fdef.body = self._block(fdef.body)
+        return fdef, self._parallel
+
+    def _block(self, stmts):
+        out = []
+        for stmt in stmts:
+            if range_loop(stmt):
+                made = self._loop(stmt)
+                if made is not None:
+                    out.extend(made)
+                    continue
+                stmt.body = self._block(stmt.body)
+            elif isinstance(stmt, (gast.For, gast.While)):
+                stmt.body = self._block(stmt.body)
+            elif isinstance(stmt, gast.If):
+                stmt.body, stmt.orelse = self._block(stmt.body), self._block(stmt.orelse)
+            out.append(stmt)
+        return out
+
+    # -- one loop ---------------------------------------------------------------------------
+
+    def _loop(self, loop):
+        line = loop.lineno
+        verdict = classify_loop(loop, loop.live_out, None, self.aliases,
+                                reduction_ok=self._reduction_ok,
+                                call_problem=lambda call: None)
+        if not verdict.independent:
+            self.rows.append((line, "serial", verdict.reason))
+            return None
+        fresh = {key: naming.fresh(f"_gj_{key}", self._taken) for key in
+                 ("lo", "hi", "st", "n", "k", "imin", "imax")}
+        self._taken |= set(fresh.values())
+        lo, hi, st = (_n(fresh[k]) for k in ("lo", "hi", "st"))
+        interval = (_n(fresh["imin"]), _n(fresh["imax"]))
+        try:
+            checks = LoopSafety(loop.body, verdict.variable, interval, self.functions,
+                                self.checked, self.aliases, self._nonint,
+                                self._structured).run()
+        except Unsafe as exc:
+            self.rows.append((line, "serial", f"an iteration may raise: {exc} (Numba's "
+                                              "threads do not propagate exceptions)"))
+            return None
+        arrays = sorted({name for name, _, _, _ in checks})
+        conditions = self._conditions(checks, verdict.stored, arrays)
+        nested = any(isinstance(n, (gast.For, gast.While)) for stmt in loop.body
+                     for n in gast.walk(stmt))
+        minimum = MIN_TRIP_NESTED if nested else MIN_TRIP
+        args = loop.iter.args
+        start = args[0] if len(args) >= 2 else _c(0)
+        stop = args[1] if len(args) >= 2 else args[0]
+        step = args[2] if len(args) == 3 else _c(1)
+        rt = RUNTIME
+        last = gast.BinOp(left=lo, op=gast.Add(), right=gast.BinOp(
+            left=gast.BinOp(left=_n(fresh["n"]), op=gast.Sub(), right=_c(1)), op=gast.Mult(),
+            right=st))
+        before = [_assign(fresh["lo"], start), _assign(fresh["hi"], stop),
+                  _assign(fresh["st"], step),
+                  _assign(fresh["n"], _call(_n(rt["trip_count"]), [lo, hi, st]))]
+        if checks:
+            before += [_assign(fresh["imin"], _call(_n("min"), [lo, last])),
+                       _assign(fresh["imax"], _call(_n("max"), [lo, last]))]
+        test = gast.BoolOp(op=gast.And(), values=[gast.Compare(
+            left=_n(fresh["n"]), ops=[gast.GtE()], comparators=[_c(minimum)])] + conditions)
+        body = [s for s in copy.deepcopy(loop.body) if not _is_constant_store(
+            s, verdict.constants)]
+        index = _assign(verdict.variable, gast.BinOp(left=lo, op=gast.Add(), right=gast.BinOp(
+            left=_n(fresh["k"]), op=gast.Mult(), right=st)))
+        prange = gast.For(target=_n(fresh["k"], True), iter=_call(
+            _attr(_n("numba"), "prange"), [_n(fresh["n"])]), body=[index] + body, orelse=[],
+            type_comment=None)
+        parallel = [prange]
+        for name, value in sorted(verdict.constants.items()):
+            parallel.append(gast.If(test=gast.Compare(left=_n(fresh["n"]), ops=[gast.Gt()],
+                                                      comparators=[_c(0)]),
+                                    body=[_assign(name, _c(value))], orelse=[]))
+        serial = copy.copy(loop)
+        serial.iter = _call(_n("range"), [lo, hi, st])
+        made = before + [gast.If(test=test if len(test.values) > 1 else test.values[0],
+                                 body=parallel, orelse=[serial])]
+        for stmt in made:       # new nodes get the loop's line; the body keeps its own
+            for node in gast.walk(stmt):
+                if isinstance(node, (gast.stmt, gast.expr)) and getattr(
+                        node, "lineno", None) is None:
+                    gast.copy_location(node, loop)
+        self._parallel = True
+        reductions = ", ".join(f"{name} ({op})" for name, op in sorted(
+            verdict.reductions.items()))
+        self.rows.append((line, "parallel", "iterations independent" + (
+            f", reductions {reductions}" if reductions else "") + f"; runs in parallel when it "
+            f"has at least {minimum} iterations" + (" and its indexes are in range"
+                                                    if checks else "")))
+        return made
+
+    def _conditions(self, checks, stored, arrays):
+        rt, out, seen = RUNTIME, [], set()
+        for name, axis, low, high in checks:
+            for expr in (gast.Compare(left=_c(0), ops=[gast.LtE()], comparators=[low]),
+                         gast.Compare(left=high, ops=[gast.Lt()], comparators=[
+                             _call(_n(rt["extent"]), [_n(name), _c(axis)])])):
+                text = gast.unparse(expr)
+                if text not in seen:
+                    seen.add(text)
+                    out.append(expr)
+        for name in stored:
+            out.append(_call(_n(rt["rows_apart"]), [_n(name)]))
+            for other in arrays:
+                if other != name and (other not in stored or other > name):
+                    out.append(_call(_n(rt["apart"]), [_n(name), _n(other)]))
+        return out
+
+    def _reduction_ok(self, name, op):
+        kinds = self._types.get(name)
+        if not kinds or "?" in kinds:
+            return (f"it accumulates {name} across iterations, whose type is not known here: "
+                    "serial")
+        if all(k.startswith(_INT_TYPES) for k in kinds):
+            return None
+        if self.mode == "fast-reductions" and op in ("+", "*") and all(
+                k.startswith(_NONINT_TYPES) or k.startswith(_INT_TYPES) for k in kinds):
+            return None
+        return (f"it accumulates {name} ({op}) across iterations, a reduction of "
+                f"{'/'.join(sorted(kinds))}: in parallel the order of the operations, so the "
+                "rounding, would differ from Python's (parallel='fast-reductions' allows "
+                "float sums)" if op in ("+", "*") else
+                f"it takes the {op} of floats in {name}: NaN's place in the order decides "
+                "the result")
+
+    def _nonint(self, name):
+        kinds = self._types.get(name)
+        return bool(kinds) and all(k.startswith(_NONINT_TYPES) for k in kinds)
+
+
+def _is_constant_store(stmt, constants):
+    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+        stmt.targets[0], gast.Name) and stmt.targets[0].id in constants
