@@ -38,7 +38,7 @@ import gast
 from transpiler import naming
 from transpiler.analysis import liveness
 from transpiler.analysis.dependence import classify_loop, range_loop
-from transpiler.analysis.loop_safety import LoopSafety, Unsafe
+from transpiler.analysis.loop_safety import SMALL, LoopSafety, Unsafe
 
 # Numba's parfor passes allowed (numba/core/cpu_options.py ParallelOptions): prange loops and
 # the fusion of those; not the conversions that change values (see the module docstring).
@@ -145,15 +145,20 @@ class LoopParallelizer:
         lo, hi, st = (_n(fresh[k]) for k in ("lo", "hi", "st"))
         interval = (_n(fresh["imin"]), _n(fresh["imax"]))
         try:
-            checks = LoopSafety(loop.body, verdict.variable, interval, self.functions,
-                                self.checked, self.aliases, self._nonint,
-                                self._structured).run()
+            safety = LoopSafety(loop.body, verdict.variable, interval, self.functions,
+                                self.checked, self.aliases, self._nonint, self._structured)
+            checks = safety.run()
         except Unsafe as exc:
             self.rows.append((line, "serial", f"an iteration may raise: {exc} (Numba's "
                                               "threads do not propagate exceptions)"))
             return None
         arrays = sorted({name for name, _, _, _ in checks})
         conditions = self._conditions(checks, verdict.stored, arrays)
+        if safety.bounded_variable:     # its checked +/- cannot overflow (loop_safety.SMALL)
+            conditions += [gast.Compare(left=_c(-SMALL), ops=[gast.Lt()],
+                                        comparators=[interval[0]]),
+                           gast.Compare(left=interval[1], ops=[gast.Lt()],
+                                        comparators=[_c(SMALL)])]
         nested = any(isinstance(n, (gast.For, gast.While)) for stmt in loop.body
                      for n in gast.walk(stmt))
         minimum = MIN_TRIP_NESTED if nested else MIN_TRIP
@@ -168,21 +173,25 @@ class LoopParallelizer:
         before = [_assign(fresh["lo"], start), _assign(fresh["hi"], stop),
                   _assign(fresh["st"], step),
                   _assign(fresh["n"], _call(_n(rt["trip_count"]), [lo, hi, st]))]
-        if checks:
+        if checks or safety.bounded_variable:
             before += [_assign(fresh["imin"], _call(_n("min"), [lo, last])),
                        _assign(fresh["imax"], _call(_n("max"), [lo, last]))]
         test = gast.BoolOp(op=gast.And(), values=[gast.Compare(
             left=_n(fresh["n"]), ops=[gast.GtE()], comparators=[_c(minimum)])] + conditions)
-        body = [s for s in copy.deepcopy(loop.body) if not _is_constant_store(
-            s, verdict.constants)]
+        # a variable only set to a constant (a result flag): an integer max reduction
+        # records whether an iteration set it, and it is set once after the loop
+        hits = {name: naming.fresh(f"_gj_hit_{name}", self._taken)
+                for name in sorted(verdict.constants)}
+        self._taken |= set(hits.values())
+        body = _replace_constant_stores(copy.deepcopy(loop.body), hits)
         index = _assign(verdict.variable, gast.BinOp(left=lo, op=gast.Add(), right=gast.BinOp(
             left=_n(fresh["k"]), op=gast.Mult(), right=st)))
         prange = gast.For(target=_n(fresh["k"], True), iter=_call(
             _attr(_n("numba"), "prange"), [_n(fresh["n"])]), body=[index] + body, orelse=[],
             type_comment=None)
-        parallel = [prange]
+        parallel = [_assign(hit, _c(0)) for hit in hits.values()] + [prange]
         for name, value in sorted(verdict.constants.items()):
-            parallel.append(gast.If(test=gast.Compare(left=_n(fresh["n"]), ops=[gast.Gt()],
+            parallel.append(gast.If(test=gast.Compare(left=_n(hits[name]), ops=[gast.Gt()],
                                                       comparators=[_c(0)]),
                                     body=[_assign(name, _c(value))], orelse=[]))
         serial = copy.copy(loop)
@@ -242,6 +251,20 @@ class LoopParallelizer:
         return bool(kinds) and all(k.startswith(_NONINT_TYPES) for k in kinds)
 
 
-def _is_constant_store(stmt, constants):
-    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
-        stmt.targets[0], gast.Name) and stmt.targets[0].id in constants
+def _replace_constant_stores(stmts, hits):
+    """``stmts`` with each ``name = constant`` of a name in ``hits`` replaced by
+    ``hit = max(hit, 1)`` (a reduction Numba's parfors recognise)."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], gast.Name) and stmt.targets[0].id in hits:
+            hit = hits[stmt.targets[0].id]
+            out.append(gast.copy_location(_assign(hit, _call(_n("max"), [_n(hit), _c(1)])),
+                                          stmt))
+            continue
+        for field in ("body", "orelse"):
+            if getattr(stmt, field, None) and isinstance(getattr(stmt, field), list):
+                setattr(stmt, field, _replace_constant_stores(getattr(stmt, field), hits)
+                        or [gast.copy_location(gast.Pass(), stmt)])
+        out.append(stmt)
+    return out

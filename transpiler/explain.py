@@ -105,7 +105,7 @@ class ExplainRow(tuple):
 
     ``status`` is ``"compiled"`` or ``"python"``; with the numba-cuda backend also ``"gpu"`` (a
     region mapped to kernels) or ``"cpu"`` (a region of a compiled function that stays on the
-    CPU); ``origin`` the user's file:line (an
+    CPU); under ``jit(parallel=True)`` a loop's ``"parallel"`` or ``"serial"``; ``origin`` the user's file:line (an
     :class:`~transpiler.errors.Origin`, or None).
     """
 

@@ -68,8 +68,8 @@ class LoopVerdict:
         stored (list[str]): arrays the loop stores elements of.
         inputs (list[str]): names the body reads that are defined before the loop.
         reductions (dict[str, str]): reduction variable -> its operator (``reduction_ok``).
-        constants (dict[str, object]): variables every iteration sets to this constant
-            (:func:`constant_stores`), which hold it after the loop when it ran.
+        constants (dict[str, object]): variables the loop only sets to this constant
+            (:func:`constant_stores`), which hold it after the loop if an iteration did.
     """
 
     def __init__(self, independent, reason="", variable=None, stored=(), inputs=()):
@@ -283,11 +283,11 @@ def _update_value(value, name):
 
 
 def constant_stores(body, names):
-    """The names among ``names`` that ``body`` assigns only a constant, the same one, in
-    statements at its top level (so every iteration), and never reads: after any iteration
-    they hold that constant (graphjit's ``s_is_python = False`` result flags)."""
+    """The names among ``names`` that ``body`` assigns only a constant, the same one (in any
+    branch), and never reads: after the loop they hold that constant if some iteration
+    assigned it, else their value before the loop (graphjit's ``s_is_python = False`` result
+    flags). Constants ``(type, value)``-equal count as the same."""
     found = {}
-    top = {id(stmt) for stmt in body}
     for node in gast.walk(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name) and node.id in names and not isinstance(
                 node.ctx, gast.Store):
@@ -297,15 +297,13 @@ def constant_stores(body, names):
                   and isinstance(n.ctx, gast.Store)] if isinstance(
             node, (gast.Assign, gast.AugAssign, gast.For, gast.AnnAssign)) else []
         for name in stores:
-            ok = id(node) in top and isinstance(node, gast.Assign) and len(
-                node.targets) == 1 and isinstance(node.targets[0], gast.Name) and isinstance(
-                node.value, gast.Constant)
-            value = node.value.value if ok else None
-            if not ok or (name in found and (found[name] is None or found[name] != (
-                    type(value), value))):
+            ok = isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and isinstance(node.value, gast.Constant)
+            value = (type(node.value.value), node.value.value) if ok else None
+            if not ok or (name in found and found[name] != value):
                 found[name] = None
             else:
-                found[name] = (type(value), value)
+                found[name] = value
     return {name: kv[1] for name, kv in found.items() if kv is not None}
 
 

@@ -29,9 +29,14 @@ import gast
 from .activity import writes
 from .dependence import BUILTINS, MATH_FUNCTIONS, NUMPY_SCALAR_TYPES, NUMPY_TO_MATH
 
+# Integers below this in magnitude: array extents (no array has 2**58 elements), constants
+# below 2**32, the loop variable once checked: a checked + or - of two of them cannot leave
+# int64, nor can a few such sums nested (at most _SMALL_DEPTH).
+SMALL = 2 ** 58
+_SMALL_DEPTH = 4
 # graphjit helpers (transpiler/helpers) that never raise although their text divides: they
 # exist to give NumPy's result (inf, nan, 0 with a warning) where Numba would raise.
-RAISE_FREE_HELPERS = frozenset({"numpy_truediv", "numpy_floordiv"})
+RAISE_FREE_HELPERS = frozenset({"numpy_truediv", "numpy_floordiv", "numpy_mod"})
 _NONINT_CASTS = frozenset({"float", "complex"})
 _NONINT_NUMPY = frozenset({"float16", "float32", "float64", "complex64", "complex128"})
 _SAFE_NUMPY = frozenset({"isscalar", "isnan", "isinf", "isfinite", "signbit"})
@@ -66,6 +71,9 @@ class LoopSafety:
         self.assigned = writes(gast.Module(body=body, type_ignores=[]))
         self.body, self.variable, self.interval = body, variable, interval
         self.checks = []     # (array name, axis, low, high)
+        # the loop variable must lie in (-SMALL, SMALL): a checked +/- of it was trusted
+        self.bounded_variable = False
+        self._small_vars = set()   # inner loop variables whose range() bounds are small
         self._seen_functions = {}
 
     def run(self):
@@ -132,6 +140,9 @@ class LoopSafety:
                          "(ValueError)")
         if step is not None and step < 0:
             return None       # a falling inner range: its variable is not bounded here
+        if not function and isinstance(loop.target, gast.Name) and all(
+                self._small(a, env) for a in args):
+            self._small_vars.add(loop.target.id)
         start = args[0] if len(args) >= 2 else gast.Constant(value=0, kind=None)
         stop = args[1] if len(args) >= 2 else args[0]
         low, high = self._interval(start, env), self._interval(stop, env)
@@ -201,6 +212,9 @@ class LoopSafety:
             if name in self.checked:
                 if any(self._nonint(a, nonint, function) for a in call.args):
                     return
+                if not function and self.checked[name] in ("int_add", "int_sub") and all(
+                        self._small(a, env) for a in call.args):
+                    return
                 raise Unsafe(f"a checked Python-int operation {where} may raise "
                              "OverflowError")
             if name in BUILTINS or name == "weak":
@@ -269,6 +283,29 @@ class LoopSafety:
                 return (module == "numpy" and func.attr in _NONINT_NUMPY) or (
                     module == "math" and func.attr in MATH_FUNCTIONS - {"floor", "ceil",
                                                                         "trunc"})
+        return False
+
+    def _small(self, node, env, depth=0):
+        """``node`` is an integer of magnitude below ``SMALL * 2**depth`` (see ``SMALL``)."""
+        if depth > _SMALL_DEPTH:
+            return False
+        if isinstance(node, gast.Constant):
+            return type(node.value) is int and abs(node.value) < 2 ** 32
+        if isinstance(node, gast.Name):
+            if node.id == self.variable:
+                self.bounded_variable = True
+                return True
+            return node.id in self._small_vars and node.id in env
+        if self._invariant_atom(node):
+            return True
+        if isinstance(node, gast.Call) and _cast_of_int(node, self.aliases):
+            return self._small(node.args[0], env, depth)
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                self.checked.get(node.func.id) in ("int_add", "int_sub"):
+            return all(self._small(a, env, depth + 1) for a in node.args)
+        if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Add, gast.Sub)):
+            return self._small(node.left, env, depth + 1) and self._small(
+                node.right, env, depth + 1)
         return False
 
     # -- intervals --------------------------------------------------------------------------
