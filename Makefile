@@ -68,3 +68,9 @@ snapshot: $(STAMP)
 	PYTHONPATH=. $(PY) tools/snapshot_generated.py --out $(OUT)
 snapshot-compare: $(STAMP)
 	$(PY) tools/snapshot_generated.py --compare $(A) $(B)
+
+# Parallel loops (issue #19): tests/test_parallel.py over every integer and float dtype
+# (`make test` runs a sample), then the reference suite's functions under parallel=True.
+.PHONY: test-parallel
+test-parallel: $(STAMP)
+	GRAPHJIT_PARALLEL_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_parallel.py

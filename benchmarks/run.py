@@ -21,13 +21,15 @@ hits every way alike. First calls include transpiling and compiling.
 8. Whole-array NumPy kernels (benchmarks/array_kernels.py, benchmarks/array_bench.py): plain,
    ``tp.jit``, ``numba.njit``, ``jax.jit``; results compared with plain NumPy's bits and dtype.
 9. Dispatch cost per call (benchmarks/dispatch.py ``measure()``).
+10. Parallel loops (benchmarks/parallel_bench.py): serial, ``parallel=True`` and hand-written
+    ``numba.njit(parallel=True)`` with ``prange``; compile cost; the break-even trip count.
 
 Last, the summary (benchmarks/summary.py): issue #18's goals, each with this run's figure, the
 goal, PASS/MISS and the other ways beside it; written to build/bench.json as ``goals``.
 
 ``GRAPHJIT_BENCH_QUICK=1`` runs a tenth of the rounds (noisy; for development);
 ``GRAPHJIT_BENCH_ONLY=seed,arrays,...`` runs only the named sections (seed, transpile, kernels,
-fresh, import, mixed, float32, arrays, dispatch); the summary says "not run" for the others.
+fresh, import, mixed, float32, arrays, dispatch, parallel); the summary says "not run" for the others.
 
 BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1`` unless the shell sets it): NumPy and Numba
 (through SciPy) each load their own OpenBLAS, and on a small busy machine their two thread pools
@@ -56,6 +58,7 @@ import numpy as np  # noqa: E402
 
 import array_bench  # noqa: E402
 import kernels  # noqa: E402
+import parallel_bench  # noqa: E402
 import seed  # noqa: E402
 import summary  # noqa: E402
 import transpiler as tp  # noqa: E402
@@ -523,7 +526,8 @@ def main():
         ("mixed", "mixed", bench_mixed, show_mixed),
         ("float32", "float32", bench_float32, show_float32),
         ("arrays", "arrays", array_bench.bench_arrays, array_bench.show_arrays),
-        ("dispatch", "dispatch", bench_dispatch, show_dispatch)]
+        ("dispatch", "dispatch", bench_dispatch, show_dispatch),
+        ("parallel", "parallel", parallel_bench.bench_parallel, parallel_bench.show_parallel)]
     try:
         for name, key, measure, show in sections:
             if only and name not in only:

@@ -139,10 +139,26 @@ def _transpile(data):
                   if again else "")]
 
 
+def _parallel(data):
+    """Issue #19: parallel=True's speedup over serial graphjit on the independent loops."""
+    rows = [r for r in data.get("parallel", {}).get("rows", []) if r["goal"]]
+    worst, kernel, median = _worst(rows, "speedup", "kernel", largest=False)
+    detail = beside = ""
+    if worst is not None:
+        differ = sum(not r["parallel_equal"] for r in data["parallel"]["rows"])
+        cost = [r["compile_cost_ms"] / 1e3 for r in data["parallel"]["rows"]]
+        detail = (f"worst {kernel}, median {median:.2f}x; {differ} differ; parallel=True "
+                  f"adds {statistics.median(cost):.2f} s (median) to a first call")
+        w, k, m = _worst(rows, "njit_speedup", "kernel", largest=False)
+        beside = f"njit(parallel=True) prange: worst {w:.2f}x ({k}), median {m:.2f}x"
+    return [_goal("7", "parallel loops, serial / parallel=True (worst independent loop)",
+                  worst, "x", ">=", 1.8, detail, beside)]
+
+
 def goals(data):
-    """Every goal of issue #18 from this run's ``data``, in the issue's order."""
+    """Every goal of issues #18 and #19 from this run's ``data``, in the issues' order."""
     return (_seed_fresh(data) + _seed_calls(data) + _kernels(data) + _arrays(data)
-            + _dispatch(data) + _transpile(data))
+            + _dispatch(data) + _transpile(data) + _parallel(data))
 
 
 def _figure(value, unit):
@@ -153,7 +169,7 @@ def _figure(value, unit):
 
 def show_goals(rows):
     print_table(
-        "Summary: issue #18 performance goals, measured in this run",
+        "Summary: issue #18 performance goals (and #19's parallel loops), measured in this run",
         "   measured = this run's figure (worst = the worst kernel, which passes or misses; its "
         "median is in the notes); beside = the other ways in the same run",
         ["#", "goal", "measured", "goal", "result", "beside"],

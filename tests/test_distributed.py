@@ -93,7 +93,7 @@ def test_specializations_are_not_pickled():
     state = jf.__reduce_ex__(5)[2]
     assert set(state) == {"function", "bound_self", "split", "region_source", "source",
                           "backend", "fullgraph", "static_argnames", "cache", "boundscheck",
-                          "check_int_overflow"}
+                          "check_int_overflow", "parallel"}
 
 
 def test_options_travel():

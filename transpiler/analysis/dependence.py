@@ -353,8 +353,7 @@ def function_problem(fdef, call_ok, module_aliases):
                                                                            gast.Store):
             return f"{fdef.name} stores to {gast.unparse(node).strip()}"
         if isinstance(node, gast.Call):
-            why = call_problem(node) if call_problem is not None else _call_problem(
-                node, call_ok, module_aliases, raised)
+            why = _call_problem(node, call_ok, module_aliases, raised)
             if why:
                 return f"{fdef.name}: {why}"
     return None
