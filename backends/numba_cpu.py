@@ -36,7 +36,8 @@ class NumbaCPUBackend(Backend):
         self.boundscheck = bool(boundscheck)
         self.parallel = parallel      # False, True or "fast-reductions" (parallel_cpu.py)
         self.parallel_rows = []       # (line, status, why) per loop: explain()
-        self._parallel_symbols = set()
+        self._outlined = []           # (FunctionDef, filename): the prange loops
+        self._module_names = None
         self._program = None
         # boundscheck: an index out of range raises IndexError as in Python, instead of
         # reading or writing outside the array (Numba's default, which can crash the process).
@@ -82,11 +83,15 @@ class NumbaCPUBackend(Backend):
         return super().lower(program, header, include_prepare, reserved)
 
     def decorator_for(self, fn):
-        """``@_jit``; ``@_jit_inline`` for graphjit's helpers; ``@_jit_par`` for a function
-        with a parallel loop."""
-        if fn.symbol.name in self._parallel_symbols:
-            return "@_jit_par"
+        """``@_jit``; ``@_jit_inline`` for graphjit's helpers."""
         return "@_jit_inline" if fn.is_helper else "@_jit"
+
+    def lower_more(self, program, lines, line_map):
+        """The outlined parallel loops (``@_jit_par``), after the generated functions."""
+        from .base import emit_def
+        for node, filename in self._outlined:
+            emit_def(lines, line_map, node, filename, "@_jit_par")
+        return None
 
     def _parallelize(self, node, fn):
         from transpiler.ir import CHECKED_INT
@@ -96,9 +101,11 @@ class NumbaCPUBackend(Backend):
         checked = {alias: form for form, alias in program.ir_imports() if form in CHECKED_INT}
         functions = {f.symbol.name: f for f in program.functions}
         rewriter = LoopParallelizer(self.parallel, functions, checked, imports)
-        node, parallel = rewriter.rewrite(node, fn)
-        if parallel:
-            self._parallel_symbols.add(fn.symbol.name)
+        if self._module_names is None:
+            self._module_names = set(functions) | set(imports) | {
+                alias for _, alias in program.ir_imports()} | {"_jit", "_jit_inline", "numba"}
+        node, outlined = rewriter.rewrite(node, fn, self._module_names)
+        self._outlined.extend((f, fn.filename) for f in outlined)
         from transpiler.errors import Origin
         self.parallel_rows.extend(("loop", Origin(fn.filename, line), status, why)
                                   for line, status, why in rewriter.rows)

@@ -45,12 +45,20 @@ from transpiler.analysis.loop_safety import SMALL, LoopSafety, Unsafe
 PARALLEL_OPTIONS = {"prange": True, "fusion": True, "comprehension": False,
                     "reduction": False, "inplace_binop": False, "setitem": False,
                     "numpy": False, "stencil": False}
-# Break-even trip counts on 2 cores (benchmarks/parallel_loops.py, "break-even"): a launch
-# costs a few microseconds, an iteration of a flat body about a nanosecond.
-MIN_TRIP = 16384
+# Break-even trip counts on 2 cores (make bench, section 10, "break-even"): a launch costs
+# ~5 us; a flat body of arithmetic runs ~1 ns an iteration and is bound by memory bandwidth,
+# which two cores share (parallel only about equals serial below ~2**18 iterations); a body
+# calling a costly function (np.sin, np.sqrt: ~10-20 ns) wins from ~1000 iterations.
+MIN_TRIP = 65536
+MIN_TRIP_CALLS = 2048         # a flat body calling one of _COSTLY
 MIN_TRIP_NESTED = 16          # a body with a loop in it: each iteration is a loop
 RUNTIME = {"trip_count": "_gj_trip_count", "extent": "_gj_extent", "apart": "_gj_apart",
            "rows_apart": "_gj_rows_apart"}
+# Functions of ~10 ns or more a call (math and NumPy's transcendental ones).
+_COSTLY = frozenset({"sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos",
+                     "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "arctan2",
+                     "asin", "acos", "atan", "atan2", "hypot", "power", "pow", "erf", "erfc",
+                     "gamma", "lgamma", "cbrt"})
 _INT_TYPES = ("int", "bool", "np:int", "np:uint", "np:bool")
 _NONINT_TYPES = ("float", "complex", "np:float", "np:complex", "arr:float", "arr:complex")
 
@@ -101,17 +109,22 @@ class LoopParallelizer:
             node = self._structured_nodes[fn.symbol.name] = restructure(fn.node)
         return node
 
-    def rewrite(self, fdef, fn):
-        """``(fdef', parallel)``: ``fdef`` (structured, not modified) with its safe loops
-        versioned, and whether any loop became a ``prange``."""
+    def rewrite(self, fdef, fn, module_names):
+        """``(fdef', outlined)``: ``fdef`` (structured, not modified) with its safe loops
+        versioned, and the functions of their ``prange`` twins (to decorate ``@_jit_par``),
+        named apart from ``module_names`` (a set, which the new names join)."""
         fdef = copy.deepcopy(fdef)
         liveness.annotate(fdef)
+        self.outlined, self._module_names, self._symbol = [], module_names, fn.symbol.name
+        self._locals = set(fn.dynamic_params) | {name for name, _ in fn.inputs} | {
+            n.id for n in gast.walk(fdef) if isinstance(n, gast.Name) and isinstance(
+                n.ctx, (gast.Store, gast.Param))} | {a.id for a in fdef.args.args}
         self._types = getattr(fn, "name_types", None) or {}
         self._taken = set(fn.locals) | {n.id for n in gast.walk(fdef) if isinstance(
             n, gast.Name)} | set(RUNTIME.values())
         self._parallel = False
         fdef.body = self._block(fdef.body)
-        return fdef, self._parallel
+        return fdef, self.outlined
 
     def _block(self, stmts):
         out = []
@@ -161,7 +174,9 @@ class LoopParallelizer:
                                         comparators=[_c(SMALL)])]
         nested = any(isinstance(n, (gast.For, gast.While)) for stmt in loop.body
                      for n in gast.walk(stmt))
-        minimum = MIN_TRIP_NESTED if nested else MIN_TRIP
+        calls = any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute) and
+                    n.func.attr in _COSTLY for stmt in loop.body for n in gast.walk(stmt))
+        minimum = MIN_TRIP_NESTED if nested else MIN_TRIP_CALLS if calls else MIN_TRIP
         args = loop.iter.args
         start = args[0] if len(args) >= 2 else _c(0)
         stop = args[1] if len(args) >= 2 else args[0]
@@ -184,12 +199,43 @@ class LoopParallelizer:
                 for name in sorted(verdict.constants)}
         self._taken |= set(hits.values())
         body = _replace_constant_stores(copy.deepcopy(loop.body), hits)
-        index = _assign(verdict.variable, gast.BinOp(left=lo, op=gast.Add(), right=gast.BinOp(
-            left=_n(fresh["k"]), op=gast.Mult(), right=st)))
-        prange = gast.For(target=_n(fresh["k"], True), iter=_call(
-            _attr(_n("numba"), "prange"), [_n(fresh["n"])]), body=[index] + body, orelse=[],
-            type_comment=None)
-        parallel = [_assign(hit, _c(0)) for hit in hits.values()] + [prange]
+        one = isinstance(step, gast.Constant) and step.value == 1
+        if one and isinstance(start, gast.Constant) and start.value == 0:
+            # prange(n) over the loop variable itself: Numba's fastest form (a start, or an
+            # index computed from the prange variable, measured up to 2x slower for a reduction)
+            prange = gast.For(target=_n(verdict.variable, True), iter=_call(
+                _attr(_n("numba"), "prange"), [_n(fresh["n"])]), body=body, orelse=[],
+                type_comment=None)
+        else:
+            offset = _n(fresh["k"]) if one else gast.BinOp(left=_n(fresh["k"]), op=gast.Mult(),
+                                                             right=st)
+            index = _assign(verdict.variable, gast.BinOp(left=offset, op=gast.Add(), right=lo))
+            prange = gast.For(target=_n(fresh["k"], True), iter=_call(
+                _attr(_n("numba"), "prange"), [_n(fresh["n"])]), body=[index] + body,
+                orelse=[], type_comment=None)
+        # The prange loop is outlined into a function of its own (decorated @_jit_par): its
+        # inputs as parameters, its reductions passed in and returned. In the caller Numba
+        # compiles the rest without its parfor passes, and the reduction variables do not
+        # meet the serial twin's at a join (that made the parallel loop ~1.6x slower).
+        results = sorted(verdict.reductions) + list(hits.values())
+        inputs = sorted((set(verdict.inputs) & self._locals) - set(results)
+                        - set(fresh.values())) + [fresh["lo"], fresh["hi"], fresh["st"],
+                                                  fresh["n"]]
+        name = naming.fresh(f"{self._symbol}__parallel_{line}", self._module_names)
+        self._module_names.add(name)
+        ret = gast.Return(value=gast.Tuple(elts=[_n(r) for r in results], ctx=gast.Load())
+                          if results else None)
+        outlined = gast.FunctionDef(
+            name=name, args=gast.arguments(
+                args=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+                      for p in inputs + results], posonlyargs=[], vararg=None,
+                kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+            body=[prange, ret], decorator_list=[], returns=None, type_comment=None)
+        call = _call(_n(name), [_n(p) for p in inputs] + [
+            _c(0) if r in hits.values() else _n(r) for r in results])
+        parallel = [gast.Assign(targets=[gast.Tuple(elts=[_n(r, True) for r in results],
+                                                    ctx=gast.Store())], value=call,
+                                type_comment=None) if results else gast.Expr(value=call)]
         for name, value in sorted(verdict.constants.items()):
             parallel.append(gast.If(test=gast.Compare(left=_n(hits[name]), ops=[gast.Gt()],
                                                       comparators=[_c(0)]),
@@ -198,11 +244,12 @@ class LoopParallelizer:
         serial.iter = _call(_n("range"), [lo, hi, st])
         made = before + [gast.If(test=test if len(test.values) > 1 else test.values[0],
                                  body=parallel, orelse=[serial])]
-        for stmt in made:       # new nodes get the loop's line; the body keeps its own
+        for stmt in made + [outlined]:   # new nodes get the loop's line; the body its own
             for node in gast.walk(stmt):
                 if isinstance(node, (gast.stmt, gast.expr)) and getattr(
                         node, "lineno", None) is None:
                     gast.copy_location(node, loop)
+        self.outlined.append(outlined)
         self._parallel = True
         reductions = ", ".join(f"{name} ({op})" for name, op in sorted(
             verdict.reductions.items()))

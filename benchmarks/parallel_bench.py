@@ -27,16 +27,19 @@ GOAL = 1.8
 
 
 def _inputs():
+    """kernel -> (make the arguments (the same values each time), plain is fast enough)."""
     rng = np.random.default_rng(0)
     a, b = rng.random(2_000_000) * 10, rng.random(2_000_000)
+    xs, ys = np.linspace(-2.0, 0.6, 400), np.linspace(-1.2, 1.2, 300)
+    ints, X, img = rng.integers(0, 1000, 8_000_000), rng.random((1200, 16)), rng.random(
+        (2000, 2000))
     return {
         "trig_map": (lambda: (a, np.empty_like(a)), True),
-        "mandelbrot": (lambda: (np.linspace(-2.0, 0.6, 400), np.linspace(-1.2, 1.2, 300), 200,
-                                np.zeros((300, 400), dtype=np.int64)), False),
-        "multiples": (lambda: (rng.integers(0, 1000, 8_000_000),), True),
-        "pairwise": (lambda: (rng.random((1200, 16)),), False),
+        "mandelbrot": (lambda: (xs, ys, 200, np.zeros((300, 400), dtype=np.int64)), False),
+        "multiples": (lambda: (ints,), True),
+        "pairwise": (lambda: (X,), False),
         "axpy_exp": (lambda: (a, b, np.empty_like(a)), True),
-        "blur": (lambda: (rng.random((2000, 2000)), np.zeros((2000, 2000))), False),
+        "blur": (lambda: (img, np.zeros_like(img)), False),
     }
 
 
@@ -73,24 +76,27 @@ def bench_parallel():
 
 
 def _break_even():
-    """Median ms of ``scale`` per trip count, serial and forced parallel."""
-    sizes = [1024, 4096, 16384, 65536, 262144]
-    saved = parallel_cpu.MIN_TRIP
+    """Median us of ``scale`` and ``trig_map`` per trip count, serial and forced parallel."""
+    sizes = [1024, 4096, 16384, 65536, 262144, 1048576]
+    saved = parallel_cpu.MIN_TRIP, parallel_cpu.MIN_TRIP_CALLS
     try:
-        parallel_cpu.MIN_TRIP = 1
-        forced = tp.jit(K.scale, parallel=True)
-        serial = tp.jit(K.scale)
+        parallel_cpu.MIN_TRIP = parallel_cpu.MIN_TRIP_CALLS = 1
+        ways = {name: (tp.jit(getattr(K, name), parallel=True), tp.jit(getattr(K, name)))
+                for name in ("scale", "trig_map")}
         out = []
         for n in sizes:
             a, o = np.random.default_rng(1).random(n), np.empty(n)
-            forced(a, o), serial(a, o)
-            med = interleaved_medians({"serial": (None, lambda: serial(a, o)),
-                                       "parallel": (None, lambda: forced(a, o))},
-                                      rounds(41), warm=2)
-            out.append({"n": n, "serial_us": med["serial"] * 1e3,
-                        "parallel_us": med["parallel"] * 1e3})
+            row = {"n": n}
+            for name, (forced, serial) in ways.items():
+                forced(a, o), serial(a, o)
+                med = interleaved_medians({"serial": (None, lambda: serial(a, o)),
+                                           "parallel": (None, lambda: forced(a, o))},
+                                          rounds(41), warm=2)
+                row[f"{name}_serial_us"] = med["serial"] * 1e3
+                row[f"{name}_parallel_us"] = med["parallel"] * 1e3
+            out.append(row)
     finally:
-        parallel_cpu.MIN_TRIP = saved
+        parallel_cpu.MIN_TRIP, parallel_cpu.MIN_TRIP_CALLS = saved
     return out
 
 
@@ -110,9 +116,12 @@ def show_parallel(data):
          for r in rows], "lrrrrrrrrl")
     for r in rows:
         print(f"  {r['kernel']}: " + "; ".join(r["loops"]))
-    print_table("Break-even of a parallel loop (scale: one multiply-add per element)",
-                f"median us; graphjit's threshold: {parallel_cpu.MIN_TRIP} iterations",
-                ["n", "serial", "parallel"],
-                [[b["n"], b["serial_us"], b["parallel_us"]] for b in data["break_even"]],
-                "rrr")
+    print_table("Break-even of a parallel loop, threshold forced off (scale: a multiply-add per "
+                "element; trig_map: sqrt, sin, cos per element)",
+                f"median us; graphjit's thresholds: {parallel_cpu.MIN_TRIP} iterations, "
+                f"{parallel_cpu.MIN_TRIP_CALLS} with a call in the body, "
+                f"{parallel_cpu.MIN_TRIP_NESTED} with a loop in it",
+                ["n", "scale serial", "scale parallel", "trig_map serial", "trig_map parallel"],
+                [[b["n"], b["scale_serial_us"], b["scale_parallel_us"], b["trig_map_serial_us"],
+                  b["trig_map_parallel_us"]] for b in data["break_even"]], "rrrrr")
     print_warnings(data["warnings"], "parallel")

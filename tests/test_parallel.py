@@ -32,8 +32,8 @@ SAMPLE_INT, SAMPLE_FLOAT = (INT_DTYPES, FLOAT_DTYPES) if FULL else (["int64", "u
 def low_threshold(monkeypatch):
     """Loops of 2 or more iterations run in parallel (the generated text changes, so these
     specializations are their own modules)."""
-    monkeypatch.setattr(parallel_cpu, "MIN_TRIP", 2)
-    monkeypatch.setattr(parallel_cpu, "MIN_TRIP_NESTED", 2)
+    for name in ("MIN_TRIP", "MIN_TRIP_CALLS", "MIN_TRIP_NESTED"):
+        monkeypatch.setattr(parallel_cpu, name, 2)
 
 
 def check(fn, *args, parallel=True, whole=True):
