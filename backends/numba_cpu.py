@@ -71,7 +71,9 @@ class NumbaCPUBackend(Backend):
         self.decorator_lines = self.decorator_lines + [
             "from backends.runtime.parallel import " + ", ".join(
                 f"{name} as {alias}" for name, alias in sorted(RUNTIME.items())),
-            f"_jit_par = numba.njit(cache={self.cache}, boundscheck={self.boundscheck}, "
+            # boundscheck=False: every index of a parallel loop was checked in range before it
+            # (parallel_cpu.py); Numba's checks there would only stop LLVM vectorizing
+            f"_jit_par = numba.njit(cache={self.cache}, boundscheck=False, "
             f"no_cfunc_wrapper=True, parallel={PARALLEL_OPTIONS!r})"]
 
     def lower(self, program, header="", include_prepare=True, reserved=()):

@@ -5,7 +5,7 @@ The user writes plain ``range``. Each outermost ``for v in range(...)`` of a gen
 chosen before it runs (loop versioning):
 
     lo, hi, st = <range arguments>              # evaluated once, as Python does
-    n = trip_count(lo, hi, st)
+    n = len(range(lo, hi, st))
     if n >= MIN_TRIP and <index and alias checks>:
         for k in numba.prange(n):               # Numba's parfors, its threading layer
             v = lo + k * st
@@ -52,8 +52,7 @@ PARALLEL_OPTIONS = {"prange": True, "fusion": True, "comprehension": False,
 MIN_TRIP = 65536
 MIN_TRIP_CALLS = 2048         # a flat body calling one of _COSTLY
 MIN_TRIP_NESTED = 16          # a body with a loop in it: each iteration is a loop
-RUNTIME = {"trip_count": "_gj_trip_count", "extent": "_gj_extent", "apart": "_gj_apart",
-           "rows_apart": "_gj_rows_apart"}
+RUNTIME = {"extent": "_gj_extent", "apart": "_gj_apart", "rows_apart": "_gj_rows_apart"}
 # Functions of ~10 ns or more a call (math and NumPy's transcendental ones).
 _COSTLY = frozenset({"sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos",
                      "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "arctan2",
@@ -187,7 +186,7 @@ class LoopParallelizer:
             right=st))
         before = [_assign(fresh["lo"], start), _assign(fresh["hi"], stop),
                   _assign(fresh["st"], step),
-                  _assign(fresh["n"], _call(_n(rt["trip_count"]), [lo, hi, st]))]
+                  _assign(fresh["n"], _call(_n("len"), [_call(_n("range"), [lo, hi, st])]))]
         if checks or safety.bounded_variable:
             before += [_assign(fresh["imin"], _call(_n("min"), [lo, last])),
                        _assign(fresh["imax"], _call(_n("max"), [lo, last]))]
@@ -262,9 +261,14 @@ class LoopParallelizer:
     def _conditions(self, checks, stored, arrays):
         rt, out, seen = RUNTIME, [], set()
         for name, axis, low, high in checks:
+            ndim = self._ndim(name)
+            # an array of known ndim: its shape itself (Numba compiles the _gj_extent
+            # overload slowly, ~0.4 s); else _gj_extent, -1 for what is not an array
+            bound = gast.Subscript(value=_attr(_n(name), "shape"), slice=_c(axis),
+                                   ctx=gast.Load()) if ndim is not None and axis < ndim else \
+                _call(_n(rt["extent"]), [_n(name), _c(axis)])
             for expr in (gast.Compare(left=_c(0), ops=[gast.LtE()], comparators=[low]),
-                         gast.Compare(left=high, ops=[gast.Lt()], comparators=[
-                             _call(_n(rt["extent"]), [_n(name), _c(axis)])])):
+                         gast.Compare(left=high, ops=[gast.Lt()], comparators=[bound])):
                 text = gast.unparse(expr)
                 if text not in seen:
                     seen.add(text)
@@ -275,6 +279,14 @@ class LoopParallelizer:
                 if other != name and (other not in stored or other > name):
                     out.append(_call(_n(rt["apart"]), [_n(name), _n(other)]))
         return out
+
+    def _ndim(self, name):
+        """The one ndim of an array variable (scalar types ``arr:<dtype>:<ndim>``), or None."""
+        kinds = self._types.get(name) or ()
+        dims = {k.rsplit(":", 1)[1] for k in kinds if k.startswith("arr:")}
+        if len(dims) == 1 and len(dims) == len(kinds) and next(iter(dims)).isdigit():
+            return int(next(iter(dims)))
+        return None
 
     def _reduction_ok(self, name, op):
         kinds = self._types.get(name)
