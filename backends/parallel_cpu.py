@@ -198,6 +198,21 @@ class LoopParallelizer:
                 for name in sorted(verdict.constants)}
         self._taken |= set(hits.values())
         body = _replace_constant_stores(copy.deepcopy(loop.body), hits)
+        # an update cast to a fixed-width integer (s = np.int32(s + e)): accumulated in
+        # 64 bits of the same signedness and cast once after the loop, the same value modulo
+        # 2**w whatever the order (reduction modulo 2**64, then to 2**w, is exact)
+        wide = {}
+        for red, op in sorted(verdict.reductions.items()):
+            if "@" in op:
+                wide[red] = (naming.fresh(f"_gj_wide_{red}", self._taken), op.split("@")[1])
+                self._taken.add(wide[red][0])
+        wrong = [w for w in _cast_operands(body, wide) if not self._surely_int(w)]
+        if wrong:
+            self.rows.append((line, "serial", f"it accumulates {', '.join(sorted(wide))} "
+                              f"cast to a NumPy integer, adding {gast.unparse(wrong[0]).strip()}"
+                              ", not known to be an integer (the cast would not be modular)"))
+            return None
+        body = _widen_updates(body, wide)
         one = isinstance(step, gast.Constant) and step.value == 1
         if one and isinstance(start, gast.Constant) and start.value == 0:
             # prange(n) over the loop variable itself: Numba's fastest form (a start, or an
@@ -216,7 +231,9 @@ class LoopParallelizer:
         # inputs as parameters, its reductions passed in and returned. In the caller Numba
         # compiles the rest without its parfor passes, and the reduction variables do not
         # meet the serial twin's at a join (that made the parallel loop ~1.6x slower).
-        results = sorted(verdict.reductions) + list(hits.values())
+        numpy = next((k for k, v in self.aliases.items() if v == "numpy"), "np")
+        results = [wide[r][0] if r in wide else r for r in sorted(verdict.reductions)] + list(
+            hits.values())
         inputs = sorted((set(verdict.inputs) & self._locals) - set(results)
                         - set(fresh.values())) + [fresh["lo"], fresh["hi"], fresh["st"],
                                                   fresh["n"]]
@@ -232,9 +249,17 @@ class LoopParallelizer:
             body=[prange, ret], decorator_list=[], returns=None, type_comment=None)
         call = _call(_n(name), [_n(p) for p in inputs] + [
             _c(0) if r in hits.values() else _n(r) for r in results])
-        parallel = [gast.Assign(targets=[gast.Tuple(elts=[_n(r, True) for r in results],
-                                                    ctx=gast.Store())], value=call,
-                                type_comment=None) if results else gast.Expr(value=call)]
+        if wide and numpy not in self.aliases:
+            self.rows.append((line, "serial", "NumPy is not imported in the generated module"))
+            return None
+        parallel = [_assign(w, _call(_attr(_n(numpy), "uint64" if dtype.startswith("u") else
+                                           "int64"), [_n(red)]))
+                    for red, (w, dtype) in sorted(wide.items())]
+        parallel.append(gast.Assign(targets=[gast.Tuple(elts=[_n(r, True) for r in results],
+                                                        ctx=gast.Store())], value=call,
+                                    type_comment=None) if results else gast.Expr(value=call))
+        parallel += [_assign(red, _call(_attr(_n(numpy), dtype), [_n(w)]))
+                     for red, (w, dtype) in sorted(wide.items())]
         for name, value in sorted(verdict.constants.items()):
             parallel.append(gast.If(test=gast.Compare(left=_n(hits[name]), ops=[gast.Gt()],
                                                       comparators=[_c(0)]),
@@ -250,7 +275,7 @@ class LoopParallelizer:
                     gast.copy_location(node, loop)
         self.outlined.append(outlined)
         self._parallel = True
-        reductions = ", ".join(f"{name} ({op})" for name, op in sorted(
+        reductions = ", ".join(f"{name} ({op.replace('@', ' as ')})" for name, op in sorted(
             verdict.reductions.items()))
         self.rows.append((line, "parallel", "iterations independent" + (
             f", reductions {reductions}" if reductions else "") + f"; runs in parallel when it "
@@ -290,7 +315,7 @@ class LoopParallelizer:
 
     def _reduction_ok(self, name, op):
         kinds = self._types.get(name)
-        if not kinds or "?" in kinds:
+        if not kinds or any(k.startswith("?") for k in kinds):
             return (f"it accumulates {name} across iterations, whose type is not known here: "
                     "serial")
         if all(k.startswith(_INT_TYPES) for k in kinds):
@@ -305,9 +330,69 @@ class LoopParallelizer:
                 f"it takes the {op} of floats in {name}: NaN's place in the order decides "
                 "the result")
 
+    def _surely_int(self, node):
+        """``node`` is an integer or boolean in every path (casts, constants, names and array
+        elements of integer types, their integer arithmetic)."""
+        if isinstance(node, gast.Constant):
+            return type(node.value) in (int, bool)
+        if isinstance(node, gast.Name):
+            kinds = self._types.get(node.id)
+            return bool(kinds) and all(k.startswith(_INT_TYPES) for k in kinds)
+        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name):
+            kinds = self._types.get(node.value.id)
+            return bool(kinds) and all(k.startswith(("arr:int", "arr:uint", "arr:bool"))
+                                       for k in kinds)
+        if isinstance(node, gast.BinOp) and isinstance(node.op, (
+                gast.Add, gast.Sub, gast.Mult, gast.FloorDiv, gast.Mod, gast.BitAnd,
+                gast.BitOr, gast.BitXor, gast.LShift, gast.RShift)):
+            return self._surely_int(node.left) and self._surely_int(node.right)
+        if isinstance(node, gast.Compare):
+            return True
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
+            return node.func.attr in ("int8", "int16", "int32", "int64", "uint8", "uint16",
+                                      "uint32", "uint64", "bool_")
+        return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+            node.func.id in ("int", "bool")
+
     def _nonint(self, name):
         kinds = self._types.get(name)
         return bool(kinds) and all(k.startswith(_NONINT_TYPES) for k in kinds)
+
+
+def _cast_operands(stmts, wide):
+    """The ``e`` of each ``s = np.<int>(s op e)`` of a name in ``wide``."""
+    from transpiler.analysis.dependence import reduction_cast
+    found = []
+    for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and node.targets[0].id in wide:
+            found.append(reduction_cast(node.value)[2].right)
+    return found
+
+
+def _widen_updates(stmts, wide):
+    """``stmts`` with each ``s = np.<int>(s op e)`` of a name in ``wide`` (name -> (wide
+    name, dtype)) made ``w = w op np.int64(e)`` (``np.uint64`` for an unsigned dtype): Numba's
+    64-bit arithmetic of one signedness, wrapping."""
+    from transpiler.analysis.dependence import reduction_cast
+    if not wide:
+        return stmts
+    out = []
+    for stmt in stmts:
+        target = stmt.targets[0] if isinstance(stmt, gast.Assign) and len(
+            stmt.targets) == 1 else None
+        if isinstance(target, gast.Name) and target.id in wide:
+            alias, dtype, inner = reduction_cast(stmt.value)
+            w = wide[target.id][0]
+            cast = _attr(_n(alias), "uint64" if dtype.startswith("u") else "int64")
+            out.append(gast.copy_location(_assign(w, gast.BinOp(
+                left=_n(w), op=inner.op, right=_call(cast, [inner.right]))), stmt))
+            continue
+        for field in ("body", "orelse"):
+            if getattr(stmt, field, None) and isinstance(getattr(stmt, field), list):
+                setattr(stmt, field, _widen_updates(getattr(stmt, field), wide))
+        out.append(stmt)
+    return out
 
 
 def _replace_constant_stores(stmts, hits):

@@ -94,6 +94,15 @@ def product_mod(x):
     return p
 
 
+def typed_sum(x):
+    """parallel: a fixed-width integer sum (s = np.int32(s + x[i]) in the generated code),
+    accumulated in 64 bits and cast once: the same value modulo 2**32 in any order."""
+    s = np.int32(0)
+    for i in range(x.shape[0]):
+        s += x[i]
+    return s
+
+
 def float_sum(x):
     """serial unless parallel='fast-reductions': a float accumulator."""
     s = 0.0

@@ -46,6 +46,9 @@ def check(fn, *args, parallel=True, whole=True):
         warnings.simplefilter("error" if whole else "ignore", tp.FallbackWarning)
         plain = outcome(fn, args)
         made = outcome(compiled, args)
+    if plain[0][0] == "returned" and hasattr(plain[0][1], "__next__"):   # generators: items
+        plain = (("returned", list(plain[0][1])), plain[1])
+        made = (("returned", list(made[0][1])), made[1])
     assert_same_outcome(plain[0], plain[1], made[0], made[1])
     return compiled
 
@@ -115,6 +118,18 @@ def test_integer_reductions_exact(dtype, low_threshold):
     compiled = check(P.product_mod, x, whole=whole)
     if whole:
         assert statuses(compiled) == ["parallel"]
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_fixed_width_sum_wraps_as_plain(dtype, low_threshold):
+    """np.int32 accumulator: int32 wraps (large elements), wider dtypes promote as NumPy."""
+    info = np.iinfo(dtype)
+    x = np.full(200, info.max // 3 if info.max < 2 ** 40 else 2 ** 40, dtype=dtype)
+    narrow = np.result_type(np.int32, dtype) == np.int32   # else int32 or int64 by path:
+    compiled = check(P.typed_sum, x, whole=narrow)          # refused with or without parallel
+    if narrow:
+        (status, why), = loop_rows(compiled)[-1:]
+        assert status == "parallel" and "s (+ as int32)" in why
 
 
 def test_integer_sum_wraps_as_plain(low_threshold):
@@ -302,3 +317,25 @@ def test_runtime_checks_in_numba_and_python():
     assert R.rows_apart(zero) is False
     assert compiled(zero, a)[5] is False
     assert R.threadsafe() in ("omp", "tbb", None)
+
+
+# -- the reference suite under parallel=True --------------------------------------------------
+
+def _reference_cases():
+    from test_reference_suite import CASES, CASE_IDS
+    cases = list(zip(CASES, CASE_IDS))
+    return cases if FULL else cases[::12]
+
+
+@pytest.mark.parametrize("case", [c for c, _ in _reference_cases()],
+                         ids=[i for _, i in _reference_cases()])
+def test_reference_suite_under_parallel(case, low_threshold):
+    """Every function of the reference suite (a sample; all of it in make test-parallel):
+    parallel=True compiles what serial compiles, with plain's outcome."""
+    fn, args = case
+    serial = tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outcome(serial, args)
+    whole = not any(r.status == "python" for r in serial.explain().rows)
+    check(fn, *args, whole=whole)

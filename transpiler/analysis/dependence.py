@@ -241,7 +241,8 @@ _UPDATE_OPS = {gast.Add: "+", gast.Mult: "*"}
 def update_op(body, name):
     """The one operator ``op`` of a reduction variable that ``body`` only updates as ``name =
     name op e``, ``name op= e`` or ``name = max(name, e)`` / ``min`` (``e`` not reading
-    ``name``; conditional updates allowed): ``"+"``, ``"*"``, ``"max"``, ``"min"``, else None.
+    ``name``; conditional updates allowed): ``"+"``, ``"*"``, ``"max"``, ``"min"``, else None;
+    ``"+@int32"`` where each update is cast to a NumPy integer (:func:`_update_value`).
     These are the forms Numba's parfors recognise as reductions (numba/parfors/parfor.py,
     ``supported_reduction``), restricted to the associative and commutative ones."""
     ops, allowed = set(), set()
@@ -269,8 +270,31 @@ def update_op(body, name):
     return ops.pop()
 
 
+_INT_CASTS = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                        "uint64"})
+
+
+def reduction_cast(value):
+    """``(alias, dtype, inner)`` of ``alias.<dtype>(inner)``, a NumPy integer cast around an
+    update (graphjit keeps NumPy's fixed-width integers so: ``s = np.int32(s + x[i])``), or
+    None."""
+    if isinstance(value, gast.Call) and len(value.args) == 1 and not value.keywords and \
+            isinstance(value.func, gast.Attribute) and isinstance(value.func.value, gast.Name) \
+            and value.func.attr in _INT_CASTS:
+        return value.func.value.id, value.func.attr, value.args[0]
+    return None
+
+
 def _update_value(value, name):
-    """``(op, e, the read of name)`` of ``name op e`` / ``max(name, e)``, else Nones."""
+    """``(op, e, the read of name)`` of ``name op e`` / ``max(name, e)`` (``op`` then
+    ``"+@int32"`` for ``name = np.int32(name + e)``: + and * modulo 2**w, see
+    :func:`reduction_cast`), else Nones."""
+    cast = reduction_cast(value)
+    if cast is not None and isinstance(cast[2], gast.BinOp):
+        op, operand, left = _update_value(cast[2], name)
+        if op in ("+", "*"):
+            return f"{op}@{cast[1]}", operand, left
+        return None, None, None
     if isinstance(value, gast.BinOp) and type(value.op) in _UPDATE_OPS and isinstance(
             value.left, gast.Name) and value.left.id == name:
         return _UPDATE_OPS[type(value.op)], value.right, value.left
