@@ -58,6 +58,7 @@ _COSTLY = frozenset({"sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "s
                      "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "arctan2",
                      "asin", "acos", "atan", "atan2", "hypot", "power", "pow", "erf", "erfc",
                      "gamma", "lgamma", "cbrt"})
+_SCALAR_TYPES = ("int", "float", "bool", "complex", "np:")
 _INT_TYPES = ("int", "bool", "np:int", "np:uint", "np:bool")
 _NONINT_TYPES = ("float", "complex", "np:float", "np:complex", "arr:float", "arr:complex")
 
@@ -122,6 +123,8 @@ class LoopParallelizer:
         self._taken = set(fn.locals) | {n.id for n in gast.walk(fdef) if isinstance(
             n, gast.Name)} | set(RUNTIME.values())
         self._parallel = False
+        self._plain_ints = _number_names(fdef)
+        self._made_arrays = self._array_ndims(fdef)
         fdef.body = self._block(fdef.body)
         return fdef, self.outlined
 
@@ -158,7 +161,8 @@ class LoopParallelizer:
         interval = (_n(fresh["imin"]), _n(fresh["imax"]))
         try:
             safety = LoopSafety(loop.body, verdict.variable, interval, self.functions,
-                                self.checked, self.aliases, self._nonint, self._structured)
+                                self.checked, self.aliases, self._nonint, self._structured,
+                                self._scalar, self._ndim)
             checks = safety.run()
         except Unsafe as exc:
             self.rows.append((line, "serial", f"an iteration may raise: {exc} (Numba's "
@@ -305,8 +309,49 @@ class LoopParallelizer:
                     out.append(_call(_n(rt["apart"]), [_n(name), _n(other)]))
         return out
 
+    def _array_ndims(self, fdef):
+        """name -> ndim of arrays the function makes: every assignment of the name is
+        ``np.empty``/``zeros``/``ones``/``full`` of a tuple display (its length) or of a plain
+        integer (1), or ``np.empty_like``/``zeros_like``/``ones_like`` of an array of known
+        ndim."""
+        made, numpy = {}, {k for k, v in self.aliases.items() if v == "numpy"}
+        for node in gast.walk(fdef):
+            if not isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.For)):
+                continue
+            targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+            for target in targets:
+                bound = [target] if isinstance(target, gast.Name) else [
+                    e for e in getattr(target, "elts", ()) if isinstance(e, gast.Name)]
+                for name in (n.id for n in bound):   # a[i] = ... binds nothing
+                    ndim = self._made_ndim(node, target, numpy) if isinstance(
+                        node, gast.Assign) and target is not None else None
+                    made[name] = ndim if made.get(name, ndim) == ndim else None
+        return {k: v for k, v in made.items() if v is not None}
+
+    def _made_ndim(self, node, target, numpy):
+        value = node.value
+        if not (isinstance(target, gast.Name) and isinstance(value, gast.Call) and isinstance(
+                value.func, gast.Attribute) and isinstance(value.func.value, gast.Name) and
+                value.func.value.id in numpy and value.args):
+            return None
+        first, kind = value.args[0], value.func.attr
+        if kind in ("empty", "zeros", "ones", "full"):
+            if isinstance(first, gast.Tuple):
+                return len(first.elts)
+            if isinstance(first, gast.Name) and self._types.get(first.id) == frozenset({"int"}):
+                return 1
+            return None
+        if kind in ("empty_like", "zeros_like", "ones_like") and isinstance(first, gast.Name):
+            return self._ndim_of_types(first.id)
+        return None
+
     def _ndim(self, name):
-        """The one ndim of an array variable (scalar types ``arr:<dtype>:<ndim>``), or None."""
+        """The one ndim of an array variable (scalar types ``arr:<dtype>:<ndim>``, or an
+        array the function makes), or None."""
+        found = self._ndim_of_types(name)
+        return found if found is not None else self._made_arrays.get(name)
+
+    def _ndim_of_types(self, name):
         kinds = self._types.get(name) or ()
         dims = {k.rsplit(":", 1)[1] for k in kinds if k.startswith("arr:")}
         if len(dims) == 1 and len(dims) == len(kinds) and next(iter(dims)).isdigit():
@@ -354,9 +399,52 @@ class LoopParallelizer:
         return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
             node.func.id in ("int", "bool")
 
+    def _scalar(self, name):
+        kinds = self._types.get(name)
+        if name in self._plain_ints:
+            return True
+        return bool(kinds) and all(k.startswith(_SCALAR_TYPES) for k in kinds)
+
     def _nonint(self, name):
         kinds = self._types.get(name)
         return bool(kinds) and all(k.startswith(_NONINT_TYPES) for k in kinds)
+
+
+def _number_names(fdef):
+    """Names every assignment of which in ``fdef`` gives a number by its form: a numeric
+    constant (graphjit's flags: ``s_is_python = True``), ``len(x)``, ``x.shape[k]``,
+    ``x.size``/``x.ndim``, or a tuple target unpacking ``x.shape`` (``n, m = X.shape``).
+    Names the scalar types do not know (the converter's own) or know only as a tuple's part."""
+    found, other = set(), set()
+    for node in gast.walk(fdef):
+        if not isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.For)):
+            continue
+        targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+        value = getattr(node, "value", None) if not isinstance(node, (
+            gast.For, gast.AugAssign)) else None
+        for target in targets:
+            if isinstance(target, gast.Name) and _numeric_form(value):
+                found.add(target.id)
+            elif isinstance(target, gast.Tuple) and isinstance(value, gast.Attribute) and \
+                    value.attr == "shape" and all(isinstance(e, gast.Name)
+                                                  for e in target.elts):
+                found.update(e.id for e in target.elts)
+            elif isinstance(target, (gast.Name, gast.Tuple, gast.List)):
+                other.update(n.id for n in gast.walk(target) if isinstance(n, gast.Name)
+                             and isinstance(n.ctx, gast.Store))
+    return found - other
+
+
+def _numeric_form(value):
+    if isinstance(value, gast.Constant):
+        return type(value.value) in (bool, int, float, complex)
+    if isinstance(value, gast.Attribute):
+        return value.attr in ("size", "ndim")
+    if isinstance(value, gast.Subscript):
+        return isinstance(value.value, gast.Attribute) and value.value.attr == "shape" and \
+            isinstance(value.slice, gast.Constant)
+    return isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
+        value.func.id == "len"
 
 
 def _cast_operands(stmts, wide):

@@ -181,3 +181,29 @@ def time_steps(a, steps):
             b[i] = a[i] * 0.5 + 1.0
         a, b = b, a
     return a
+
+
+def _scaled(a, b):
+    return a * b + 1.0
+
+
+def whole_to_function(out, x):
+    """serial: x is used whole (passed to a function): an array operation, unchecked (called
+    with x a row of out it would race; with mismatched shapes it raises)."""
+    for i in range(out.shape[0]):
+        out[i] = _scaled(x, 2.0)
+    return out
+
+
+def row_store(out, x):
+    """serial: out[i] is a row (an array), stored from x: a shape error can be raised."""
+    for i in range(out.shape[0]):
+        out[i] = x
+    return out
+
+
+def whole_read(out, x):
+    """serial: x + 1.0 is an array expression."""
+    for i in range(out.shape[0]):
+        out[i] = x + 1.0
+    return out

@@ -339,3 +339,23 @@ def test_reference_suite_under_parallel(case, low_threshold):
         outcome(serial, args)
     whole = not any(r.status == "python" for r in serial.explain().rows)
     check(fn, *args, whole=whole)
+
+
+def test_whole_arrays_in_the_body_stay_serial(low_threshold):
+    """Found by review: arrays used whole in a loop body (passed to a function, stored as a
+    row, in an array expression) raced or lost their exceptions; they keep the loop serial."""
+    a = np.arange(60.0).reshape(20, 3)
+    for fn, args in ((P.whole_to_function, (a.copy(), np.arange(3.0))),
+                     (P.row_store, (np.zeros((20, 3)), np.arange(4.0))),     # ValueError
+                     (P.row_store, (np.zeros((20, 3)), np.arange(3.0))),
+                     (P.whole_read, (np.zeros((20, 3)), np.arange(3.0)))):
+        compiled = check(fn, *args, whole=False)
+        assert statuses(compiled) == ["serial"], loop_rows(compiled)
+    base = a.copy()
+    compiled = tp.jit(P.whole_to_function, parallel=True)
+    plain = a.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compiled(base, base[11])          # the argument is a row the loop stores to
+    P.whole_to_function(plain, plain[11])
+    np.testing.assert_array_equal(base, plain)

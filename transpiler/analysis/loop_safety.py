@@ -61,12 +61,19 @@ class LoopSafety:
             arrays of them) in every path (the specializer's scalar types).
         structured (callable[GeneratedFunction] -> gast.FunctionDef): a function's body with
             structured control flow (the backend's), not its functional forms.
+        scalar (callable[str] -> bool): the name holds a number (Python or NumPy) in every
+            path. Any other value read whole (an array: ``x + 1.0``, ``f(x)``, ``out[i] = x``,
+            ``max(x)``) makes an iteration able to raise (shapes, empty or ambiguous arrays).
+        ndim (callable[str] -> int | None): an array name's one ndim; a subscript must give
+            an element (as many indexes), not a row (an array again).
     """
 
     def __init__(self, body, variable, interval, functions, checked, aliases, nonint,
-                 structured=None):
+                 structured=None, scalar=None, ndim=None):
         self.functions, self.checked, self.aliases = functions, checked, aliases
         self.structured = structured or (lambda fn: fn.node)
+        self.scalar = scalar or (lambda name: False)
+        self.ndim = ndim or (lambda name: None)
         self.nonint_name = nonint
         self.assigned = writes(gast.Module(body=body, type_ignores=[]))
         self.body, self.variable, self.interval = body, variable, interval
@@ -153,6 +160,13 @@ class LoopSafety:
     # -- expressions ------------------------------------------------------------------------
 
     def _expr(self, node, env, nonint, function):
+        if isinstance(node, gast.Name) and not function and node.id not in env and not \
+                self.scalar(node.id):
+            raise Unsafe(f"it uses {node.id} whole (line {_line(node)}), not a number: an "
+                         "array operation can raise (shapes, an empty array)")
+        if isinstance(node, gast.Attribute) and node.attr in ("shape", "size", "ndim") and \
+                isinstance(node.value, gast.Name):
+            return          # typed, never raises
         if isinstance(node, gast.Subscript):
             self._subscript(node, env, nonint, function)
             return
@@ -182,8 +196,7 @@ class LoopSafety:
         value = node.value
         if isinstance(value, gast.Attribute) and value.attr == "shape" and isinstance(
                 node.slice, gast.Constant):
-            self._expr(value.value, env, nonint, function)   # a shape: typed, never raises
-            return
+            return                   # an element of a shape: typed, never raises
         if function:
             raise Unsafe(f"a function it calls indexes {_text(node)} (line {_line(node)}): "
                          "not checked before the loop")
@@ -192,6 +205,9 @@ class LoopSafety:
                          "loop leaves bound")
         index = node.slice
         elts = index.elts if isinstance(index, gast.Tuple) else [index]
+        if self.ndim(value.id) != len(elts):
+            raise Unsafe(f"{_text(node)} (line {_line(node)}) is not an element of an array of "
+                         "known dimensions (a row is an array: its operations can raise)")
         for axis, elt in enumerate(elts):
             found = self._interval(elt, env)
             if found is None:
@@ -202,6 +218,9 @@ class LoopSafety:
 
     def _call(self, call, env, nonint, function):
         func = call.func
+        if isinstance(func, gast.Name) and func.id == "len" and len(call.args) == 1 and \
+                isinstance(call.args[0], gast.Name) and not call.keywords:
+            return          # len() of an array or tuple: never raises
         for arg in call.args:
             self._expr(arg, env, nonint, function)
         for keyword in call.keywords:
