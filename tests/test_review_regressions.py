@@ -195,3 +195,23 @@ def test_ir_of_a_fallback_is_valid_python():
     text = compiled.ir()
     compile(text, "<ir>", "exec")
     assert text.startswith("# graphjit:")
+
+
+def dtype_typed_sum(x):
+    s = x.dtype.type(0)
+    for i in range(x.shape[0]):
+        s += x[i]
+    return s
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64", "uint64",
+                                   "float32", "bool"])
+def test_accumulator_of_the_arrays_own_scalar_type(dtype):
+    """Found by the parallel-loop review: ``x.dtype.type(0)`` was a type unknown to the number
+    analyses, so ``s += x[i]`` over int8 added in Numba's int64 and returned 200 (a Python
+    int) where NumPy wraps to np.int8(-56). Its type is now the array's NumPy scalar type."""
+    x = np.array([100, 100, 3], dtype=dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)    # NumPy's scalar overflow warning
+        compiled = assert_compiles_same(dtype_typed_sum, x)
+    assert type(compiled(x)) is type(dtype_typed_sum(x))

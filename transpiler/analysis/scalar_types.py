@@ -250,6 +250,17 @@ class ScalarTypes(ScalarMerges):
         func = node.func
         if isinstance(func, gast.Name) and func.id in self.types:
             return {CALL}
+        if isinstance(func, gast.Attribute) and func.attr == "type" and isinstance(
+                func.value, gast.Attribute) and func.value.attr == "dtype" and len(
+                node.args) == 1:
+            # a.dtype.type(v): the NumPy scalar type of a's dtype (numpy.dtype.type)
+            base = self.of(func.value.value)
+            if not base:
+                return set()                # not known yet in the fixpoint (bottom)
+            dtypes = {k.split(":")[1] for k in base if k.startswith(("arr:", "np:"))}
+            if len(dtypes) == 1 and all(k.startswith(("arr:", "np:")) for k in base):
+                return {f"np:{dtypes.pop()}"}
+            return {UNKNOWN}
         if isinstance(func, gast.Attribute) and not self._static(func.value):
             base = self.of(func.value)      # an array method: NumPy's result type
             if not base:
