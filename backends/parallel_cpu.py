@@ -170,11 +170,13 @@ class LoopParallelizer:
             return None
         arrays = sorted({name for name, _, _, _ in checks})
         conditions = self._conditions(checks, verdict.stored, arrays)
-        if safety.bounded_variable:     # its checked +/- cannot overflow (loop_safety.SMALL)
-            conditions += [gast.Compare(left=_c(-SMALL), ops=[gast.Lt()],
-                                        comparators=[interval[0]]),
-                           gast.Compare(left=interval[1], ops=[gast.Lt()],
-                                        comparators=[_c(SMALL)])]
+        # range arguments below 2**58 in magnitude: the trip count and the index interval
+        # computed in int64 are exact (Numba's len(range()) of a range near the int64 limits
+        # overflows); the loop variable then also lies in (-SMALL, SMALL), which a trusted
+        # checked +/- of it needs (loop_safety.SMALL)
+        conditions = [gast.Compare(left=_c(-SMALL), ops=[gast.Lt(), gast.Lt()],
+                                   comparators=[_n(fresh[k]), _c(SMALL)])
+                      for k in ("lo", "hi", "st")] + conditions
         nested = any(isinstance(n, (gast.For, gast.While)) for stmt in loop.body
                      for n in gast.walk(stmt))
         calls = any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute) and
@@ -191,7 +193,7 @@ class LoopParallelizer:
         before = [_assign(fresh["lo"], start), _assign(fresh["hi"], stop),
                   _assign(fresh["st"], step),
                   _assign(fresh["n"], _call(_n("len"), [_call(_n("range"), [lo, hi, st])]))]
-        if checks or safety.bounded_variable:
+        if checks:
             before += [_assign(fresh["imin"], _call(_n("min"), [lo, last])),
                        _assign(fresh["imax"], _call(_n("max"), [lo, last]))]
         test = gast.BoolOp(op=gast.And(), values=[gast.Compare(
