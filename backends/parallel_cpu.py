@@ -6,13 +6,18 @@ chosen before it runs (loop versioning):
 
     lo, hi, st = <range arguments>              # evaluated once, as Python does
     n = len(range(lo, hi, st))
-    if n >= MIN_TRIP and <index and alias checks>:
-        for k in numba.prange(n):               # Numba's parfors, its threading layer
-            v = lo + k * st
-            <body>
+    if n >= MIN_TRIP and <range, index and alias checks>:
+        s, ... = f__parallel_12(<inputs>, lo, hi, st, n, s, ...)
     else:
         for v in range(lo, hi, st):             # the serial loop, unchanged
             <body>
+
+    @_jit_par                                    # parallel=PARALLEL_OPTIONS, no boundscheck
+    def f__parallel_12(<inputs>, lo, hi, st, n, s, ...):
+        for k in numba.prange(n):               # Numba's parfors, its threading layer
+            v = lo + k * st
+            <body>
+        return s, ...                           # the reductions
 
 Safe means: independent (transpiler.analysis.dependence: every store ``a[v, ...]``, no
 carried dependence), no iteration can raise (transpiler.analysis.loop_safety: exceptions are
