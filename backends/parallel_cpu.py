@@ -191,7 +191,6 @@ class LoopParallelizer:
         start = args[0] if len(args) >= 2 else _c(0)
         stop = args[1] if len(args) >= 2 else args[0]
         step = args[2] if len(args) == 3 else _c(1)
-        rt = RUNTIME
         last = gast.BinOp(left=lo, op=gast.Add(), right=gast.BinOp(
             left=gast.BinOp(left=_n(fresh["n"]), op=gast.Sub(), right=_c(1)), op=gast.Mult(),
             right=st))
