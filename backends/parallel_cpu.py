@@ -237,39 +237,10 @@ class LoopParallelizer:
             prange = gast.For(target=_n(fresh["k"], True), iter=_call(
                 _attr(_n("numba"), "prange"), [_n(fresh["n"])]), body=[index] + body,
                 orelse=[], type_comment=None)
-        # The prange loop is outlined into a function of its own (decorated @_jit_par): its
-        # inputs as parameters, its reductions passed in and returned. In the caller Numba
-        # compiles the rest without its parfor passes, and the reduction variables do not
-        # meet the serial twin's at a join (that made the parallel loop ~1.6x slower).
-        numpy = next((k for k, v in self.aliases.items() if v == "numpy"), "np")
-        results = [wide[r][0] if r in wide else r for r in sorted(verdict.reductions)] + list(
-            hits.values())
-        inputs = sorted((set(verdict.inputs) & self._locals) - set(results)
-                        - set(fresh.values())) + [fresh["lo"], fresh["hi"], fresh["st"],
-                                                  fresh["n"]]
-        name = naming.fresh(f"{self._symbol}__parallel_{line}", self._module_names)
-        self._module_names.add(name)
-        ret = gast.Return(value=gast.Tuple(elts=[_n(r) for r in results], ctx=gast.Load())
-                          if results else None)
-        outlined = gast.FunctionDef(
-            name=name, args=gast.arguments(
-                args=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
-                      for p in inputs + results], posonlyargs=[], vararg=None,
-                kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-            body=[prange, ret], decorator_list=[], returns=None, type_comment=None)
-        call = _call(_n(name), [_n(p) for p in inputs] + [
-            _c(0) if r in hits.values() else _n(r) for r in results])
-        if wide and numpy not in self.aliases:
-            self.rows.append((line, "serial", "NumPy is not imported in the generated module"))
+        made_par = self._outline(line, prange, verdict, fresh, hits, wide)
+        if made_par is None:
             return None
-        parallel = [_assign(w, _call(_attr(_n(numpy), "uint64" if dtype.startswith("u") else
-                                           "int64"), [_n(red)]))
-                    for red, (w, dtype) in sorted(wide.items())]
-        parallel.append(gast.Assign(targets=[gast.Tuple(elts=[_n(r, True) for r in results],
-                                                        ctx=gast.Store())], value=call,
-                                    type_comment=None) if results else gast.Expr(value=call))
-        parallel += [_assign(red, _call(_attr(_n(numpy), dtype), [_n(w)]))
-                     for red, (w, dtype) in sorted(wide.items())]
+        outlined, parallel = made_par
         for name, value in sorted(verdict.constants.items()):
             parallel.append(gast.If(test=gast.Compare(left=_n(hits[name]), ops=[gast.Gt()],
                                                       comparators=[_c(0)]),
@@ -292,6 +263,44 @@ class LoopParallelizer:
             f"has at least {minimum} iterations" + (" and its indexes are in range"
                                                     if checks else "")))
         return made
+
+    def _outline(self, line, prange, verdict, fresh, hits, wide):
+        """``(the @_jit_par function holding prange, the caller's statements that call it)``,
+        or None (a row says why)."""
+        # The prange loop is outlined into a function of its own (decorated @_jit_par): its
+        # inputs as parameters, its reductions passed in and returned. In the caller Numba
+        # compiles the rest without its parfor passes, and the reduction variables do not
+        # meet the serial twin's at a join (that made the parallel loop ~1.6x slower).
+        numpy = next((k for k, v in self.aliases.items() if v == "numpy"), None)
+        if wide and numpy is None:
+            self.rows.append((line, "serial", "NumPy is not imported in the generated module"))
+            return None
+        results = [wide[r][0] if r in wide else r for r in sorted(verdict.reductions)] + list(
+            hits.values())
+        inputs = sorted((set(verdict.inputs) & self._locals) - set(results)
+                        - set(fresh.values())) + [fresh["lo"], fresh["hi"], fresh["st"],
+                                                  fresh["n"]]
+        name = naming.fresh(f"{self._symbol}__parallel_{line}", self._module_names)
+        self._module_names.add(name)
+        ret = gast.Return(value=gast.Tuple(elts=[_n(r) for r in results], ctx=gast.Load())
+                          if results else None)
+        outlined = gast.FunctionDef(
+            name=name, args=gast.arguments(
+                args=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+                      for p in inputs + results], posonlyargs=[], vararg=None,
+                kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+            body=[prange, ret], decorator_list=[], returns=None, type_comment=None)
+        call = _call(_n(name), [_n(p) for p in inputs] + [
+            _c(0) if r in hits.values() else _n(r) for r in results])
+        parallel = [_assign(w, _call(_attr(_n(numpy), "uint64" if dtype.startswith("u") else
+                                           "int64"), [_n(red)]))
+                    for red, (w, dtype) in sorted(wide.items())]
+        parallel.append(gast.Assign(targets=[gast.Tuple(elts=[_n(r, True) for r in results],
+                                                        ctx=gast.Store())], value=call,
+                                    type_comment=None) if results else gast.Expr(value=call))
+        parallel += [_assign(red, _call(_attr(_n(numpy), dtype), [_n(w)]))
+                     for red, (w, dtype) in sorted(wide.items())]
+        return outlined, parallel
 
     def _conditions(self, checks, stored, arrays):
         rt, out, seen = RUNTIME, [], set()
