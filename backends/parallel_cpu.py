@@ -202,12 +202,18 @@ class LoopParallelizer:
                        _assign(fresh["imax"], _call(_n("max"), [lo, last]))]
         test = gast.BoolOp(op=gast.And(), values=[gast.Compare(
             left=_n(fresh["n"]), ops=[gast.GtE()], comparators=[_c(minimum)])] + conditions)
-        # a variable only set to a constant (a result flag): an integer max reduction
-        # records whether an iteration set it, and it is set once after the loop
+        # a variable only set to a constant (a result flag), set once after the loop: where
+        # every iteration sets it (a statement of the body itself), if the loop ran; where a
+        # branch does, if an iteration did (an integer max reduction records it)
+        always = {name for name in verdict.constants if any(
+            _is_store_of(stmt, name) for stmt in loop.body) and not any(
+            _is_store_of(n, name) for stmt in loop.body for n in gast.walk(stmt)
+            if n is not stmt)}
         hits = {name: naming.fresh(f"_gj_hit_{name}", self._taken)
-                for name in sorted(verdict.constants)}
+                for name in sorted(set(verdict.constants) - always)}
         self._taken |= set(hits.values())
-        body = _replace_constant_stores(copy.deepcopy(loop.body), hits)
+        body = _replace_constant_stores(copy.deepcopy(loop.body), hits, always) or [
+            gast.copy_location(gast.Pass(), loop)]
         # an update cast to a fixed-width integer (s = np.int32(s + e)): accumulated in
         # 64 bits of the same signedness and cast once after the loop, the same value modulo
         # 2**w whatever the order (reduction modulo 2**64, then to 2**w, is exact)
@@ -242,7 +248,8 @@ class LoopParallelizer:
             return None
         outlined, parallel = made_par
         for name, value in sorted(verdict.constants.items()):
-            parallel.append(gast.If(test=gast.Compare(left=_n(hits[name]), ops=[gast.Gt()],
+            ran = _n(hits[name]) if name in hits else _n(fresh["n"])
+            parallel.append(gast.If(test=gast.Compare(left=ran, ops=[gast.Gt()],
                                                       comparators=[_c(0)]),
                                     body=[_assign(name, _c(value))], orelse=[]))
         serial = copy.copy(loop)
@@ -498,11 +505,19 @@ def _widen_updates(stmts, wide):
     return out
 
 
-def _replace_constant_stores(stmts, hits):
+def _is_store_of(stmt, name):
+    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+        stmt.targets[0], gast.Name) and stmt.targets[0].id == name
+
+
+def _replace_constant_stores(stmts, hits, always=()):
     """``stmts`` with each ``name = constant`` of a name in ``hits`` replaced by
-    ``hit = max(hit, 1)`` (a reduction Numba's parfors recognise)."""
+    ``hit = max(hit, 1)`` (a reduction Numba's parfors recognise), and those of names in
+    ``always`` (set by every iteration) removed."""
     out = []
     for stmt in stmts:
+        if any(_is_store_of(stmt, name) for name in always):
+            continue
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
                 stmt.targets[0], gast.Name) and stmt.targets[0].id in hits:
             hit = hits[stmt.targets[0].id]
