@@ -37,8 +37,9 @@ class NumbaCPUBackend(Backend):
         self.parallel = parallel      # False, True or "fast-reductions" (parallel_cpu.py)
         self.parallel_rows = []       # (line, status, why) per loop: explain()
         self._outlined = []           # (FunctionDef, filename): the prange loops
-        self._module_names = None
+        self._parallelizer = None     # parallel_cpu.LoopParallelizer of the program lowered
         self._program = None
+        self.parallel_refusal = None  # why loops stay serial whatever they are
         # boundscheck: an index out of range raises IndexError as in Python, instead of
         # reading or writing outside the array (Numba's default, which can crash the process).
         # no_cfunc_wrapper: generated functions are called by Python or by each other, never
@@ -81,7 +82,8 @@ class NumbaCPUBackend(Backend):
         if self.parallel:
             from .parallel_cpu import RUNTIME
             reserved = set(reserved) | set(RUNTIME.values()) | {"_jit_par"}
-        self._program = program
+        self._program, self._parallelizer, self._outlined = program, None, []
+        self.parallel_rows = []
         return super().lower(program, header, include_prepare, reserved)
 
     def decorator_for(self, fn):
@@ -96,27 +98,30 @@ class NumbaCPUBackend(Backend):
         return None
 
     def _parallelize(self, node, fn):
+        from transpiler.errors import Origin
+        if self._parallelizer is None:   # once per program, its names final (lower)
+            self._parallelizer = self._new_parallelizer(self._program)
+        node, outlined, rows = self._parallelizer.rewrite(node, fn)
+        self._outlined.extend((f, fn.filename) for f in outlined)
+        self.parallel_rows.extend(("loop", Origin(fn.filename, line), status, why)
+                                  for line, status, why in rows)
+        return node
+
+    def _new_parallelizer(self, program):
         from transpiler.ir import CHECKED_INT
         from .parallel_cpu import LoopParallelizer
-        program = self._program
         imports = dict((alias, module) for module, alias in program.imports())
-        checked = {alias: form for form, alias in program.ir_imports() if form in CHECKED_INT}
+        forms = program.ir_imports()
+        checked = {alias: form for form, alias in forms if form in CHECKED_INT}
         functions = {f.symbol.name: f for f in program.functions}
-        rewriter = LoopParallelizer(self.parallel, functions, checked, imports)
-        if self._module_names is None:
-            self._module_names = set(functions) | set(imports) | {
-                alias for _, alias in program.ir_imports()} | {"_jit", "_jit_inline", "numba"}
-        node, outlined = rewriter.rewrite(node, fn, self._module_names)
-        self._outlined.extend((f, fn.filename) for f in outlined)
-        from transpiler.errors import Origin
-        self.parallel_rows.extend(("loop", Origin(fn.filename, line), status, why)
-                                  for line, status, why in rewriter.rows)
-        return node
+        names = set(functions) | set(imports) | {alias for _, alias in forms} | {
+            "_jit", "_jit_inline", "numba"}
+        return LoopParallelizer(self.parallel, functions, checked, imports, names)
 
     def explain_rows(self):
         """``(region, Origin, status, why)`` per loop under ``parallel``: "parallel" or
         "serial", and why (the dependence, the line that may raise)."""
-        refusal = getattr(self, "parallel_refusal", None)
+        refusal = self.parallel_refusal
         return list(self.parallel_rows) + ([("loops", None, "serial", refusal)]
                                            if refusal else [])
 

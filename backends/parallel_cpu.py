@@ -97,15 +97,16 @@ class LoopParallelizer:
         functions (dict[str, GeneratedFunction]): the program's functions by module symbol.
         checked (dict[str, str]): module names of the checked Python-int operations -> form.
         aliases (dict[str, str]): module alias -> module (``np`` -> ``numpy``).
+        module_names (set[str]): the module's names; the outlined functions' names join it.
 
-    Attributes:
-        rows (list[tuple]): ``(line, "parallel" | "serial", why)`` per loop considered.
+    One per lowered program: ``rewrite`` each generated function in turn.
     """
 
-    def __init__(self, mode, functions, checked, aliases):
+    def __init__(self, mode, functions, checked, aliases, module_names):
         self.mode, self.functions, self.checked, self.aliases = mode, functions, checked, aliases
+        self._module_names = module_names
         self.rows = []
-        self._structured_nodes = {}
+        self._structured_nodes = {}    # callees' structured bodies, shared by all functions
 
     def _structured(self, fn):
         from .restructure import restructure
@@ -114,24 +115,24 @@ class LoopParallelizer:
             node = self._structured_nodes[fn.symbol.name] = restructure(fn.node)
         return node
 
-    def rewrite(self, fdef, fn, module_names):
-        """``(fdef', outlined)``: ``fdef`` (structured, not modified) with its safe loops
-        versioned, and the functions of their ``prange`` twins (to decorate ``@_jit_par``),
-        named apart from ``module_names`` (a set, which the new names join)."""
+    def rewrite(self, fdef, fn):
+        """``(fdef', outlined, rows)``: ``fdef`` (structured, not modified) with its safe loops
+        versioned, the functions of their ``prange`` twins (to decorate ``@_jit_par``), named
+        apart from the module's names (which the new names join), and ``(line, status, why)``
+        per loop considered."""
         fdef = copy.deepcopy(fdef)
         liveness.annotate(fdef)
-        self.outlined, self._module_names, self._symbol = [], module_names, fn.symbol.name
+        self.outlined, self.rows, self._symbol = [], [], fn.symbol.name
         self._locals = set(fn.dynamic_params) | {name for name, _ in fn.inputs} | {
             n.id for n in gast.walk(fdef) if isinstance(n, gast.Name) and isinstance(
                 n.ctx, (gast.Store, gast.Param))} | {a.id for a in fdef.args.args}
         self._types = getattr(fn, "name_types", None) or {}
         self._taken = set(fn.locals) | {n.id for n in gast.walk(fdef) if isinstance(
             n, gast.Name)} | set(RUNTIME.values())
-        self._parallel = False
         self._plain_ints = _number_names(fdef)
         self._made_arrays = self._array_ndims(fdef)
         fdef.body = self._block(fdef.body)
-        return fdef, self.outlined
+        return fdef, self.outlined, self.rows
 
     def _block(self, stmts):
         out = []
@@ -262,7 +263,6 @@ class LoopParallelizer:
                         node, "lineno", None) is None:
                     gast.copy_location(node, loop)
         self.outlined.append(outlined)
-        self._parallel = True
         reductions = ", ".join(f"{name} ({op.replace('@', ' as ')})" for name, op in sorted(
             verdict.reductions.items()))
         self.rows.append((line, "parallel", "iterations independent" + (
