@@ -359,3 +359,14 @@ def test_whole_arrays_in_the_body_stay_serial(low_threshold):
         compiled(base, base[11])          # the argument is a row the loop stores to
     P.whole_to_function(plain, plain[11])
     np.testing.assert_array_equal(base, plain)
+
+
+@pytest.mark.parametrize("arg", [
+    np.arange(6, dtype=np.float16), np.arange(6) * (1 + 2j), np.arange(6).astype(np.complex64),
+    np.ones(6, dtype=bool), (1.0, 2.0, 3.0), [1, 2, 3], None, "abc", 3, 2.5, 1 + 1j,
+    np.float32(2.0), np.int8(3)], ids=lambda a: type(a).__name__ + str(getattr(a, "dtype", "")))
+def test_other_kinds_of_argument(arg, low_threshold):
+    """The rest of the universe through one parallel kernel: float16 and complex arrays,
+    Python containers, None, str and scalars give plain's outcome (compiled or fallen back)."""
+    out = np.zeros(6, dtype=getattr(arg, "dtype", np.float64))
+    check(P.affine, arg, out, whole=False)
