@@ -83,11 +83,12 @@ class Backend:
                         lines.append("import numpy as np")
                     lines.extend(self.weak_source(alias, dict(program.imports()).get(
                         "numpy", "np")).splitlines())
+            lines.extend(self.runtime_lines(program))
         if self.decorator_lines:
             lines.extend(self.decorator_lines)
         line_map = {}
         for fn in program.functions:
-            emit_def(lines, line_map, self.function_node(fn), fn.filename,
+            emit_def(lines, line_map, self.emitted_node(fn), fn.filename,
                      self.decorator_for(fn) if self.decorator_lines else None)
         entry_name = self.lower_more(program, lines, line_map)
         prepare, constants = _emit_prepare(program)
@@ -98,6 +99,16 @@ class Backend:
         source = "\n".join(lines) + "\n"
         return GeneratedModule(source, line_map, entry_name or program.entry.symbol.name,
                                constants, tuple(program.roots))
+
+    def runtime_lines(self, program):
+        """Hook: source lines after the imports that define or import what
+        :meth:`emitted_node` calls (structured backends only)."""
+        return []
+
+    def emitted_node(self, fn):
+        """The definition written into the module for ``fn``: :meth:`function_node`, and what
+        only the emitted text needs (the Numba backends' checked range loops)."""
+        return self.function_node(fn)
 
     def decorator_for(self, fn):
         """The decorator line of generated function ``fn`` (with ``decorator_lines``)."""

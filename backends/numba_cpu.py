@@ -16,6 +16,9 @@ from .runtime.weak_source import WEAK_SOURCE
 
 _SCALAR_RESULTS = (float, int, bool, complex, tuple)
 
+# The module's name of backends/runtime/checked_range.py's checked_range.
+RANGE_NAME = "_gj_range"
+
 
 class NumbaCPUBackend(Backend):
     """Compile with ``numba.njit``; every generated function is a Numba dispatcher."""
@@ -79,12 +82,38 @@ class NumbaCPUBackend(Backend):
 
     def lower(self, program, header="", include_prepare=True, reserved=()):
         """Base lowering; the names of the parallel loops' runtime are reserved."""
+        reserved = set(reserved) | {RANGE_NAME}
         if self.parallel:
             from .parallel_cpu import RUNTIME
             reserved = set(reserved) | set(RUNTIME.values()) | {"_jit_par"}
         self._program, self._parallelizer, self._outlined = program, None, []
         self.parallel_rows = []
         return super().lower(program, header, include_prepare, reserved)
+
+    def runtime_lines(self, program):
+        """``checked_range`` (backends/runtime/checked_range.py) where a loop needs it."""
+        from .restructure import needs_range_check
+        from gast import walk
+        if not any(getattr(node, "graphjit_form", None) == "for_range" and
+                   needs_range_check(*node.args[1:4])
+                   for fn in program.functions for node in walk(fn.node)):
+            return []
+        if not self.standalone:   # one shared registration, as for weak
+            return [f"from backends.runtime.checked_range import checked_range as {RANGE_NAME}"]
+        from .runtime.checked_range import RANGE_SOURCE
+        return RANGE_SOURCE.format(name=RANGE_NAME).splitlines()
+
+    def emitted_node(self, fn):
+        """Range loops whose count Numba could compute wrong call ``checked_range``."""
+        import gast
+        node = self.function_node(fn)
+        for call in gast.walk(node):
+            bounds = getattr(call, "graphjit_checked_range", None)
+            if bounds is not None and isinstance(call, gast.Call):
+                call.func = gast.Name(id=RANGE_NAME, ctx=gast.Load(), annotation=None,
+                                      type_comment=None)
+                call.args = list(bounds)
+        return node
 
     def decorator_for(self, fn):
         """``@_jit``; ``@_jit_inline`` for graphjit's helpers."""

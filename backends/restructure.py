@@ -73,6 +73,8 @@ def _block(stmts):
                 iterable = gast.Call(func=gast.Name(id="range", ctx=gast.Load(), annotation=None,
                                                     type_comment=None),
                                      args=_range_args(start, stop, step), keywords=[])
+                if needs_range_check(start, stop, step):
+                    iterable.graphjit_checked_range = [start, stop, step]
             else:
                 iterable = args[1]
             body = _body(body_fn)
@@ -90,6 +92,18 @@ def _block(stmts):
                            iter=iterable, body=body, orelse=[], type_comment=None)
         out.append(gast.copy_location(new, stmt))
     return out
+
+
+def needs_range_check(start, stop, step):
+    """Whether a ``for_range`` loop's ``range(start, stop, step)`` may have a count Numba
+    computes wrong (``stop - start`` beyond the range's integer type, or -2**63 divided by
+    -1: backends/runtime/checked_range.py): unless both bounds are int constants, or the start
+    is 0 with a positive constant step (``stop - 0`` cannot overflow)."""
+    def const(node):
+        return isinstance(node, gast.Constant) and type(node.value) is int
+    if const(start) and start.value == 0 and const(step) and step.value > 0:
+        return False
+    return not (const(start) and const(stop) and -2 ** 62 <= stop.value - start.value < 2 ** 62)
 
 
 def _range_args(start, stop, step):

@@ -290,3 +290,107 @@ def test_one_jitted_object_called_with_every_kind_in_turn():
             np.testing.assert_array_equal(got[1], expected[1])
         else:
             assert got[1] == expected[1] and type(got[1]) is type(expected[1]), value
+
+
+# -- range() loops at the integer limits -------------------------------------------------------
+# Numba computes a range's count in the range's own integer type: where stop - start leaves it,
+# the count was silently wrong (range(-2**63, 2**63 - 1, 2**62): 0 iterations, Python 4), and
+# range(0, -2**63, -1) stopped the process (SIGFPE). backends/runtime/checked_range.py.
+
+def range_count(a, b, c):
+    n = 0
+    for i in range(a, b, c):
+        n += 1
+    return n
+
+
+def range_positives(a, b, c):
+    s = 0
+    for i in range(a, b, c):
+        s = s + (i > 0)
+    return s
+
+
+def range_first_few(a, b, c):
+    n = 0
+    for i in range(a, b, c):
+        n += 1
+        if n > 5:
+            break
+    return n
+
+
+def range_two(a, b):
+    n = 0
+    for i in range(a, b):
+        n += 1
+        if n > 3:
+            break
+    return n
+
+
+def range_with_effects(a, b, c, out):
+    out[0] = 1.0
+    n = 0
+    for i in range(a, b, c):
+        n += 1
+    return n
+
+
+def _range_cases():
+    """(a, b, c) of every integer dtype and Python int with few iterations, near the limits."""
+    cases = []
+    for dtype in (int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                  np.uint64):
+        if dtype is int:
+            lo, hi = MIN, MAX
+        else:
+            info = np.iinfo(dtype)
+            lo, hi = int(info.min), int(info.max)
+        span = hi - lo
+        step = span // 4 + 1
+        triples = [(lo, hi, step), (hi, lo, -step), (0, hi, hi // 3 + 1), (lo, 0, -lo // 3 + 1),
+                   (hi - 5, hi, 1), (lo, lo + 5, 1), (hi, hi - 5, -1), (0, 10, 3), (10, 0, -3),
+                   (lo, hi, hi)]
+        for a, b, c in triples:
+            if dtype is not int and (c < lo or c > hi):
+                continue
+            cases.append(tuple(dtype(v) if dtype is not int else v for v in (a, b, c)))
+    return cases
+
+
+@pytest.mark.parametrize("fn", [range_count, range_positives, range_first_few])
+def test_range_counts_at_the_integer_limits_equal_plain(fn):
+    jitted = tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for args in _range_cases():
+            expected, actual = outcome(fn, args), outcome(jitted, args)
+            assert expected[0][0] == actual[0][0], (args, expected, actual)
+            assert actual[0][1] == expected[0][1] and type(actual[0][1]) is type(
+                expected[0][1]), (args, expected, actual)
+
+
+def test_range_that_divided_by_minus_one_does_not_crash():
+    # stop - start == -2**63 with step -1: Numba's count divided -2**63 by -1 (SIGFPE)
+    jitted = tp.jit(range_first_few)
+    with pytest.warns(tp.FallbackWarning, match="int beyond int64"):
+        assert jitted(0, MIN, -1) == range_first_few(0, MIN, -1) == 6
+    assert tp.jit(range_two)(MAX - 1, MAX) == 1 and tp.jit(range_two)(MIN, MAX) == 4
+
+
+def test_range_overflow_with_effects_raises_at_the_users_line():
+    out = np.zeros(1)
+    with pytest.raises(OverflowError, match="int beyond int64"):
+        tp.jit(range_with_effects)(MIN, MAX, 2 ** 62, out)
+    assert tp.jit(range_with_effects)(0, 10, 3, out) == 4
+
+
+def test_a_range_from_zero_by_one_needs_no_check():
+    source = tp.jit(factorial)
+    source(5)
+    text = str(source.source())
+    assert "_gj_range(" in text       # range(1, n + 1): checked
+    counted = tp.jit(late_overflow)
+    counted(3)
+    assert "_gj_range" not in str(counted.source())     # range(n): cannot be wrong
