@@ -8,7 +8,8 @@ handles arrays (an array argument or runtime input). Its functions are then inli
 flat function in A-normal form (every operation assigned to its own name, in Python's order of
 evaluation), graphjit's Numba-only helpers mapped back to the plain operation (``weak(v, like)``
 -> ``v``: NumPy applies NEP 50 itself; ``int_add(a, b)`` -> ``a + b``: Python's ints do not
-overflow; ``numpy_reshape(a, s)`` -> ``a.reshape(s)``). Run as Python, the flat function is
+overflow; ``numpy_reshape(a, s)`` -> ``a.reshape(s)``; ``numpy_sum(a)`` -> ``a.sum()``).
+Run as Python, the flat function is
 the plain call: every value, dtype, warning and exception is NumPy's own.
 
 The planner also marks the operations that may write into memory other than a fresh result:
@@ -47,6 +48,8 @@ _HELPER_OPS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
                "alike_floordiv": gast.FloorDiv, "alike_mod": gast.Mod}
 # Helpers that run as Python with NumPy's and Python's own results (NEP 50 by NumPy itself).
 _PLAIN_HELPER_FILE = "weak.py"
+# transpiler.helpers.numpy_reductions: NumPy's reductions as Numba must spell them.
+_REDUCTION_HELPERS = {"numpy_sum": "sum", "numpy_complex_sum": "sum", "numpy_mean": "mean"}
 _BUILTINS = frozenset(dir(builtins))
 # Attributes read without effects or errors on the values graphjit passes (arrays, scalars).
 _PURE_ATTRS = {"T", "shape", "ndim", "dtype", "size", "itemsize", "real", "imag"}
@@ -325,6 +328,11 @@ class _Inliner:
                 array, shape = (self.operand(a, env, fn, where) for a in args)
                 return gast.Call(func=gast.Attribute(value=array, attr="reshape",
                                                      ctx=gast.Load()), args=[shape], keywords=[])
+            if callee.qualname in _REDUCTION_HELPERS and len(args) == 1:
+                array = self.operand(args[0], env, fn, where)   # NumPy's own pairwise sum
+                return gast.Call(func=gast.Attribute(
+                    value=array, attr=_REDUCTION_HELPERS[callee.qualname], ctx=gast.Load()),
+                    args=[], keywords=[])
             if callee.qualname in _HELPER_OPS and len(args) == 2 and not node.keywords:
                 left, right = (self.operand(a, env, fn, where) for a in args)
                 return gast.BinOp(left=left, op=_HELPER_OPS[callee.qualname](), right=right)

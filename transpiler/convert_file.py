@@ -272,6 +272,7 @@ def _convert(path, backend, convert_all, use_import, progress):
     chosen = [(stmt, any(_is_jit_decorator(d) for d in stmt.decorator_list)) for stmt in defs]
     chosen = [(stmt, marked) for stmt, marked in chosen if marked or convert_all]
     results, program = [], new_program()
+    program.runs_python = backend == "eager"
     # The program only grows: each full collection of the cyclic GC would scan all of it
     # again (about a fifth of the time at 4,000 functions, and growing with the file). What
     # survived is frozen out of the collector every FREEZE_EVERY functions, young garbage

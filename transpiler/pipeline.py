@@ -83,11 +83,13 @@ def specialize_into(program, function, self_value=None, static_args=None, *, sou
 
 
 def transpile(function, self_value=None, static_args=None, *, source=None, python_args=None,
-              numpy_args=None, arg_keys=None, check_int=True, defer_gaps=False):
-    """Steps 1 and 2 into a new program: ``(program, entry)``; ``defer_gaps``: see
-    ``Program.defer_gaps``."""
+              numpy_args=None, arg_keys=None, check_int=True, defer_gaps=False,
+              runs_python=False):
+    """Steps 1 and 2 into a new program: ``(program, entry)``; ``defer_gaps``,
+    ``runs_python``: see ``Program``."""
     program = new_program(check_int)
     program.defer_gaps = defer_gaps
+    program.runs_python = runs_python
     entry = specialize_into(program, function, self_value, static_args, source=source,
                             python_args=python_args, numpy_args=numpy_args, arg_keys=arg_keys)
     return program, entry
@@ -150,7 +152,8 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
     program, entry = transpile(function, self_value, static_args, source=source,
                                python_args=python_args, numpy_args=numpy_args,
                                arg_keys=arg_keys, check_int=check_int,
-                               defer_gaps=graph or backend_name == "eager")
+                               defer_gaps=graph or backend_name == "eager",
+                               runs_python=backend_name == "eager")
     backend, why_not = None, None
     if graph:
         backend, why_not = graph_backend(program, numpy_args, python_args)

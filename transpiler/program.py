@@ -138,6 +138,9 @@ class Program:
         # raises the first one unless the program runs as a NumPy graph (NumPy's own results).
         self.defer_gaps = False
         self.numba_gaps = []
+        # The program runs as Python (the eager backend): NumPy's own calls give NumPy's
+        # results there, no helper reproducing them is needed.
+        self.runs_python = False
                                     # (transpiler.random_state)
 
     def checkpoint(self):

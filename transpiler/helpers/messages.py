@@ -35,6 +35,11 @@ RESHAPE_STRIDED = ("a reshape of an array that is not C-contiguous: NumPy copies
 CLIP_NAN = ("np.clip with a NaN bound: NumPy gives NaN, Numba ignores the bound "
              "(graphjit)")
 
+SUM_ORDER = ("a sum of an array that is neither 1-D nor contiguous: NumPy adds in the order of "
+             "its iterator's buffers, which compiled code does not reproduce (graphjit)")
+
+EMPTY_MEAN = "the mean of an empty array: NumPy warns and gives nan (graphjit)"
+
 NOT_REPRESENTABLE = (
     "int beyond int64 in compiled code (graphjit)",
     BY_PATH,
@@ -46,6 +51,8 @@ NOT_REPRESENTABLE = (
     ROUND_INEXACT,
     RESHAPE_STRIDED,
     CLIP_NAN,
+    SUM_ORDER,
+    EMPTY_MEAN,
 )
 
 

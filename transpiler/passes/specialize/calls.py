@@ -10,6 +10,7 @@ import numpy as np
 from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_reference, Static
 from ...helpers.numpy_calls import (
     numpy_arange3, numpy_clip, numpy_random_seed, numpy_random_uniform, numpy_reshape)
+from ...helpers.numpy_reductions import numpy_complex_sum, numpy_mean, numpy_sum
 from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENT_ARITY, REPLACEMENTS
 from ...ir import weak as ir_weak
 from .nodes import k_ok, _describe, _hashable, _pure
@@ -22,6 +23,9 @@ class Calls:
     """``expr_Call``: the rule a call takes."""
 
     def expr_Call(self, node):
+        exact = self._exact_reduction(node)
+        if exact is not None:
+            return exact
         callee = self.expr(node.func)
         if not isinstance(callee, Static) and isinstance(node.func, gast.Attribute) and \
                 node.func.attr == "item" and not node.args and not node.keywords and \
@@ -178,6 +182,35 @@ class Calls:
                 ctx=gast.Load()), args=[a], keywords=[]), a) for a in args]
         return gast.Call(func=self.materialize(callee, node.func), args=args,
                          keywords=[self._child(k) for k in node.keywords])
+
+    def _exact_reduction(self, node):
+        """``a.sum()``, ``a.mean()``, ``np.sum(a)``, ``np.mean(a)`` of a float or complex
+        array (ndim >= 1, no axis or dtype): NumPy's pairwise sum bit for bit
+        (transpiler.helpers.numpy_reductions), where Numba adds in order. None: another
+        rule. Not for the eager backend (NumPy itself runs there) nor inside helpers."""
+        if not self.fidelity or self.scalar_types is None or self.program.runs_python or \
+                node.keywords or not isinstance(node.func, gast.Attribute) or \
+                node.func.attr not in ("sum", "mean"):
+            return None
+        if not node.args:
+            array = node.func.value
+        elif len(node.args) == 1 and not isinstance(node.args[0], gast.Starred):
+            module = self.expr(node.func.value)
+            if not (isinstance(module, Static) and module.value is np):
+                return None
+            array = node.args[0]
+        else:
+            return None
+        kinds = self.scalar_types.of(array)
+        if len(kinds) != 1 or not next(iter(kinds)).startswith("arr:"):
+            return None
+        _, dtype, ndim = next(iter(kinds)).split(":")
+        if dtype not in ("float32", "float64", "complex64", "complex128") or int(ndim) < 1 or (
+                node.func.attr == "mean" and dtype.startswith("complex")):
+            return None
+        helper = numpy_mean if node.func.attr == "mean" else (
+            numpy_complex_sum if dtype.startswith("complex") else numpy_sum)
+        return self._call_helper(node, helper, [self.value(array)])
 
     def _numpy_library_call(self, node, callee):
         """A NumPy function's call; a Python type given as a dtype (``np.zeros(n,
