@@ -135,3 +135,18 @@ def test_integer_sums_keep_their_exact_path():
     jitted = tp.jit(sum_in_loop)
     assert _bits(jitted(a)) == _bits(sum_in_loop(a))
     assert "numpy_sum" not in str(jitted.source())
+
+
+def complex_total(z, times):
+    acc = 0j
+    for k in range(times):
+        acc = acc + z.sum()
+    return acc
+
+
+def test_a_complex_accumulator_keeps_plains_box_on_every_path():
+    # acc is the Python complex 0j when the loop does not run, an np.complex128 after it
+    z = np.random.default_rng(13).standard_normal(99) + 1j
+    jitted = tp.jit(complex_total)
+    for times in (0, 1, 3, 0, 2):
+        assert _bits(jitted(z, times)) == _bits(complex_total(z, times)), times

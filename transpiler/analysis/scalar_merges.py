@@ -232,7 +232,7 @@ class ScalarMerges:
             return "?"
         if isinstance(stmt, gast.Assign):
             kinds = self.of(stmt.value)
-            if kinds and not kinds & numpy and kinds <= {"int", "float", "bool"}:
+            if kinds and not kinds & numpy and kinds <= {"int", "float", "bool", "complex"}:
                 return True
             return False if kinds == numpy else "?"
         # `name op= v`: the result's type from each of the two it may hold (NumPy's rules).
