@@ -69,6 +69,12 @@ snapshot: $(STAMP)
 snapshot-compare: $(STAMP)
 	$(PY) tools/snapshot_generated.py --compare $(A) $(B)
 
+# NumPy's reductions in compiled code (tests/test_numpy_reductions.py) over every dtype;
+# `make test` runs a sample.
+.PHONY: test-reductions
+test-reductions: $(STAMP)
+	GRAPHJIT_REDUCTIONS_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_numpy_reductions.py
+
 # Parallel loops (issue #19): tests/test_parallel.py over every integer and float dtype
 # (`make test` runs a sample), then the reference suite's functions under parallel=True.
 .PHONY: test-parallel

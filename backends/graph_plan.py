@@ -49,7 +49,10 @@ _HELPER_OPS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
 # Helpers that run as Python with NumPy's and Python's own results (NEP 50 by NumPy itself).
 _PLAIN_HELPER_FILE = "weak.py"
 # transpiler.helpers.numpy_reductions: NumPy's reductions as Numba must spell them.
-_REDUCTION_HELPERS = {"numpy_sum": "sum", "numpy_complex_sum": "sum", "numpy_mean": "mean"}
+_REDUCTION_HELPERS = {"numpy_sum": "sum", "numpy_complex_sum": "sum", "numpy_mean": "mean",
+                      "numpy_integer_mean": "mean", "numpy_var": "var", "numpy_std": "std",
+                      "numpy_integer_var": "var", "numpy_integer_std": "std"}
+_BUILTIN_HELPERS = {"python_max_1d": "max", "python_min_1d": "min"}
 _BUILTINS = frozenset(dir(builtins))
 # Attributes read without effects or errors on the values graphjit passes (arrays, scalars).
 _PURE_ATTRS = {"T", "shape", "ndim", "dtype", "size", "itemsize", "real", "imag"}
@@ -328,11 +331,16 @@ class _Inliner:
                 array, shape = (self.operand(a, env, fn, where) for a in args)
                 return gast.Call(func=gast.Attribute(value=array, attr="reshape",
                                                      ctx=gast.Load()), args=[shape], keywords=[])
-            if callee.qualname in _REDUCTION_HELPERS and len(args) == 1:
+            if callee.qualname in _REDUCTION_HELPERS and len(args) in (1, 2):
                 array = self.operand(args[0], env, fn, where)   # NumPy's own pairwise sum
+                ddof = [gast.keyword(arg="ddof", value=self.operand(args[1], env, fn, where))
+                        ] if len(args) == 2 else []
                 return gast.Call(func=gast.Attribute(
                     value=array, attr=_REDUCTION_HELPERS[callee.qualname], ctx=gast.Load()),
-                    args=[], keywords=[])
+                    args=[], keywords=ddof)
+            if callee.qualname in _BUILTIN_HELPERS and len(args) == 1:
+                return gast.Call(func=_name(_BUILTIN_HELPERS[callee.qualname]),
+                                 args=[self.operand(args[0], env, fn, where)], keywords=[])
             if callee.qualname in _HELPER_OPS and len(args) == 2 and not node.keywords:
                 left, right = (self.operand(a, env, fn, where) for a in args)
                 return gast.BinOp(left=left, op=_HELPER_OPS[callee.qualname](), right=right)

@@ -4,12 +4,20 @@ compiled (Numba) code equal NumPy's bit for bit: NumPy adds pairwise
 differed in the last digits, a float32 mean of 5,000 in the 8th). Arrays NumPy sums through
 its iterator's buffers run again as Python; the eager backend and NumPy graphs keep NumPy's
 own call."""
+import os
 import warnings
 
 import numpy as np
 import pytest
 
 import transpiler as tp
+
+# `make test-reductions` runs every dtype; `make test` a sample (each dtype compiles anew).
+FULL = os.environ.get("GRAPHJIT_REDUCTIONS_FULL") == "1"
+
+
+def _sample(dtypes, chosen):
+    return dtypes if FULL else [d for d in dtypes if d in chosen]
 
 
 def sum_in_loop(a):
@@ -57,7 +65,8 @@ def _data(rng, shape, dtype):
 SIZES = list(range(0, 140)) + [255, 256, 257, 1000, 8191, 8192, 8193, 70001]
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64])
+@pytest.mark.parametrize("dtype", _sample([np.float64, np.float32, np.complex128, np.complex64],
+                                          (np.float32, np.complex128)))
 def test_sum_of_every_size_and_1d_layout_is_numpys(dtype):
     rng = np.random.default_rng(7)
     jitted = tp.jit(sum_in_loop)
@@ -81,7 +90,8 @@ def test_mean_is_numpys_with_its_type(dtype):
         assert _bits(jitted(a)) == _bits(mean_in_loop(a)), (dtype, n)
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+@pytest.mark.parametrize("dtype", _sample([np.float64, np.float32, np.complex128],
+                                          (np.float64,)))
 def test_contiguous_nd_arrays_sum_in_memory_order(dtype):
     rng = np.random.default_rng(9)
     jitted = tp.jit(sum_of_rows)
@@ -150,3 +160,101 @@ def test_a_complex_accumulator_keeps_plains_box_on_every_path():
     jitted = tp.jit(complex_total)
     for times in (0, 1, 3, 0, 2):
         assert _bits(jitted(z, times)) == _bits(complex_total(z, times)), times
+
+
+def builtin_extremes(a):
+    n = 0
+    for i in range(a.shape[0]):
+        n += 1
+    return max(a), min(a), n
+
+
+def straight_max(a):
+    return max(a)
+
+
+DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+          np.uint64, np.float32, np.float64, np.complex64, np.complex128]
+
+
+@pytest.mark.parametrize("fn", [builtin_extremes, straight_max])
+def test_builtin_max_min_of_1d_arrays_of_every_dtype_are_pythons(fn):
+    # Python's max/min iterate: the first best by > (<), NaN kept only when first; an empty
+    # array raises ValueError (compiled code raised StopIteration and returned Python floats)
+    nan = float("nan")
+    jitted = tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for dtype in DTYPES:
+            values = [[], [3], [1, 0, 1], [0, 5, 2, 5]]
+            if np.dtype(dtype).kind in "fc":
+                values += [[nan, 1.0], [1.0, nan, 3.0], [-0.0, 0.0], [0.0, -0.0]]
+            for v in values:
+                a = np.array(v, dtype=dtype)
+                expected, actual = _outcome(fn, a), _outcome(jitted, a)
+                assert expected == actual, (dtype, v, expected, actual)
+
+
+def _outcome(fn, a):
+    try:
+        result = fn(a)
+    except Exception as exc:  # noqa: BLE001 - the exception type is the outcome
+        return ("raised", type(exc))
+    items = result if isinstance(result, tuple) else (result,)
+    return tuple((type(x), np.asarray(x).tobytes()) for x in items)
+
+
+def var_std_in_loop(a):
+    n = 0
+    for i in range(a.shape[0]):
+        n += 1
+    return a.var(), np.std(a), a.var(ddof=1), np.std(a, ddof=n - 1), a.mean(), n
+
+
+def median_norm_in_loop(a):
+    n = 0
+    for i in range(a.shape[0]):
+        n += 1
+    return np.median(a), np.linalg.norm(a), a.sum(axis=0), n
+
+
+INT_AND_FLOAT = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32,
+                 np.uint64, np.float32, np.float64]
+
+
+def _values(rng, n, dtype):
+    if dtype is np.bool_:
+        return rng.standard_normal(n) > 0
+    if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        return rng.integers(int(info.min), int(info.max), n, dtype=dtype, endpoint=True)
+    return _data(rng, n, dtype)
+
+
+@pytest.mark.parametrize("dtype", _sample(INT_AND_FLOAT, (np.bool_, np.uint64, np.float32)))
+def test_var_std_mean_of_every_real_dtype_are_numpys(dtype):
+    # NumPy's _methods._var/_mean: pairwise sums; integer arrays in float64 through buffers
+    # of 8,192; ddof >= n warns in NumPy: the call runs again as Python there
+    rng = np.random.default_rng(14)
+    jitted = tp.jit(var_std_in_loop)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for n in (1, 2, 9, 130, 8191, 8193, 20000):
+            a = _values(rng, n, dtype)
+            views = (a, a[::-2]) if FULL or dtype is np.float32 else (a,)
+            for view in views:
+                assert _outcome(jitted, view) == _outcome(var_std_in_loop, view), (dtype, n)
+
+
+@pytest.mark.parametrize("dtype", _sample(INT_AND_FLOAT + [np.complex128],
+                                          (np.int16, np.float64, np.complex128)))
+def test_reductions_numba_computes_otherwise_do_not_compile_there(dtype):
+    rng = np.random.default_rng(15)
+    jitted = tp.jit(median_norm_in_loop)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for n in (0, 1, 7, 1000):
+            a = _values(rng, n, dtype)
+            assert _outcome(jitted, a) == _outcome(median_norm_in_loop, a), (dtype, n)
+    assert any(issubclass(w.category, tp.FallbackWarning) and "median()" in str(w.message)
+               for w in caught)

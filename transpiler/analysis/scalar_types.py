@@ -245,8 +245,14 @@ class ScalarTypes(ScalarMerges):
         return {UNKNOWN}
 
     def _call(self, node):
-        if node.keywords or any(isinstance(a, gast.Starred) for a in node.args):
+        if any(isinstance(a, gast.Starred) for a in node.args):
             return {UNKNOWN}
+        if node.keywords:
+            if not (isinstance(node.func, gast.Attribute) and node.func.attr in ("var", "std")
+                    and all(k.arg == "ddof" for k in node.keywords)):
+                return {UNKNOWN}
+            # ddof changes the divisor, not the result's type (numpy/_core/_methods.py _var)
+            node = gast.Call(func=node.func, args=node.args, keywords=[])
         func = node.func
         if isinstance(func, gast.Name) and func.id in self.types:
             return {CALL}
@@ -287,6 +293,9 @@ class ScalarTypes(ScalarMerges):
                 total = self._combine(operator.add, [total, self.of(item)])
             return total
         if fn in (min, max):     # Python gives one of the arguments
+            if len(args) == 1 and len(args[0]) == 1 and next(iter(args[0])).startswith(
+                    "arr:") and next(iter(args[0])).endswith(":1"):
+                return {"np:" + next(iter(args[0])).split(":")[1]}   # one of its elements
             return set().union(*args) if len(args) > 1 else {UNKNOWN}
         if getattr(fn, "__module__", None) == "math":
             found = self._combine(fn, args)

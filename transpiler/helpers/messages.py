@@ -40,6 +40,9 @@ SUM_ORDER = ("a sum of an array that is neither 1-D nor contiguous: NumPy adds i
 
 EMPTY_MEAN = "the mean of an empty array: NumPy warns and gives nan (graphjit)"
 
+VAR_DDOF = ("a variance with ddof >= the number of elements: NumPy warns and gives inf or nan "
+            "(graphjit)")
+
 NOT_REPRESENTABLE = (
     "int beyond int64 in compiled code (graphjit)",
     BY_PATH,
@@ -53,6 +56,7 @@ NOT_REPRESENTABLE = (
     CLIP_NAN,
     SUM_ORDER,
     EMPTY_MEAN,
+    VAR_DDOF,
 )
 
 

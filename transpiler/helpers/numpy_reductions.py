@@ -16,8 +16,8 @@ into one dimension: a 1-D array (any stride, in its own order) or a C- or F-cont
 memory order). Otherwise it goes through buffers of 8,192 elements whose order compiled code
 does not reproduce: said so (an effect-free call then runs again as Python, transpiler.api).
 
-``mean`` is NumPy's ``_methods._mean``: that sum, divided by the count converted to the
-array's dtype (NEP 50: a Python int meeting an np.float32 becomes float32).
+``mean``, ``var`` and ``std`` are NumPy's ``numpy/_core/_methods.py`` (``_mean``, ``_var``) on
+those sums; integer and bool arrays are summed in float64 through NumPy's buffers of 8,192.
 
 Measured against ``np.sum`` (tests/test_numpy_reductions.py): bit-equal for every size 0-300
 and sizes to 70,001, float32 and float64, C/F/transposed/strided/reversed layouts.
@@ -158,14 +158,113 @@ def numpy_complex_sum(a):
     return total[0]
 
 
+def _as_dtype_of(a, value):
+    """``value`` converted to ``a``'s dtype (a store: round to nearest), as NumPy's
+    ``ret.dtype.type(...)``."""
+    out = np.zeros(1, a.dtype)
+    out[0] = value
+    return out[0]
+
+
+def _float64_sum(v):
+    """NumPy's ``np.add.reduce(v, dtype=float64)`` of an integer or bool 1-D array: cast
+    through its iterator's buffers of 8,192 elements (NPY_BUFSIZE), each a pairwise sum added
+    in order to the identity 0.0 (measured: bit-equal to NumPy for 1-D, contiguous and strided
+    arrays of every integer dtype)."""
+    total = 0.0
+    n = v.shape[0]
+    buffer = np.empty(min(n, 8192), np.float64)
+    for start in range(0, n, 8192):
+        size = min(8192, n - start)
+        for k in range(size):
+            buffer[k] = v[start + k]
+        total = total + _pairwise(buffer[:size], False)
+    return total
+
+
 def numpy_mean(a):
-    """``a.mean()`` / ``np.mean(a)`` of a float32/float64 array of ndim >= 1: NumPy's sum
-    divided by the count converted to the array's dtype (``numpy/_core/_methods.py``
-    ``_mean``: ``ret.dtype.type(ret / rcount)``, NEP 50). An empty array, where NumPy warns
-    and gives nan, is said not to fit (an effect-free call runs again as Python)."""
+    """``a.mean()`` / ``np.mean(a)`` of a float32/float64 array of ndim >= 1: NumPy's sum,
+    then ``ret.dtype.type(ret / rcount)`` with ``rcount`` an np.intp (``numpy/_core/
+    _methods.py`` ``_mean``): the division in float64, rounded to the array's dtype. An empty
+    array, where NumPy warns and gives nan, is said not to fit (an effect-free call runs again
+    as Python)."""
     if a.size == 0:
         raise OverflowError("the mean of an empty array: NumPy warns and gives nan "
                             "(graphjit)")
-    count = np.zeros(1, a.dtype)
-    count[0] = a.size
-    return numpy_sum(a) / count[0]
+    return _as_dtype_of(a, np.float64(numpy_sum(a)) / np.float64(a.size))
+
+
+def numpy_integer_mean(a):
+    """``a.mean()`` of an integer or bool array: float64, NumPy's buffered sum (``_float64_sum``)
+    divided by the count (``_mean``: ``dtype='f8'``)."""
+    if a.size == 0:
+        raise OverflowError("the mean of an empty array: NumPy warns and gives nan "
+                            "(graphjit)")
+    return _float64_sum(_flat(a)) / np.float64(a.size)
+
+
+def _var_of(flat, mean, n, ddof):
+    d = flat - mean
+    return _pairwise(d * d, False) / np.float64(n - ddof)
+
+
+def numpy_var(a, ddof):
+    """``a.var(ddof=)`` / ``np.var`` of a float32/float64 array of ndim >= 1 (``_methods._var``):
+    the mean as ``numpy_mean``, the squares of the deviations in the array's dtype, their
+    pairwise sum divided (in float64) by ``n - ddof``, rounded to the dtype. Where NumPy warns
+    (``ddof >= n``, an empty array) it is said not to fit (the call runs again as Python)."""
+    n = a.size
+    if ddof >= n:
+        raise OverflowError("a variance with ddof >= the number of elements: NumPy warns and "
+                            "gives inf or nan (graphjit)")
+    flat = _flat(a)
+    mean = _as_dtype_of(a, np.float64(numpy_sum(a)) / np.float64(n))
+    return _as_dtype_of(a, np.float64(_var_of(flat, mean, n, ddof)))
+
+
+def numpy_std(a, ddof):
+    """``a.std(ddof=)`` / ``np.std``: ``np.sqrt`` of ``numpy_var`` in the array's dtype."""
+    return np.sqrt(numpy_var(a, ddof))
+
+
+def numpy_integer_var(a, ddof):
+    """``numpy_var`` of an integer or bool array: in float64 throughout (``dtype='f8'``), the
+    mean from NumPy's buffered sum."""
+    n = a.size
+    if ddof >= n:
+        raise OverflowError("a variance with ddof >= the number of elements: NumPy warns and "
+                            "gives inf or nan (graphjit)")
+    flat = _flat(a)
+    mean = _float64_sum(flat) / np.float64(n)
+    d = flat - mean
+    return _pairwise(d * d, False) / np.float64(n - ddof)
+
+
+def numpy_integer_std(a, ddof):
+    """``numpy_std`` of an integer or bool array (float64)."""
+    return np.sqrt(numpy_integer_var(a, ddof))
+
+
+def python_max_1d(a):
+    """Python's ``max(a)`` of a 1-D array: the first element no later one is greater than
+    (CPython ``Python/bltinmodule.c`` ``min_max``: an item replaces the best so far only where
+    ``item > best``, so a NaN first stays, a NaN later is skipped), of the array's scalar type;
+    an empty array raises ValueError with Python's message (Numba raised StopIteration)."""
+    if a.shape[0] == 0:
+        raise ValueError("max() iterable argument is empty")
+    best = a[0]
+    for i in range(1, a.shape[0]):
+        if a[i] > best:
+            best = a[i]
+    return best
+
+
+def python_min_1d(a):
+    """Python's ``min(a)`` of a 1-D array (``python_max_1d`` with ``<``)."""
+    if a.shape[0] == 0:
+        raise ValueError("min() iterable argument is empty")
+    best = a[0]
+    for i in range(1, a.shape[0]):
+        if a[i] < best:
+            best = a[i]
+    return best

@@ -10,13 +10,28 @@ import numpy as np
 from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_reference, Static
 from ...helpers.numpy_calls import (
     numpy_arange3, numpy_clip, numpy_random_seed, numpy_random_uniform, numpy_reshape)
-from ...helpers.numpy_reductions import numpy_complex_sum, numpy_mean, numpy_sum
+from ...helpers.numpy_reductions import (
+    numpy_complex_sum, numpy_integer_mean, numpy_integer_std, numpy_integer_var, numpy_mean,
+    numpy_std, numpy_sum, numpy_var, python_max_1d, python_min_1d)
 from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENT_ARITY, REPLACEMENTS
 from ...ir import weak as ir_weak
 from .nodes import k_ok, _describe, _hashable, _pure
 from .numpy_scalar_rules import Abs
 from .python_number_rules import _IR_CHECKED, _IR_OPERATORS
 from .refusals import _DIFFERENT_BUILTINS
+
+# NumPy reductions compiled exactly (transpiler.helpers.numpy_reductions), by array kind:
+# "f" float32/float64, "c" complex, "i" integer or bool (their sums Numba gives exactly).
+_REDUCTIONS = {
+    "sum": {"f": numpy_sum, "c": numpy_complex_sum},
+    "mean": {"f": numpy_mean, "i": numpy_integer_mean},
+    "var": {"f": numpy_var, "i": numpy_integer_var},
+    "std": {"f": numpy_std, "i": numpy_integer_std},
+}
+# Reductions Numba compiles with other arithmetic than NumPy's for float/complex arrays.
+_DIFFERENT_REDUCTIONS = frozenset({
+    "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile",
+    "nanmean", "nanstd", "nanvar", "nansum", "average", "norm"})
 
 
 class Calls:
@@ -101,6 +116,13 @@ class Calls:
                         return Static(result)
         plain_args = not node.keywords and not any(isinstance(a, gast.Starred)
                                                    for a in node.args)
+        if plain_args and self.scalar_types is not None and fn in (min, max) and \
+                len(node.args) == 1 and self.fidelity:
+            kinds = self.scalar_types.of(node.args[0])
+            if len(kinds) == 1 and next(iter(kinds)).startswith("arr:") and \
+                    next(iter(kinds)).endswith(":1"):
+                return self._call_helper(node, python_max_1d if fn is max else python_min_1d,
+                                         [self.value(node.args[0])])
         if plain_args and self.scalar_types is not None:
             special = self._numpy_scalar_call(node, fn)
             if special is not None:
@@ -184,33 +206,54 @@ class Calls:
                          keywords=[self._child(k) for k in node.keywords])
 
     def _exact_reduction(self, node):
-        """``a.sum()``, ``a.mean()``, ``np.sum(a)``, ``np.mean(a)`` of a float or complex
-        array (ndim >= 1, no axis or dtype): NumPy's pairwise sum bit for bit
-        (transpiler.helpers.numpy_reductions), where Numba adds in order. None: another
-        rule. Not for the eager backend (NumPy itself runs there) nor inside helpers."""
+        """``a.sum()``, ``a.mean()``, ``a.var()``, ``a.std()`` and their ``np.`` forms of an
+        array (ndim >= 1, no axis or dtype; ``ddof=`` for var/std): NumPy's pairwise sums bit
+        for bit (transpiler.helpers.numpy_reductions), where Numba adds in order. Other NumPy
+        reductions Numba computes otherwise (``np.median``, ``np.linalg.norm``, an ``axis=``
+        of a float array...) are refused (``gap``). None: another rule. Not for the eager
+        backend (NumPy itself runs there) nor inside helpers."""
         if not self.fidelity or self.scalar_types is None or self.program.runs_python or \
-                node.keywords or not isinstance(node.func, gast.Attribute) or \
-                node.func.attr not in ("sum", "mean"):
+                not isinstance(node.func, gast.Attribute) or any(
+                    isinstance(a, gast.Starred) for a in node.args):
             return None
-        if not node.args:
-            array = node.func.value
-        elif len(node.args) == 1 and not isinstance(node.args[0], gast.Starred):
-            module = self.expr(node.func.value)
-            if not (isinstance(module, Static) and module.value is np):
-                return None
-            array = node.args[0]
+        name = node.func.attr
+        if name not in _REDUCTIONS and name not in _DIFFERENT_REDUCTIONS:
+            return None
+        receiver = self.scalar_types.of(node.func.value)
+        if len(receiver) == 1 and next(iter(receiver)).startswith("arr:"):
+            array, rest = node.func.value, list(node.args)      # a.sum(...)
         else:
-            return None
+            module = self.expr(node.func.value)
+            if not isinstance(module, Static) or not node.args or module.value not in (
+                    np, np.linalg) or (module.value is np.linalg) != (name == "norm"):
+                return None
+            array, rest = node.args[0], list(node.args[1:])     # np.sum(a, ...)
         kinds = self.scalar_types.of(array)
         if len(kinds) != 1 or not next(iter(kinds)).startswith("arr:"):
             return None
         _, dtype, ndim = next(iter(kinds)).split(":")
-        if dtype not in ("float32", "float64", "complex64", "complex128") or int(ndim) < 1 or (
-                node.func.attr == "mean" and dtype.startswith("complex")):
-            return None
-        helper = numpy_mean if node.func.attr == "mean" else (
-            numpy_complex_sum if dtype.startswith("complex") else numpy_sum)
-        return self._call_helper(node, helper, [self.value(array)])
+        kind = np.dtype(dtype).kind
+        keywords = {k.arg: k.value for k in node.keywords}
+        plain = not rest and not set(keywords) - ({"ddof"} if name in ("var", "std") else set())
+        helper = _REDUCTIONS.get(name, {}).get("c" if kind == "c" else "f" if kind == "f"
+                                                 else "i") if plain and int(ndim) >= 1 else None
+        if helper is not None:
+            args = [self.value(array)]
+            if name in ("var", "std"):
+                ddof = keywords.get("ddof")
+                if ddof is not None and not self.scalar_types.of(ddof) <= {"int", "bool"}:
+                    return None     # a float ddof: NumPy's own rules, not compiled exactly
+                args.append(self.value(ddof) if ddof is not None else gast.Constant(
+                    value=0, kind=None))
+            return self._call_helper(node, helper, args)
+        if name in _DIFFERENT_REDUCTIONS or kind in "fc":
+            self.gap(node, f"{name}() of a {dtype} array here: NumPy computes it with its own "
+                           "order of additions (pairwise sums, buffers), Numba otherwise (the "
+                           "last bits differ)")
+        elif not plain and (name in ("mean", "var", "std") or ndim == "1"):
+            self.gap(node, f"{name}() of a {dtype} array with an axis: NumPy sums it in float64 "
+                           "through its buffers or gives a NumPy scalar, Numba otherwise")
+        return None
 
     def _numpy_library_call(self, node, callee):
         """A NumPy function's call; a Python type given as a dtype (``np.zeros(n,
