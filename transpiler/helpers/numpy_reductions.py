@@ -182,28 +182,38 @@ def _float64_sum(v):
     return total
 
 
+def _check_nonempty(a):
+    if a.size == 0:
+        raise OverflowError("the mean of an empty array: NumPy warns and gives nan "
+                            "(graphjit)")
+
+
+def _check_ddof(n, ddof):
+    if ddof >= n:
+        raise OverflowError("a variance with ddof >= the number of elements: NumPy warns and "
+                            "gives inf or nan (graphjit)")
+
+
 def numpy_mean(a):
     """``a.mean()`` / ``np.mean(a)`` of a float32/float64 array of ndim >= 1: NumPy's sum,
     then ``ret.dtype.type(ret / rcount)`` with ``rcount`` an np.intp (``numpy/_core/
     _methods.py`` ``_mean``): the division in float64, rounded to the array's dtype. An empty
     array, where NumPy warns and gives nan, is said not to fit (an effect-free call runs again
     as Python)."""
-    if a.size == 0:
-        raise OverflowError("the mean of an empty array: NumPy warns and gives nan "
-                            "(graphjit)")
+    _check_nonempty(a)
     return _as_dtype_of(a, np.float64(numpy_sum(a)) / np.float64(a.size))
 
 
 def numpy_integer_mean(a):
     """``a.mean()`` of an integer or bool array: float64, NumPy's buffered sum (``_float64_sum``)
     divided by the count (``_mean``: ``dtype='f8'``)."""
-    if a.size == 0:
-        raise OverflowError("the mean of an empty array: NumPy warns and gives nan "
-                            "(graphjit)")
+    _check_nonempty(a)
     return _float64_sum(_flat(a)) / np.float64(a.size)
 
 
 def _var_of(flat, mean, n, ddof):
+    """The pairwise sum of the squared deviations of ``flat`` from ``mean``, over ``n - ddof``
+    in float64 (``_methods._var`` after its mean)."""
     d = flat - mean
     return _pairwise(d * d, False) / np.float64(n - ddof)
 
@@ -213,13 +223,8 @@ def numpy_var(a, ddof):
     the mean as ``numpy_mean``, the squares of the deviations in the array's dtype, their
     pairwise sum divided (in float64) by ``n - ddof``, rounded to the dtype. Where NumPy warns
     (``ddof >= n``, an empty array) it is said not to fit (the call runs again as Python)."""
-    n = a.size
-    if ddof >= n:
-        raise OverflowError("a variance with ddof >= the number of elements: NumPy warns and "
-                            "gives inf or nan (graphjit)")
-    flat = _flat(a)
-    mean = _as_dtype_of(a, np.float64(numpy_sum(a)) / np.float64(n))
-    return _as_dtype_of(a, np.float64(_var_of(flat, mean, n, ddof)))
+    _check_ddof(a.size, ddof)
+    return _as_dtype_of(a, np.float64(_var_of(_flat(a), numpy_mean(a), a.size, ddof)))
 
 
 def numpy_std(a, ddof):
@@ -230,14 +235,8 @@ def numpy_std(a, ddof):
 def numpy_integer_var(a, ddof):
     """``numpy_var`` of an integer or bool array: in float64 throughout (``dtype='f8'``), the
     mean from NumPy's buffered sum."""
-    n = a.size
-    if ddof >= n:
-        raise OverflowError("a variance with ddof >= the number of elements: NumPy warns and "
-                            "gives inf or nan (graphjit)")
-    flat = _flat(a)
-    mean = _float64_sum(flat) / np.float64(n)
-    d = flat - mean
-    return _pairwise(d * d, False) / np.float64(n - ddof)
+    _check_ddof(a.size, ddof)
+    return _var_of(_flat(a), numpy_integer_mean(a), a.size, ddof)
 
 
 def numpy_integer_std(a, ddof):
