@@ -20,14 +20,22 @@ def outcome(fn, args):
     return ("returned", result), args
 
 
-# Known gap (README, "Known gaps"; issue 4): Numba boxes float64/int64/bool scalar results as
-# Python float/int/bool where the plain call may give np.float64/np.int64/np.bool_. The value and
-# the dtype must still agree; only the Python scalar class may differ, and only in this way.
+# Known gap (README, "Known gaps"): where a result is computed from what the scalar-type analysis
+# cannot type (a user callee's result, an item of an unpacked tuple), Numba boxes float64/int64/
+# bool scalar results as Python float/int/bool where the plain call may give np.float64/np.int64/
+# np.bool_. The value and the dtype must still agree; only the Python scalar class may differ,
+# and only in this way, and only for the functions named here: every other result's box must
+# be plain's (graphjit tags a result that is a Python number on some paths, or falls back).
 _NUMBA_BOXING = {np.float64: float, np.int64: int, np.bool_: bool, np.complex128: complex}
+LAX_BOXING = {"call_in_loop", "call_helper_tuple_in_loop", "lambda_in_loop",
+              "nested_def_closure_in_loop", "rec_sum_array", "raise_from_helper_in_loop",
+              "undef_tuple_target"}
+_lax = [False]
 
 
 def assert_same_value(expected, actual):
     if type(actual) is not type(expected):
+        assert _lax[0], (type(expected), type(actual))
         assert _NUMBA_BOXING.get(type(expected)) is type(actual), (type(expected), type(actual))
         assert np.asarray(actual).dtype == np.asarray(expected).dtype
     if isinstance(expected, np.ndarray):
@@ -58,7 +66,11 @@ def assert_compiles_same(fn, *args, backend="numba-cpu"):
         warnings.simplefilter("error", tp.FallbackWarning)
         (kind, expected), args_plain = outcome(fn, args)
         (kind_c, actual), args_comp = outcome(compiled, args)
-    assert_same_outcome((kind, expected), args_plain, (kind_c, actual), args_comp)
+    _lax[0] = getattr(fn, "__name__", "") in LAX_BOXING
+    try:
+        assert_same_outcome((kind, expected), args_plain, (kind_c, actual), args_comp)
+    finally:
+        _lax[0] = False
     return compiled
 
 

@@ -453,8 +453,9 @@ class JitFunction(SpecializationCache, FastPath):
         spec = specialization_of(made, params, obj is not None and
                                  not made.program.instance_specific and self._bound_self is None)
         tagged = getattr(made.entry, "tagged", None)   # a NumPy graph's result is NumPy's own:
+        kinds = getattr(made.entry, "result_types", None)
         spec.rebox = None if made.backend.name == "numpy-graph" else tag_reboxer(
-            *tagged[1:]) if tagged else reboxer(getattr(made.entry, "result_types", None))
+            *tagged[1:], kinds=kinds) if tagged else reboxer(kinds)
         return spec
 
     # -- inspection -------------------------------------------------------------------------

@@ -201,27 +201,86 @@ class ScalarMerges:
         Returns:
             tuple | None: ``(name, dtype, python kind)``, as ``tagged``.
         """
-        name = self._returned_name()
+        name = self._returned_name() or self._followed_name()
         if name is None or name in self.closure_reads:
             return None
-        kinds = self.types.get(name, frozenset())
-        numpy = {k for k in kinds if k.startswith("np:")}
-        python = kinds - numpy
-        if len(numpy) != 1 or len(python) != 1 or \
-                _SAME.get(next(iter(python))) != next(iter(numpy)):
+        pair = _number_pair(self.types.get(name, frozenset()))
+        slot = self._tagged_slot(name)
+        results = {self._follows(r.value if slot is None else r.value.elts[slot], name, pair)
+                   for r in self.returns} if pair and slot != -1 else {None}
+        if len(results) != 1 or None in results:
             return None
-        tag = (name, next(iter(numpy))[3:], next(iter(python)))
+        tag = (name, pair[1][3:], pair[0])
+        result = results.pop()
         self.tag_param = None
         for stmt, value in self.definitions[name]:
             if isinstance(value, tuple) and value[0] == "param":
                 # A loop region's input (transpiler.split): its type is the argument's.
-                self.tag_param = self.params.get(name) in python
-                if self.params.get(name) not in kinds:
+                self.tag_param = self.params.get(name) == pair[0]
+                if self.params.get(name) not in pair:
                     return None
             elif isinstance(value, tuple) and value[0] != "update" or \
                     self.tag_after(stmt, tag) == "?":
                 return None
+        # how the caller boxes it: the result (slot None) or that item of the returned tuple
+        self.result_tag = (name, result[1][3:], result[0], slot)
         return tag
+
+    def _tagged_slot(self, name):
+        """Where the tagged ``name``'s box shows in the result: None (every return gives one
+        expression), the index of the one item that reads ``name`` in a tuple every return
+        gives (``return i, s``; the same index, the same length), else -1."""
+        if not any(isinstance(r.value, gast.Tuple) for r in self.returns):
+            return None
+        slots = set()
+        for ret in self.returns:
+            if not isinstance(ret.value, gast.Tuple) or any(
+                    isinstance(e, gast.Starred) for e in ret.value.elts):
+                return -1
+            slots.add((len(ret.value.elts), tuple(
+                k for k, e in enumerate(ret.value.elts) if any(
+                    isinstance(n, gast.Name) and n.id == name for n in gast.walk(e)))))
+        if len(slots) != 1:
+            return -1
+        _, reading = slots.pop()
+        return reading[0] if len(reading) == 1 else -1
+
+    def _followed_name(self):
+        """The one alike-merged name (``alike_pair``) the returned expressions read, when
+        every return gives an expression or a tuple (``return s * 2``, ``return i, s``; the
+        last statement a return), else None: the result then follows that name's box
+        (``_follows``)."""
+        body = self.fdef.body
+        if not self.returns or not body or not isinstance(body[-1], gast.Return) or any(
+                r.value is None for r in self.returns):
+            return None
+        names = {n.id for r in self.returns for n in gast.walk(r.value)
+                 if isinstance(n, gast.Name) and _number_pair(self.types.get(n.id, ()))}
+        return names.pop() if len(names) == 1 else None
+
+    def _follows(self, expr, name, pair):
+        """The alike pair ``expr`` gives (``alike_pair``) when it is the Python number of it
+        where ``name`` holds the Python number of ``pair`` and the NumPy scalar where it holds
+        that (``s * 2``, ``-s``, ``abs(s)``, ``s > 0``: a bool or an np.bool), by NumPy's and
+        Python's rules (``of``) with the reads of ``name`` taken as each; else None."""
+        reads = [n for n in gast.walk(expr) if isinstance(n, gast.Name) and n.id == name]
+        saved = {id(n): self._refined.get(id(n)) for n in reads}
+        try:
+            found = []
+            for kind in pair:
+                for n in reads:
+                    self._refined[id(n)] = {kind}
+                found.append(self.of(expr))
+        finally:
+            for key, kinds in saved.items():
+                if kinds is None:
+                    self._refined.pop(key, None)
+                else:
+                    self._refined[key] = kinds
+        if not all(len(kinds) == 1 for kinds in found):
+            return None
+        result = (next(iter(found[0])), next(iter(found[1])))
+        return result if alike_pair(set(result)) == result else None
 
     def tag_after(self, stmt, tag):
         """What an assignment ``stmt`` of a tagged name leaves it holding: True (the Python
@@ -234,12 +293,24 @@ class ScalarMerges:
             kinds = self.of(stmt.value)
             if kinds and not kinds & numpy and kinds <= {"int", "float", "bool", "complex"}:
                 return True
-            return False if kinds == numpy else "?"
+            if kinds == numpy:
+                return False
+            value = stmt.value      # `name = name op v` (or `v op name`): as `name op= v`
+            if not isinstance(value, gast.BinOp):
+                return "?"
+            sides = [value.left, value.right]
+            mine = [isinstance(e, gast.Name) and e.id == name for e in sides]
+            if mine.count(True) != 1 or any(isinstance(n, gast.Name) and n.id == name
+                                            for n in gast.walk(sides[mine.index(False)])):
+                return "?"
+            op, other, first = value.op, sides[mine.index(False)], mine[0]
+        else:
+            op, other, first = stmt.op, stmt.value, True
         # `name op= v`: the result's type from each of the two it may hold (NumPy's rules).
-        fn, kinds = _BINOPS.get(type(stmt.op)), self.of(stmt.value)
+        fn, kinds = _BINOPS.get(type(op)), self.of(other)
         python = {tag[2]}
-        from_python = self._combine(fn, [python, kinds])
-        from_numpy = self._combine(fn, [numpy, kinds])
+        from_python = self._combine(fn, [python, kinds] if first else [kinds, python])
+        from_numpy = self._combine(fn, [numpy, kinds] if first else [kinds, numpy])
         if from_python == from_numpy == numpy:
             return False
         return None if (from_python, from_numpy) == (python, numpy) else "?"
@@ -377,6 +448,28 @@ class ScalarMerges:
                               "result one type"))
                 break
         return found
+
+
+def alike_pair(kinds):
+    """``(python kind, "np:dtype")`` when ``kinds`` is a Python number and the NumPy scalar
+    that computes alike (``{"float", "np:float64"}``), else None."""
+    numpy = {k for k in kinds if k.startswith("np:")}
+    python = set(kinds) - numpy
+    if len(numpy) != 1 or len(python) != 1 or _SAME.get(next(iter(python))) != next(
+            iter(numpy)):
+        return None
+    return next(iter(python)), next(iter(numpy))
+
+
+def _number_pair(kinds):
+    """``(python kind, "np:dtype")`` when ``kinds`` is one Python number kind and one NumPy
+    scalar type (``{"int", "np:float64"}``), else None: a merge a result flag can follow."""
+    numpy = {k for k in kinds if k.startswith("np:")}
+    python = set(kinds) - numpy
+    if len(numpy) != 1 or len(python) != 1 or not python <= {"int", "float", "bool",
+                                                             "complex"}:
+        return None
+    return next(iter(python)), next(iter(numpy))
 
 
 def _float_pair(kinds):

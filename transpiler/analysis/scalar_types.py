@@ -74,6 +74,7 @@ class ScalarTypes(ScalarMerges):
         self._refined = {}        # id(read) -> its types, for names kept in float64 storage
         self.float_names = {}     # name -> dtype (float_storage)
         self.tag_param = None     # alike_tag of a parameter: whether the argument is Python
+        self.result_tag = None    # alike_tag: (name, dtype, python kind, slot) of the result's box
         self._parent_map = None
         self.int_power = int_power
         self.unknown = unknown

@@ -92,6 +92,7 @@ from .numpy_array_rules import NumpyArrayRules
 from .numpy_scalar_rules import NumpyScalarRules
 from .python_number_rules import PythonNumberRules
 from .refusals import Refusals
+from ...analysis.scalar_merges import alike_pair
 from .result_tag import ResultTag, per_return_tags, _calls_itself
 from .statements import Statements
 from .user_calls import UserCalls, _static_key
@@ -210,6 +211,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                     self.return_tags, self.return_tagged = found
             if self.tagged:
                 self.tag = self.new_local(f"{self.tagged[0]}_is_python")
+            elif may_tag and self.return_tags is None:
+                _refuse_alike_result(self, types, node)
             self.narrow = types.float_storage(self.weak_merges)
             self.scalar_types = types
             self.result_types = types.result_types()
@@ -253,8 +256,26 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         generated.result_types = self.result_types
         # the scalar types of each name (parallel loops: which reductions are exact)
         generated.name_types = dict(self.scalar_types.types) if self.scalar_types else {}
-        generated.tagged = self.tagged or self.return_tagged
+        result_tag = self.scalar_types.result_tag if self.scalar_types else None
+        generated.tagged = (result_tag if self.tagged and result_tag else
+                            self.tagged or self.return_tagged)    # (name, dtype, kind[, slot])
         return generated
+
+
+def _refuse_alike_result(specializer, types, fdef):
+    """Fall back where the result is a Python number on some paths and the NumPy scalar that
+    computes alike on others (a float or an np.float64) and no flag can tell which: Numba
+    boxes both as the Python number, the plain call would not."""
+    kinds = types.result_types()
+    for part in kinds if isinstance(kinds, tuple) else (kinds,):
+        pair = alike_pair(part or ())
+        if pair is not None:
+            python, numpy = pair
+            where = next((r for r in types.returns if r.value is not None), fdef)
+            specializer.fail(where, f"the result is a Python {python} on some paths and an "
+                             f"np.{numpy[3:]} on others; compiled code cannot tell which "
+                             f"(assign it to one variable and return that, or give it one "
+                             f"type where it is first assigned)")
 
 
 def specialize(program, function, self_value=None, static_args=None, source=None,
