@@ -8,6 +8,8 @@ Rules kept throughout (documented gaps handled elsewhere): no int64 overflow, no
 float32/int32 values with Python floats/ints in arithmetic (np.float32(...) constants instead),
 no out-of-range indexing, no math-domain errors, no division by zero.
 """
+import operator
+from operator import mul as mul_from_operator, sub as sub_from_operator
 import numpy as np
 
 from transpiler import nn
@@ -1485,3 +1487,115 @@ def clip_without_bounds(a):
 
 def arange_zero_step(a, b, s):
     return np.arange(a, b, s)
+
+
+# -- issue 20: calls of the operator module's functions, as the operators
+
+def op_arith(a, b):
+    return operator.add(a, b) * operator.mul(a, 2) - operator.neg(b)
+
+
+def op_running_sum(a):
+    s = a[0]
+    for i in range(1, a.shape[0]):
+        s = operator.add(s, operator.getitem(a, i))
+    return s
+
+
+def op_compare_pick(a, b):
+    if operator.lt(a, b) and operator.ne(a, 0):
+        return operator.truediv(b, a)
+    return operator.floordiv(a, operator.pos(b) + 1) * 1.0
+
+
+def op_bits(x, k):
+    return operator.xor(operator.lshift(x, k), operator.and_(x, 7)), operator.invert(x)
+
+
+def op_imported_name(a, b):
+    return mul_from_operator(a, b) + sub_from_operator(a, b)
+
+
+def op_power_mod(x, n):
+    acc = 1
+    for _ in range(n):
+        acc = operator.mod(operator.pow(acc * x, 1), 1009)
+    return acc
+
+
+def op_not_truth(a, t):
+    count = 0
+    for v in a:
+        if operator.not_(operator.gt(v, t)):
+            count += 1
+    return count
+
+
+def op_matmul(m, v):
+    return operator.matmul(m, v)
+
+
+OPERATOR_NAME = operator.add
+
+
+def op_module_level_alias(a, b):
+    return OPERATOR_NAME(a, b)
+
+
+# -- issue 20: assignment expressions (:=), as assignments before their statement
+
+def walrus_if(a):
+    total = 0.0
+    for x in a:
+        if (y := x * 2) > 3:
+            total += y
+    return total
+
+
+def walrus_while(n):
+    i = 0
+    out = 0
+    while (k := i * i) < n:
+        out += k
+        i += 1
+    return out, k
+
+
+def walrus_elif(a, t):
+    if (m := a.max()) > t and m < 100:
+        return m
+    elif (s := a.sum()) > 0:
+        return s
+    return -1.0
+
+
+def walrus_nested(x):
+    y = (a := (b := x + 1) * 2) + b
+    return y, a
+
+
+def walrus_call_argument(a):
+    return abs(n := a.shape[0] - 5) + n
+
+
+def walrus_for_iter(n):
+    total = 0
+    for v in (r := range(n)):
+        total += v
+    return total, len(r)
+
+
+def walrus_while_continue(a):
+    i = 0
+    kept = 0.0
+    while (i := i + 1) <= a.shape[0]:
+        if a[i - 1] < 0:
+            continue
+        kept += a[i - 1]
+    return kept, i
+
+
+def walrus_read_before(x):
+    y = 1
+    r = y + (y := x)      # y is read before it is bound: left to Python
+    return r, y

@@ -48,12 +48,25 @@ CASES = [
     (S.zeros_python_bool, (4, f64(-1.0, 0.0, 2.0, 3.0))), (S.ufunc_of_tuple, (X3,)),
     (S.center_keepdims, (M34,)), (S.float16_scale, (np.linspace(0, 1, 5, dtype=np.float16),)),
     (S.sieve_bool_dtype, (12,)), (S.int_dtype_positional, (4,)), (S.complex_full, (3,)),
+    # issue 20: operator module calls, as operators
+    (S.op_arith, (3, 4)), (S.op_arith, (2.5, -1.0)), (S.op_running_sum, (f64(1.0, 2.5, -4.0),)),
+    (S.op_running_sum, (i32(7, -3, 5),)), (S.op_compare_pick, (2, 9)), (S.op_compare_pick, (9, 2)),
+    (S.op_compare_pick, (0, 5)), (S.op_bits, (13, 3)), (S.op_imported_name, (3.5, 2.0)),
+    (S.op_power_mod, (7, 20)), (S.op_not_truth, (X3, 1.0)), (S.op_matmul, (M33, X3)),
+    (S.op_module_level_alias, (2, 5)),
+    # issue 20: assignment expressions (:=)
+    (S.walrus_if, (f64(0.5, 2.0, 3.0, -1.0),)), (S.walrus_while, (30,)), (S.walrus_while, (0,)),
+    (S.walrus_elif, (X3, 2.0)), (S.walrus_elif, (X3, 200.0)), (S.walrus_elif, (-X3 - 5, 200.0)),
+    (S.walrus_nested, (3,)), (S.walrus_call_argument, (X3,)), (S.walrus_for_iter, (6,)),
+    (S.walrus_while_continue, (X3,)), (S.walrus_while_continue, (EMPTY_F64,)),
     # issue 20: sum/any/all of generator expressions
     (S.gen_any_above, (X3, 2.0)), (S.gen_any_above, (X3, 5.0)), (S.gen_any_above, (EMPTY_F64, 0.0)),
     (S.gen_all_positive, (X3,)), (S.gen_all_positive, (f64(1.0, 2.0),)),
     (S.gen_any_nested, (4, 4)), (S.gen_any_nested, (2, 2)),
     (S.gen_all_nested_filtered, (5,)), (S.gen_all_nested_filtered, (3,)),
     (S.gen_variable_not_leaked, (X3,)),
+    (S.gen_sum_of_squares, (10,)), (S.gen_sum_of_squares, (0,)), (S.gen_sum_with_start, (5,)),
+    (S.gen_sum_in_expression, (4, 1)),
     # 1. branches
     (S.sign_code, (5,)), (S.sign_code, (-2.5,)), (S.sign_code, (0,)),
     (S.grade, (95,)), (S.grade, (72.5,)), (S.grade, (10,)),
@@ -216,8 +229,7 @@ CASES = [
 # converts. Compared with fallbacks allowed (not fullgraph).
 FIDELITY_CASES = [
     (S.gen_sum_float_array, (X3,)), (S.gen_sum_float_array, (EMPTY_F64,)),
-    (S.gen_sum_of_squares, (10,)), (S.gen_sum_of_squares, (0,)), (S.gen_sum_with_start, (5,)),
-    (S.gen_sum_in_expression, (4, 1)),
+    (S.walrus_read_before, (4,)),
     (S.gen_effects_before, (f64(0.0, 0.0),)), (S.gen_first_iter_same_name, (X3,)),
     (S.flag_lazy_read, (4,)), (S.flag_effect_before_read, (False, f64(0.0, 0.0))),
     (S.flag_read_order, (False,)),

@@ -1,6 +1,8 @@
-"""Generator expressions consumed at once by ``any`` or ``all`` (and, once issue 14's result
-boxing allows it, ``sum``: ``_SUM_READY``) become loops (issue 20: ``any(v > t for v in a)``),
-before the number analyses run, so every rule that applies to a loop applies to them.
+"""Generator expressions consumed at once by ``sum``, ``any`` or ``all`` become loops (issue 20:
+``any(v > t for v in a)``), before the number analyses run, so every rule that applies to a
+loop applies to them (``sum``'s result is 0 when empty and an np.float64 otherwise over a
+float64 array: the result flag follows that, analysis.scalar_merges ``alike_tag``, or the
+function falls back).
 
 ``sum(elt for t in it if c)`` becomes ``acc = 0; for t' in it: if c: acc = acc + elt`` (the
 Python int 0 is sum's own start, ``sum(g, start)`` starts from ``start``; CPython 3.11's
@@ -22,11 +24,8 @@ import gast
 from ..naming import fresh
 from ..nodes import assign, const, located, name
 
-# ``sum`` waits for issue 14: its loop returns np.int64/np.float64 sums as Python numbers
-# under Numba (the "alike boxing" gap, README Known gaps), where a fallback gave plain's box;
-# rewriting it would make more functions compile with that gap. any/all give Python bools.
-_SUM_READY = False
-_CONSUMERS = ("sum", "any", "all") if _SUM_READY and sys.version_info < (3, 12) else (
+# From Python 3.12 ``sum`` adds floats compensated (module docstring): not rewritten there.
+_CONSUMERS = ("sum", "any", "all") if sys.version_info < (3, 12) else (
     "any", "all")
 _PATH_NODES = (gast.BinOp, gast.UnaryOp, gast.Tuple, gast.List)
 _OUTER = (gast.Call, gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.SetComp,

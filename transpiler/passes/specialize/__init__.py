@@ -70,7 +70,7 @@ import inspect
 import gast
 
 from ...analysis.definite_assignment import check_definite_assignment
-from .. import comprehensions, definedness_flags
+from .. import comprehensions, definedness_flags, named_expressions, operator_calls
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -132,11 +132,6 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             raise UnsupportedConstruct(
                 f"a generator or coroutine function is not converted (in "
                 f"{self.fn.__qualname__})", source.origin(source.node))
-        # sum/any/all of a generator expression: a loop, before any analysis reads the tree
-        desugared = comprehensions.desugar(source.node, comprehensions.builtin_shadowed(
-            self.fn, local_names(source.node)))
-        if desugared is not source.node:
-            self.src = source = FunctionSource(source.function, source.filename, desugared)
         self.env = dict(bindings)
         self.bindings = dict(bindings)
         self.locals = local_names(source.node)
@@ -145,6 +140,16 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.fn_globals = getattr(self.fn, "__globals__", {})
         code = self.fn.__code__
         self.freevars = dict(zip(code.co_freevars, self.fn.__closure__ or ()))
+        # Desugaring, before any analysis reads the tree: `if (y := f(x)) > 0` -> `y = f(x);
+        # if y > 0`, operator.add(a, b) -> a + b (the names read are guarded in run),
+        # sum/any/all of a generator expression -> a loop.
+        desugared, self.operator_functions = operator_calls.desugar(
+            named_expressions.desugar(source.node), self._resolve_static)
+        desugared = comprehensions.desugar(desugared, comprehensions.builtin_shadowed(
+            self.fn, self.locals))
+        if desugared is not source.node:
+            self.src = source = FunctionSource(source.function, source.filename, desugared)
+            self.locals = local_names(source.node)
         # Which expressions are Python numbers (no NEP 50 `weak` needed against them; Python's
         # rules for `**`) and which are NumPy scalars (NumPy's rules for `**`, `/`, `//`, `%`).
         self.numbers = Numbers(source.node, self.locals - set(bindings), python_params,
@@ -192,6 +197,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.symbol = symbol
         self.dynamic_params = dynamic = self.extra_params + [p for p in params
                                                              if p not in self.env]
+        for function in self.operator_functions:
+            self.expr(function)     # guards the name an operator call was read through
         if self.fidelity:
             types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
                                        if p not in self.env}, self._resolve_static, UNKNOWN,

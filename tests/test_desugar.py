@@ -1,0 +1,87 @@
+"""The desugaring passes of issue 20 (transpiler/passes/operator_calls.py,
+named_expressions.py): what they rewrite compiles and equals plain (tests/test_reference_suite.py
+runs the suite's functions); here, what they must not change: the guard on the name an
+operator function was read through, and the evaluation order a hoisted ``:=`` must keep.
+"""
+import operator
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+import suite_functions as S
+
+
+def test_rebinding_the_operator_alias_makes_a_new_specialization(monkeypatch):
+    compiled = tp.jit(S.op_module_level_alias, fullgraph=True)
+    assert compiled(3, 4) == 7
+    monkeypatch.setattr(S, "OPERATOR_NAME", operator.mul)
+    assert compiled(3, 4) == 12 == S.op_module_level_alias(3, 4)
+    monkeypatch.setattr(S, "OPERATOR_NAME", operator.sub)
+    assert compiled(3, 4) == -1
+
+
+def test_rebinding_the_operator_module_name_is_seen(monkeypatch):
+    compiled = tp.jit(S.op_arith, fullgraph=True)
+    assert compiled(3, 4) == S.op_arith(3, 4) == 46
+
+    class Swapped:      # not the operator module: its add multiplies
+        add = staticmethod(operator.mul)
+        mul = staticmethod(operator.mul)
+        neg = staticmethod(operator.neg)
+
+    monkeypatch.setattr(S, "operator", Swapped)
+    plain = S.op_arith(3, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert tp.jit(S.op_arith)(3, 4) == plain == 12 * 6 + 4
+        assert compiled.python_function(3, 4) == plain
+
+
+def op_inplace(a, b):
+    return operator.iadd(a, b)      # updates the array in place: left as a call
+
+
+def test_in_place_operator_functions_stay_calls():
+    a = np.arange(3.0)
+    with pytest.warns(tp.FallbackWarning, match="not converted"):
+        result = tp.jit(op_inplace)(a, 1.0)
+    assert result is a and a.tolist() == [1.0, 2.0, 3.0]
+
+
+def walrus_after_a_call(x):
+    return np.abs(x) + (y := np.sqrt(x)) + y     # a call before it: not moved
+
+
+def test_a_named_expression_after_a_call_is_left_in_place():
+    x = np.arange(3.0)
+    with pytest.warns(tp.FallbackWarning, match=r"assignment expression \(:=\)"):
+        np.testing.assert_array_equal(tp.jit(walrus_after_a_call)(x), walrus_after_a_call(x))
+
+
+def test_hoisting_keeps_python_order_in_the_rewritten_source():
+    import gast
+    from transpiler.passes import named_expressions
+    tree = gast.parse("def f(x):\n    y = (a := (b := x + 1) * 2) + b\n    return y")
+    out = named_expressions.desugar(tree.body[0])
+    assert gast.unparse(out).split() == gast.unparse(gast.parse(
+        "def f(x):\n    b = x + 1\n    a = b * 2\n    y = a + b\n    return y").body[0]).split()
+    assert tree.body[0] is not out      # the shared tree is left as it was
+
+
+def test_a_named_expression_read_before_it_binds_is_left_in_place():
+    with pytest.warns(tp.FallbackWarning, match=r"assignment expression \(:=\)"):
+        assert tp.jit(S.walrus_read_before)(4) == S.walrus_read_before(4) == (5, 4)
+
+
+def walrus_short_circuit(a, t):
+    if a.shape[0] > t or (m := a.max()) > 0:
+        return 1.0
+    return m
+
+
+def test_a_named_expression_that_may_be_skipped_is_left_in_place():
+    a = np.arange(3.0)
+    with pytest.warns(tp.FallbackWarning, match=r"assignment expression \(:=\)"):
+        assert tp.jit(walrus_short_circuit)(a, 1) == walrus_short_circuit(a, 1) == 1.0
