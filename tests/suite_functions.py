@@ -1599,3 +1599,53 @@ def walrus_read_before(x):
     y = 1
     r = y + (y := x)      # y is read before it is bound: left to Python
     return r, y
+
+
+# -- issue 20: del of a local nothing reads afterwards
+
+def del_temporary(a):
+    t = a * 2
+    s = t.sum()
+    del t
+    return s
+
+
+def del_two_names(x, y):
+    p = x * y
+    q = x + y
+    r = p - q
+    del p, q
+    return r
+
+
+def del_in_loop_body(a):
+    total = 0.0
+    for i in range(a.shape[0]):
+        w = a[i] * 3
+        total += w
+        del w
+    return total
+
+
+def del_maybe_unbound(n):
+    for i in range(n):
+        last = i * 2
+    del last          # UnboundLocalError when the loop did not run, as in Python
+    return n
+
+
+def del_then_read(x):
+    t = x + 1
+    del t
+    t = 5             # rebound: the read below sees 5
+    return t
+
+
+def del_read_next_iteration(a):
+    w = 0.0
+    total = 0.0
+    for x in a:
+        total += w    # UnboundLocalError at the second iteration, in Python too
+        w = x
+        del w
+    return total

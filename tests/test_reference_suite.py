@@ -59,6 +59,9 @@ CASES = [
     (S.walrus_elif, (X3, 2.0)), (S.walrus_elif, (X3, 200.0)), (S.walrus_elif, (-X3 - 5, 200.0)),
     (S.walrus_nested, (3,)), (S.walrus_call_argument, (X3,)), (S.walrus_for_iter, (6,)),
     (S.walrus_while_continue, (X3,)), (S.walrus_while_continue, (EMPTY_F64,)),
+    # issue 20: del of locals nothing reads afterwards
+    (S.del_temporary, (X3,)), (S.del_two_names, (3, 4)), (S.del_two_names, (1.5, 2.0)),
+    (S.del_in_loop_body, (X3,)), (S.del_maybe_unbound, (3,)), (S.del_maybe_unbound, (0,)),
     # issue 20: sum/any/all of generator expressions
     (S.gen_any_above, (X3, 2.0)), (S.gen_any_above, (X3, 5.0)), (S.gen_any_above, (EMPTY_F64, 0.0)),
     (S.gen_all_positive, (X3,)), (S.gen_all_positive, (f64(1.0, 2.0),)),
@@ -229,7 +232,8 @@ CASES = [
 # converts. Compared with fallbacks allowed (not fullgraph).
 FIDELITY_CASES = [
     (S.gen_sum_float_array, (X3,)), (S.gen_sum_float_array, (EMPTY_F64,)),
-    (S.walrus_read_before, (4,)),
+    (S.walrus_read_before, (4,)), (S.del_then_read, (2,)),
+    (S.del_read_next_iteration, (X3,)), (S.del_read_next_iteration, (f64(1.0),)),
     (S.gen_effects_before, (f64(0.0, 0.0),)), (S.gen_first_iter_same_name, (X3,)),
     (S.flag_lazy_read, (4,)), (S.flag_effect_before_read, (False, f64(0.0, 0.0))),
     (S.flag_read_order, (False,)),
