@@ -8,7 +8,9 @@ Rules kept throughout (documented gaps handled elsewhere): no int64 overflow, no
 float32/int32 values with Python floats/ints in arithmetic (np.float32(...) constants instead),
 no out-of-range indexing, no math-domain errors, no division by zero.
 """
+import functools
 import operator
+from functools import reduce
 from operator import mul as mul_from_operator, sub as sub_from_operator
 import numpy as np
 
@@ -1649,3 +1651,22 @@ def del_read_next_iteration(a):
         w = x
         del w
     return total
+
+
+# -- issue 20: functools.reduce with an operator function, as a loop
+
+def reduce_add_start(a):
+    return functools.reduce(operator.add, a, 0)
+
+
+def reduce_mul_no_start(a):
+    return functools.reduce(operator.mul, a)        # TypeError when a is empty, as in Python
+
+
+def reduce_max_range(n):
+    return functools.reduce(max, range(n), -1) * 2
+
+
+def reduce_imported(a, t):
+    lo = reduce(min, a, t)
+    return lo - 1.0

@@ -59,6 +59,11 @@ CASES = [
     (S.walrus_elif, (X3, 2.0)), (S.walrus_elif, (X3, 200.0)), (S.walrus_elif, (-X3 - 5, 200.0)),
     (S.walrus_nested, (3,)), (S.walrus_call_argument, (X3,)), (S.walrus_for_iter, (6,)),
     (S.walrus_while_continue, (X3,)), (S.walrus_while_continue, (EMPTY_F64,)),
+    # issue 20: functools.reduce with an operator function or builtin
+    (S.reduce_add_start, (i64(3, 4, 5),)), (S.reduce_add_start, (i64(),)),
+    (S.reduce_mul_no_start, (i64(3, 4, 5),)), (S.reduce_mul_no_start, (i64(),)),
+    (S.reduce_mul_no_start, (X3,)), (S.reduce_max_range, (5,)), (S.reduce_max_range, (0,)),
+    (S.reduce_imported, (X3, np.float64(0.5))), (S.reduce_imported, (EMPTY_F64, np.float64(0.5))),
     # issue 20: del of locals nothing reads afterwards
     (S.del_temporary, (X3,)), (S.del_two_names, (3, 4)), (S.del_two_names, (1.5, 2.0)),
     (S.del_in_loop_body, (X3,)), (S.del_maybe_unbound, (3,)), (S.del_maybe_unbound, (0,)),

@@ -17,6 +17,7 @@ other call, no ``if``-expression, ``and``/``or`` or comprehension around it or b
 """
 import builtins
 import copy
+import functools
 import sys
 
 import gast
@@ -33,21 +34,43 @@ _OUTER = (gast.Call, gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.S
           gast.YieldFrom)
 
 
-def desugar(fdef, shadowed):
-    """A copy of ``fdef`` (gast.FunctionDef) with the consumed generator expressions as loops,
-    or ``fdef`` itself when there is none.
+def desugar(fdef, shadowed, resolve=None, guarded=None):
+    """A copy of ``fdef`` (gast.FunctionDef) with the consumed generator expressions (and
+    ``functools.reduce`` calls) as loops, or ``fdef`` itself when there is none.
 
     Args:
         fdef: the parsed function (read-only: shared by every specialization).
         shadowed (callable): ``shadowed(name)`` is True when ``name`` does not resolve to the
             builtin here (a global, closure or local variable of that name).
+        resolve (callable): the static value of a Name or Attribute node here (or anything
+            else when not static); None: no ``reduce`` is rewritten.
+        guarded (list): receives the function expression of each rewritten ``reduce`` call,
+            for the caller to guard the name it was read through.
     """
-    if not any(_consumer(n, shadowed) for n in gast.walk(fdef)):
+    def is_consumer(node):
+        return _consumer(node, shadowed) or _reduce_call(node, resolve)
+
+    if not any(is_consumer(n) for n in gast.walk(fdef)):
         return fdef
     fdef = copy.deepcopy(fdef)
     taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
-    fdef.body = _block(fdef.body, shadowed, taken)
+    fdef.body = _block(fdef.body, is_consumer, taken, guarded)
     return fdef
+
+
+def _reduce_call(node, resolve):
+    """``functools.reduce(f, iterable[, initial])`` with ``f`` an operator function or a
+    quiet builtin (``_quiet``: ``operator.add``, ``max``). Not a user function: the number
+    analyses do not type its result, so a result that is a Python number or a NumPy scalar
+    by path could not be boxed as the plain call's (README, "Known gaps")."""
+    return resolve is not None and isinstance(node, gast.Call) and isinstance(
+        node.func, (gast.Name, gast.Attribute)) and not node.keywords and 2 <= len(
+            node.args) <= 3 and not any(isinstance(a, gast.Starred) for a in node.args) and \
+        _quiet(node.args[0]) and _is_reduce(resolve(node.func))
+
+
+def _is_reduce(value):
+    return value is functools.reduce
 
 
 def _consumer(node, shadowed):
@@ -61,21 +84,21 @@ def _consumer(node, shadowed):
     return len(node.args) <= most and not any(isinstance(a, gast.Starred) for a in node.args)
 
 
-def _block(stmts, shadowed, taken):
+def _block(stmts, is_consumer, taken, guarded):
     out = []
     for stmt in stmts:
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if inner and not isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
-                setattr(stmt, field, _block(inner, shadowed, taken))
+                setattr(stmt, field, _block(inner, is_consumer, taken, guarded))
         for handler in getattr(stmt, "handlers", None) or ():
-            handler.body = _block(handler.body, shadowed, taken)
-        out.extend(_hoist(stmt, shadowed, taken))
+            handler.body = _block(handler.body, is_consumer, taken, guarded)
+        out.extend(_hoist(stmt, is_consumer, taken, guarded))
         out.append(stmt)
     return out
 
 
-def _hoist(stmt, shadowed, taken):
+def _hoist(stmt, is_consumer, taken, guarded):
     """The loops computing ``stmt``'s consumed generators (each call replaced by its result's
     name), or [] where the statement does not allow it (module docstring)."""
     if isinstance(stmt, (gast.Assign, gast.Return, gast.Expr)) or (
@@ -83,10 +106,15 @@ def _hoist(stmt, shadowed, taken):
         root = stmt.value
     else:
         return []
-    calls = _hoistable(root, shadowed) if root is not None else []
+    calls = _hoistable(root, is_consumer) if root is not None else []
     loops = []
     for call in calls:
-        result, statements = _loop(call, taken, stmt)
+        if isinstance(call.args[0], gast.GeneratorExp):
+            result, statements = _loop(call, taken, stmt)
+        else:
+            result, statements = _reduce_loop(call, taken, stmt)
+            if guarded is not None:
+                guarded.append(call.func)
         loops.extend(statements)
         if call is root:
             stmt.value = name(result)
@@ -95,7 +123,7 @@ def _hoist(stmt, shadowed, taken):
     return loops
 
 
-def _hoistable(root, shadowed):
+def _hoistable(root, is_consumer):
     """The consumer calls of ``root`` in evaluation order, when moving them before the
     statement changes nothing else: every other call of the statement is one they are
     arguments of (a pure function reference, every other argument pure), and no lazy or
@@ -103,7 +131,7 @@ def _hoistable(root, shadowed):
     consumers, parents, stack = [], {}, [root]
     while stack:
         node = stack.pop()
-        if _consumer(node, shadowed):
+        if is_consumer(node):
             consumers.append(node)
             continue            # its generator is its own business
         for child in gast.iter_child_nodes(node):
@@ -117,9 +145,10 @@ def _hoistable(root, shadowed):
         while node is not None:
             ancestors.add(id(node))
             node = parents.get(id(node))
-        if not all(_pure(a) for a in call.args[1:]):
+        items, others = _parts(call)
+        if not all(_pure(a) for a in others):
             return []
-        if not _calls_nothing(call.args[0]):
+        if not _calls_nothing(items):
             # its items may run code that changes what the statement read before it
             # (`(a[0], sum(bump(a) for _ in r))`): only where nothing else is read
             if not _names_only(root, consumers):
@@ -144,6 +173,21 @@ def _hoistable(root, shadowed):
         stack.extend(gast.iter_child_nodes(node))
     # evaluation order: left to right in the source
     return sorted(consumers, key=lambda c: (c.lineno, c.col_offset))
+
+
+def _parts(call):
+    """``(what is iterated, the other arguments)`` of a consumer call."""
+    if isinstance(call.args[0], gast.GeneratorExp):
+        return call.args[0], call.args[1:]
+    return call.args[1], [call.args[0]] + call.args[2:]      # reduce(f, items[, initial])
+
+
+def _quiet(func):
+    """Whether ``func`` (a reduce's function expression) is an operator function or a
+    _QUIET_CALLS builtin: calling it runs no user code."""
+    if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
+        return func.value.id in ("operator", "np", "numpy", "math")
+    return isinstance(func, gast.Name) and func.id in _QUIET_CALLS
 
 
 # Calls a generator may make that run no user code and change nothing.
@@ -183,6 +227,9 @@ def _names_only(root, consumers):
 def _pure(node):
     """Names, constants and attribute reads only (no call, nothing that could run code but
     attribute lookups)."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)) and \
+            isinstance(node.operand, gast.Constant):
+        return True         # a negative literal
     return all(isinstance(n, (gast.Name, gast.Constant, gast.Attribute, gast.expr_context))
                for n in gast.walk(node))
 
@@ -234,6 +281,36 @@ def _loop(call, taken, like):
         body = [gast.For(target=comp.target, iter=comp.iter, body=body, orelse=[],
                          type_comment=None)]
     return result, [located(s, like) for s in [init] + body]
+
+
+def _reduce_loop(call, taken, like):
+    """``(result name, statements)`` computing ``functools.reduce(f, items[, initial])``
+    as CPython's ``functools_reduce`` (Modules/_functoolsmodule.c) does: ``acc = initial``
+    (else the first item), then ``acc = f(acc, item)`` for each item in order; no initial
+    and no item raises its TypeError."""
+    func, items = call.args[0], call.args[1]
+    result = fresh("reduce_result", taken)
+    item = fresh("reduce_item", taken | {result})
+    taken.update((result, item))
+    step = assign(result, gast.Call(func=copy.deepcopy(func), args=[name(result), name(item)],
+                                    keywords=[]))
+    if len(call.args) == 3:
+        statements = [assign(result, call.args[2]),
+                      gast.For(target=name(item, store=True), iter=items, body=[step], orelse=[],
+                               type_comment=None)]
+        return result, [located(s, like) for s in statements]
+    first = fresh("reduce_first", taken)
+    taken.add(first)
+    statements = [
+        assign(first, const(True)),
+        gast.For(target=name(item, store=True), iter=items, body=[gast.If(
+            test=name(first), body=[assign(result, name(item)), assign(first, const(False))],
+            orelse=[step])], orelse=[], type_comment=None),
+        gast.If(test=name(first), body=[gast.Raise(exc=gast.Call(
+            func=name("TypeError"), args=[const(
+                "reduce() of empty iterable with no initial value")], keywords=[]),
+            cause=None)], orelse=[])]
+    return result, [located(s, like) for s in statements]
 
 
 def _nested_short_circuit(kind, gen, result, init, taken, like):

@@ -190,9 +190,27 @@ def _expr_events(node, out):
     if isinstance(node, _LAZY) or (isinstance(node, gast.Compare) and len(node.ops) > 1):
         out.append(("lazy", node))
         return
-    for child in gast.iter_child_nodes(node):
+    children = list(gast.iter_child_nodes(node))
+    if isinstance(node, gast.Call) and _attribute_chain(node.func):
+        # `module.f(v)`, `a.sum()`: in specialized code such a function's lookup exists for
+        # the types compiled for (Numba typed it), so it neither raises nor runs code
+        root = node.func
+        while isinstance(root, gast.Attribute):
+            root = root.value
+        _expr_events(root, out)
+        children = children[1:]
+    for child in children:
         if isinstance(child, gast.expr):
             _expr_events(child, out)
         elif isinstance(child, gast.keyword):
             _expr_events(child.value, out)
     out.append(("op", node))
+
+
+def _attribute_chain(node):
+    """``name.attr[.attr...]``."""
+    if not isinstance(node, gast.Attribute):
+        return False
+    while isinstance(node, gast.Attribute):
+        node = node.value
+    return isinstance(node, gast.Name)

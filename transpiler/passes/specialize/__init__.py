@@ -144,11 +144,14 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         # Desugaring, before any analysis reads the tree: `del t` (dead after) -> `t`;
         # `if (y := f(x)) > 0` -> `y = f(x);
         # if y > 0`, operator.add(a, b) -> a + b (the names read are guarded in run),
-        # sum/any/all of a generator expression -> a loop.
+        # sum/any/all of a generator expression and functools.reduce -> loops.
         desugared, self.operator_functions = operator_calls.desugar(
             delete_names.desugar(named_expressions.desugar(source.node)), self._resolve_static)
-        desugared = comprehensions.desugar(desugared, comprehensions.builtin_shadowed(
-            self.fn, self.locals))
+        reduced = comprehensions.desugar(desugared, comprehensions.builtin_shadowed(
+            self.fn, self.locals), self._resolve_static, self.operator_functions)
+        if reduced is not desugared:    # reduce(operator.add, ...) calls operator.add
+            desugared, more = operator_calls.desugar(reduced, self._resolve_static)
+            self.operator_functions += more
         if desugared is not source.node:
             self.src = source = FunctionSource(source.function, source.filename, desugared)
             self.locals = local_names(source.node)
