@@ -20,16 +20,18 @@ def outcome(fn, args):
     return ("returned", result), args
 
 
-# Known gap (README, "Known gaps"): where a result is computed from what the scalar-type analysis
-# cannot type (a user callee's result, an item of an unpacked tuple), Numba boxes float64/int64/
-# bool scalar results as Python float/int/bool where the plain call may give np.float64/np.int64/
-# np.bool_. The value and the dtype must still agree; only the Python scalar class may differ,
+# Known gap (README, "Known gaps"): where a result is computed from what the scalar-type
+# analysis cannot type (the results of lambdas, nested and recursive functions, tuple items),
+# Numba boxes float64/int64/bool scalar results as Python float/int/bool where the plain call may
+# give np.float64/np.int64/np.bool_. The value and the dtype must still agree; only the Python scalar class may differ,
 # and only in this way, and only for the functions named here: every other result's box must
 # be plain's (graphjit tags a result that is a Python number on some paths, or falls back).
 _NUMBA_BOXING = {np.float64: float, np.int64: int, np.bool_: bool, np.complex128: complex}
-LAX_BOXING = {"call_in_loop", "call_helper_tuple_in_loop", "lambda_in_loop",
-              "nested_def_closure_in_loop", "rec_sum_array", "raise_from_helper_in_loop",
-              "undef_tuple_target"}
+LAX_BOXING = {"call_helper_tuple_in_loop",     # a callee's tuple result: not typed
+              "lambda_in_loop",                # a lambda's result: not typed
+              "nested_def_closure_in_loop",    # a nested function's result: not typed
+              "rec_sum_array",                 # a recursive call's result: not typed
+              "undef_tuple_target"}            # the items of enumerate(a): not typed
 _lax = [False]
 
 

@@ -162,7 +162,8 @@ CASES = [
     (S.call_keywords, (2.0,)), (S.call_keywords, (-1.5,)),
     (S.call_defaults, (3.0,)),
     (S.call_tuple_unpack, (17, 5)), (S.call_tuple_unpack, (3, 4)),
-    (S.call_in_loop, (f64(-5.0, 0.5, 2.0, 9.0), -1.0, 1.0)), (S.call_in_loop, (EMPTY_F64, 0.0, 1.0)),
+    (S.call_in_loop, (f64(-5.0, 0.5, 2.0, 9.0), np.float64(-1.0), np.float64(1.0))),
+    (S.call_in_loop, (EMPTY_F64, np.float64(0.0), np.float64(1.0))),
     (S.call_mutating_helper, (np.zeros(3),)), (S.call_mutating_helper, (np.zeros(0),)),
     (S.call_returns_array, (X3,)),
     (S.call_skipping_defaults, (2,)), (S.call_skipping_defaults, (1.5,)),
@@ -238,6 +239,7 @@ CASES = [
 FIDELITY_CASES = [
     (S.gen_sum_float_array, (X3,)), (S.gen_sum_float_array, (EMPTY_F64,)),
     (S.walrus_read_before, (4,)), (S.del_then_read, (2,)),
+    (S.call_in_loop, (f64(-5.0, 0.5, 2.0, 9.0), -1.0, 1.0)),    # float or np.float64 by value
     (S.del_read_next_iteration, (X3,)), (S.del_read_next_iteration, (f64(1.0),)),
     (S.gen_effects_before, (f64(0.0, 0.0),)), (S.gen_first_iter_same_name, (X3,)),
     (S.flag_lazy_read, (4,)), (S.flag_effect_before_read, (False, f64(0.0, 0.0))),

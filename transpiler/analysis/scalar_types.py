@@ -62,14 +62,18 @@ class ScalarTypes(ScalarMerges):
         int_power (callable | None): ``int_power(binop)`` -> whether the converter computes
             that ``**`` of two Python ints as an int (else a float: ``checked_pow``; so is an
             int argument specialized on being negative, see ``Program.guard_sign``).
+        callees (CalleeTypes | None): types the results of user functions it calls
+            (transpiler.analysis.callee_types); None: they are ``"call"``.
 
     Attributes:
         types (dict[str, frozenset[str]]): local name -> the types it may hold.
         definitions (dict[str, list]): local name -> its definitions (gast nodes).
     """
 
-    def __init__(self, fdef, params, resolve, unknown, int_power=None, reaching=None):
+    def __init__(self, fdef, params, resolve, unknown, int_power=None, reaching=None,
+                 callees=None):
         self.resolve = resolve
+        self.callees = callees    # CalleeTypes: user functions' result types, or None
         self._reaching = reaching
         self._refined = {}        # id(read) -> its types, for names kept in float64 storage
         self.float_names = {}     # name -> dtype (float_storage)
@@ -306,7 +310,11 @@ class ScalarTypes(ScalarMerges):
                 isinstance(fn, type) and issubclass(fn, np.generic)) or isinstance(
                 fn, np.ufunc) or (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy":
             return self._combine(fn, args)
-        return {CALL}       # a user function: its result is typed where it is converted
+        if self.callees is not None:    # a user function: its own analysis, if it has one
+            found = self.callees.result(fn, args)
+            if found:
+                return set(found)
+        return {CALL}       # else its result is typed where it is converted
 
     def items_of(self, node):
         """The item types of a call giving a tuple (``divmod``, ``math.frexp``,

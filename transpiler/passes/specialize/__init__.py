@@ -69,6 +69,7 @@ import inspect
 
 import gast
 
+from ...analysis.callee_types import CalleeTypes
 from ...analysis.definite_assignment import check_definite_assignment
 from .. import (comprehensions, definedness_flags, delete_names, named_expressions,
                 operator_calls)
@@ -207,7 +208,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         if self.fidelity:
             types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
                                        if p not in self.env}, self._resolve_static, UNKNOWN,
-                                int_power=self._int_power, reaching=self.numbers._reaching)
+                                int_power=self._int_power, reaching=self.numbers._reaching,
+                                callees=CalleeTypes())
             # Only the entry's result is boxed by the caller (a converted callee's result
             # stays in compiled code), and a recursive call would read the flag too.
             may_tag = self.entry and not _calls_itself(node, self.fn.__name__)
