@@ -1670,3 +1670,22 @@ def reduce_max_range(n):
 def reduce_imported(a, t):
     lo = reduce(min, a, t)
     return lo - 1.0
+
+
+# -- issue 20: imports in the function body (of modules already imported)
+
+def import_in_body(x):
+    import math
+    return math.sqrt(x) + math.floor(x)
+
+
+def import_from_in_body(a):
+    from numpy import cumsum as running
+    import numpy.linalg
+    return running(a) * numpy.linalg.norm(a)
+
+
+def import_after_use(x):
+    y = x * 2
+    import math       # before every mention: fine; the name is not used above
+    return math.fabs(y)

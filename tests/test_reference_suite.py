@@ -64,6 +64,8 @@ CASES = [
     (S.reduce_mul_no_start, (i64(3, 4, 5),)), (S.reduce_mul_no_start, (i64(),)),
     (S.reduce_mul_no_start, (X3,)), (S.reduce_max_range, (5,)), (S.reduce_max_range, (0,)),
     (S.reduce_imported, (X3, np.float64(0.5))), (S.reduce_imported, (EMPTY_F64, np.float64(0.5))),
+    # issue 20: imports in the function body
+    (S.import_in_body, (2.25,)), (S.import_from_in_body, (X3,)), (S.import_after_use, (-3.0,)),
     # issue 20: del of locals nothing reads afterwards
     (S.del_temporary, (X3,)), (S.del_two_names, (3, 4)), (S.del_two_names, (1.5, 2.0)),
     (S.del_in_loop_body, (X3,)), (S.del_maybe_unbound, (3,)), (S.del_maybe_unbound, (0,)),

@@ -157,7 +157,8 @@ class Calls:
                             "TypeError; compiled code would compute)")
         if (_hashable(fn) and fn in REPLACEMENTS and
                 len(node.args) == REPLACEMENT_ARITY.get(fn, 1) and not node.keywords
-                and self.fidelity):   # not inside one of graphjit's own helpers
+                and self.fidelity     # not inside one of graphjit's own helpers
+                and not self.program.runs_python):  # Python's own calls are Python's
             return self._call_user(node, REPLACEMENTS[fn], None)
         if getattr(fn, "__graphjit_do_not_convert__", False):
             self.fail(node, f"{getattr(fn, '__qualname__', fn)} is marked do_not_convert")
