@@ -1689,3 +1689,58 @@ def import_after_use(x):
     y = x * 2
     import math       # before every mention: fine; the name is not used above
     return math.fabs(y)
+
+
+# -- issue 20: match with value, singleton, or-, wildcard and capture patterns
+
+def match_code(n):
+    match n:
+        case 0:
+            return 10.0
+        case 1 | 2 | 3:
+            return 20.0
+        case -1:
+            return -10.0
+        case _:
+            return n * 0.5
+
+
+def match_capture(x, limit):
+    match x * 2:
+        case 4:
+            y = 1.0
+        case _ if limit < 0:        # a guard, no binding
+            y = -1.0
+        case doubled:
+            y = doubled + 0.5
+    return y
+
+
+def match_in_loop(a):
+    counts = np.zeros(3)
+    for v in a:
+        match int(v) % 3:
+            case 0:
+                counts[0] += 1
+            case 1:
+                counts[1] += v
+            case other:
+                counts[2] += other
+    return counts
+
+
+def match_bool_flag(flag, x):
+    match flag:
+        case True:
+            return x + 1
+        case False:
+            return x - 1
+    return x
+
+
+def match_guard_capture(x):
+    match x:
+        case n if n > 3:          # binds before the guard: left to Python
+            return n
+        case _:
+            return 0

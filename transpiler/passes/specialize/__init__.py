@@ -72,7 +72,7 @@ import gast
 from ...analysis.callee_types import CalleeTypes
 from ...analysis.definite_assignment import check_definite_assignment
 from .. import (comprehensions, definedness_flags, delete_names, function_imports,
-                named_expressions, operator_calls)
+                match_statements, named_expressions, operator_calls)
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -142,12 +142,13 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.fn_globals = getattr(self.fn, "__globals__", {})
         code = self.fn.__code__
         self.freevars = dict(zip(code.co_freevars, self.fn.__closure__ or ()))
-        # Desugaring, before any analysis reads the tree: `import math` -> a static module;
+        # Desugaring, before any analysis reads the tree: `match` -> if/elif;
+        # `import math` -> a static module;
         # `del t` (dead after) -> `t`;
         # `if (y := f(x)) > 0` -> `y = f(x);
         # if y > 0`, operator.add(a, b) -> a + b (the names read are guarded in run),
         # sum/any/all of a generator expression and functools.reduce -> loops.
-        desugared, imported = function_imports.desugar(source.node)
+        desugared, imported = function_imports.desugar(match_statements.desugar(source.node))
         self.env.update((name, Static(value)) for name, value in imported.items())
         desugared, self.operator_functions = operator_calls.desugar(
             delete_names.desugar(named_expressions.desugar(desugared)), self._resolve_static)

@@ -13,13 +13,15 @@ _UNSUPPORTED_STMTS = {
     gast.ClassDef: "a class definition",
     gast.Global: "a global declaration", gast.Nonlocal: "a nonlocal declaration",
     gast.Import: "an import statement", gast.ImportFrom: "an import statement",
-    gast.Delete: "a del statement",
+    gast.Delete: "a del statement (of a name read afterwards, an item or an attribute)",
+    gast.Match: "a match statement with class, sequence or mapping patterns (or a guard "
+                "after a capture)",
 }
 
 _UNSUPPORTED_EXPRS = {
     gast.GeneratorExp: "a generator expression",
     gast.Yield: "yield", gast.YieldFrom: "yield from", gast.Await: "await",
-    gast.NamedExpr: "an assignment expression (:=)", gast.SetComp: "a set comprehension",
+    gast.NamedExpr: "an assignment expression (:=) that cannot move before its statement", gast.SetComp: "a set comprehension",
     gast.DictComp: "a dict comprehension", gast.JoinedStr: "an f-string",
 }
 
