@@ -255,7 +255,7 @@ class JitFunction(SpecializationCache, FastPath):
             if not done:
                 raise  # the user's own exception, raised by the compiled code
             return result
-        return self._boxed(spec, result, dynamic, inputs)
+        return spec.written_back(obj, self._boxed(spec, result, dynamic, inputs))
 
     @staticmethod
     def _boxed(spec, result, dynamic, inputs):
@@ -287,14 +287,15 @@ class JitFunction(SpecializationCache, FastPath):
             if not done:
                 raise
             return True, result
-        return True, self._boxed(spec, result, dynamic, inputs)
+        return True, spec.written_back(obj, self._boxed(spec, result, dynamic, inputs))
 
     def _compiled_failed(self, exc, spec, dynamic, inputs, specs, obj, values, args, kwargs,
                          before_python):
         """``_compiled_raised`` once a cache error is ruled out (called inside the caller's
         ``except``: Python code run here chains to ``exc`` as it always did)."""
         if not spec.backend.is_compile_failure(exc, spec.function, (*dynamic, *inputs)):
-            if self._rerun_allowed(spec, exc):
+            # stores into attributes not written back yet: Python stores, then raises
+            if spec.writeback or self._rerun_allowed(spec, exc):
                 before_python(True)
                 return True, self._python(obj, args, kwargs)
             note_raise_site(exc, spec, self.python_function)
@@ -453,6 +454,9 @@ class JitFunction(SpecializationCache, FastPath):
         spec = specialization_of(made, params, obj is not None and
                                  not made.program.instance_specific and self._bound_self is None)
         tagged = getattr(made.entry, "tagged", None)   # a NumPy graph's result is NumPy's own:
+        refused = spec.set_writeback(getattr(made.entry, "writeback", None), fn)
+        if refused:
+            return Specialization(fallback_reason=refused)
         kinds = getattr(made.entry, "result_types", None)
         spec.rebox = None if made.backend.name == "numpy-graph" else tag_reboxer(
             *tagged[1:], kinds=kinds) if tagged else reboxer(kinds)

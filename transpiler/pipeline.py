@@ -175,6 +175,8 @@ def graph_backend(program, numpy_args, python_args):
     from backends.numpy_graph import NumpyGraphBackend
     if getattr(program.entry, "tagged", None):
         return None, "its result carries a flag of its Python or NumPy box (Numba's boxing)"
+    if getattr(program.entry, "writeback", None):
+        return None, "it stores into attributes of its object (written back after the call)"
     backend = NumpyGraphBackend(numpy_args, python_args or {})
     try:
         backend.plan(program)

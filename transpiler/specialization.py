@@ -54,6 +54,7 @@ class Specialization:
         self.backend_name = None    # the backend asked for when it was made
         self.effect_free = None     # whether the code may run again (analysis.effects); lazy
         self.rebox = None           # result -> result boxed as the plain call boxes it
+        self.writeback = None       # attribute names the result tuple carries after it
         self.boxer = None           # backend.result_boxer(function), made at the first call
         self.arg_key = None         # the argument types a fallback was decided for
         self.shared = False         # serves every instance of its class (program.structural)
@@ -61,6 +62,30 @@ class Specialization:
         self.graph_refusal = None   # why the NumPy graph path was not taken (explain())
         self.identity = False       # dynamic_indices is every argument in order
 
+
+    def set_writeback(self, attributes, fn):
+        """Carry the attribute stores of passes/attribute_stores.py (``attributes``: the
+        names after the result in the returned tuple). Returns why not (a fallback reason)
+        when the code has other effects: a raise then could not run again as Python (it
+        must, so that Python stores what it stored before raising); else None."""
+        if not attributes:
+            return None
+        from .analysis.effects import effect_free
+        if not effect_free(str(self.source)):
+            return (f"{fn.__qualname__} stores into attributes of its object and has other "
+                    "effects: compiled code cannot store them as Python does if it raises")
+        self.writeback = list(attributes)
+        self.effect_free = True
+        return None
+
+    def written_back(self, obj, result):
+        """The compiled ``result`` with its attribute values stored into ``obj`` (the
+        instance the method is bound to) and removed; ``result`` when there are none."""
+        if not self.writeback:
+            return result
+        for attr, value in zip(self.writeback, result[1:]):
+            setattr(obj, attr, value)
+        return result[0]
     def matches(self, obj, values):
         """Runtime inputs (a tuple) when the guards hold, else None. A fallback is kept for
         the argument types it was decided on (another type may compile)."""

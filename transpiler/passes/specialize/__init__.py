@@ -71,8 +71,8 @@ import gast
 
 from ...analysis.callee_types import CalleeTypes
 from ...analysis.definite_assignment import check_definite_assignment
-from .. import (comprehensions, definedness_flags, delete_names, function_imports,
-                match_statements, named_expressions, operator_calls)
+from .. import (attribute_stores, comprehensions, definedness_flags, delete_names,
+                function_imports, match_statements, named_expressions, operator_calls)
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -149,6 +149,12 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         # if y > 0`, operator.add(a, b) -> a + b (the names read are guarded in run),
         # sum/any/all of a generator expression and functools.reduce -> loops.
         desugared, imported = function_imports.desugar(match_statements.desugar(source.node))
+        self.writeback, self.attribute_reads = [], set()
+        first = (parameter_names(source.node) or [None])[0]
+        if entry and first in bindings and bindings[first].path == Path(((("self",)),)):
+            # `self.count += 1`: a local, written back when the call returns
+            desugared, self.writeback, self.attribute_reads = attribute_stores.desugar(
+                desugared, first, bindings[first].value)
         self.env.update((name, Static(value)) for name, value in imported.items())
         desugared, self.operator_functions = operator_calls.desugar(
             delete_names.desugar(named_expressions.desugar(desugared)), self._resolve_static)
@@ -272,6 +278,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         generated = GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
                                       self.fn.__qualname__, taken)
         generated.result_types = self.result_types
+        generated.writeback = self.writeback    # the result tuple's attributes after it
         # the scalar types of each name (parallel loops: which reductions are exact)
         generated.name_types = dict(self.scalar_types.types) if self.scalar_types else {}
         result_tag = self.scalar_types.result_tag if self.scalar_types else None

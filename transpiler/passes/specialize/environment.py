@@ -130,6 +130,10 @@ class Environment:
         path = None if library or base.path is None else base.path.child(".", node.attr)
         if library:
             return Static(value)
+        if id(node) in self.attribute_reads and path is not None:
+            # an attribute the call stores (passes/attribute_stores.py): read at each call
+            self.program.guard(path, "typekey", type_key(value))
+            return self.runtime_input(path)
         return self.static(value, path, node)
 
     def expr_Subscript(self, node):
