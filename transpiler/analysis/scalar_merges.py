@@ -212,19 +212,65 @@ class ScalarMerges:
             return None
         tag = (name, pair[1][3:], pair[0])
         result = results.pop()
-        self.tag_param = None
-        for stmt, value in self.definitions[name]:
-            if isinstance(value, tuple) and value[0] == "param":
-                # A loop region's input (transpiler.split): its type is the argument's.
-                self.tag_param = self.params.get(name) == pair[0]
-                if self.params.get(name) not in pair:
-                    return None
-            elif isinstance(value, tuple) and value[0] != "update" or \
-                    self.tag_after(stmt, tag) == "?":
-                return None
+        chain = self._tag_chain(name, pair)
+        if chain is None:
+            return None
+        self.tag_chain, self.tag_updates, self.tag_params = chain
+        self.tag_param = self.tag_params.get(name)
         # how the caller boxes it: the result (slot None) or that item of the returned tuple
         self.result_tag = (name, result[1][3:], result[0], slot)
         return tag
+
+    def _tag_chain(self, name, pair):
+        """The flags a result tag needs: ``name``'s, and those of the merged names its
+        assignments follow (``mean = s / n`` after ``s += a[i]``: ``mean`` is a Python float
+        exactly where ``s`` is). Returns ``({name: pair}, {id(stmt): [(name, update)]},
+        {name: bool})`` — each update True/False (the Python number or the NumPy scalar),
+        None (``s += 1``: unchanged) or the name whose flag it copies; the last dict gives
+        the flags of loop-region inputs (transpiler.split) — or None where an assignment
+        cannot tell."""
+        chain, updates, params, work = {name: pair}, {}, {}, [name]
+        while work:
+            current = work.pop()
+            kinds = chain[current]
+            tag = (current, kinds[1][3:], kinds[0])
+            for stmt, value in self.definitions[current]:
+                if isinstance(value, tuple) and value[0] == "param":
+                    # A loop region's input (transpiler.split): its type is the argument's.
+                    params[current] = self.params.get(current) == kinds[0]
+                    if self.params.get(current) not in kinds:
+                        return None
+                    continue
+                if isinstance(value, tuple) and value[0] != "update":
+                    return None
+                update = self.tag_after(stmt, tag)
+                if update == "?":
+                    update = self._followed_source(stmt, current, kinds)
+                    if update is None:
+                        return None
+                    if update not in chain:
+                        if len(chain) >= 4 or update in self.closure_reads:
+                            return None
+                        chain[update] = _number_pair(self.types[update])
+                        work.append(update)
+                updates.setdefault(id(stmt), []).append((current, update))
+        return chain, updates, params
+
+    def _followed_source(self, stmt, name, pair):
+        """The one other merged name ``stmt`` (``name = <expression>``) computes ``name``
+        from, when ``name`` then holds ``pair``'s Python number exactly where that name holds
+        its own (``_follows``); else None."""
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], gast.Name) and stmt.targets[0].id == name):
+            return None
+        sources = {n.id for n in gast.walk(stmt.value) if isinstance(n, gast.Name) and
+                   _number_pair(self.types.get(n.id, ()))}
+        if len(sources) != 1 or name in sources:
+            return None
+        source = sources.pop()
+        if self._follows(stmt.value, source, _number_pair(self.types[source])) != pair:
+            return None
+        return source
 
     def _tagged_slot(self, name):
         """Where the tagged ``name``'s box shows in the result: None (every return gives one

@@ -79,6 +79,9 @@ class ScalarTypes(ScalarMerges):
         self.float_names = {}     # name -> dtype (float_storage)
         self.tag_param = None     # alike_tag of a parameter: whether the argument is Python
         self.result_tag = None    # alike_tag: (name, dtype, python kind, slot) of the result's box
+        self.tag_chain = {}       # alike_tag: the names with a flag (see _tag_chain)
+        self.tag_updates = {}     # alike_tag: id(stmt) -> [(name, flag update)]
+        self.tag_params = {}      # alike_tag: name -> its flag as a loop region's input
         self._parent_map = None
         self.int_power = int_power
         self.unknown = unknown

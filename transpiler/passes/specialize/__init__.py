@@ -121,6 +121,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.return_tags = None     # id(Return) -> whether it returns the Python number
         self.return_tagged = None   # ("", dtype, python kind) when return_tags is set
         self.tag = None             # the flag variable beside it
+        self.tag_flags = {}         # alike_tag: name -> its flag variable (tag among them)
         self.extra_params = list(extra_params)
         self.recursive_calls = []   # (call node, calling Specializer, source node)
         self.symbol = None
@@ -235,6 +236,10 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                     self.return_tags, self.return_tagged = found
             if self.tagged:
                 self.tag = self.new_local(f"{self.tagged[0]}_is_python")
+                if types.tag_chain and self.tagged is not types.tagged:   # alike_tag's flags
+                    self.tag_flags = {name: self.tag if name == self.tagged[0] else
+                                      self.new_local(f"{name}_is_python")
+                                      for name in types.tag_chain}
             elif may_tag and self.return_tags is None:
                 _refuse_alike_result(self, types, node)
             self.narrow = types.float_storage(self.weak_merges)
@@ -244,7 +249,12 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                 self.fail(where, reason)
             self._check_list_elements(node)
         body = self.block(node.body, top=True)
-        if self.tagged and self.scalar_types.tag_param is not None:
+        if self.tag_flags:
+            for name, python in self.scalar_types.tag_params.items():
+                body.insert(0, gast.copy_location(gast.Assign(
+                    targets=[_store(self.tag_flags[name])],
+                    value=gast.Constant(value=python, kind=None), type_comment=None), node))
+        elif self.tagged and self.scalar_types.tag_param is not None:
             body.insert(0, gast.copy_location(gast.Assign(
                 targets=[_store(self.tag)],
                 value=gast.Constant(value=self.scalar_types.tag_param, kind=None),

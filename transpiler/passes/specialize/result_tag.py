@@ -8,7 +8,7 @@ import gast
 
 from ...analysis.scalar_kinds import _SAME
 from ...analysis.scalar_types import assigns
-from .nodes import _store
+from .nodes import _load, _store
 
 
 def per_return_tags(types, fdef):
@@ -62,7 +62,19 @@ class ResultTag:
 
     def _tag_update(self, node):
         """``<name>_is_python = True/False`` after an assignment of the tagged name: whether
-        it now holds the Python number (a literal, converted to the dtype where assigned)."""
+        it now holds the Python number (a literal, converted to the dtype where assigned);
+        ``mean_is_python = s_is_python`` after ``mean = s / n`` (ScalarTypes.tag_updates)."""
+        if self.tag_flags:
+            out = []
+            for name, update in self.scalar_types.tag_updates.get(id(node), ()):
+                if update is None:
+                    continue        # `s += 1`: s keeps what it held
+                value = _load(self.tag_flags[update]) if isinstance(update, str) else \
+                    gast.Constant(value=update, kind=None)
+                out.append(gast.copy_location(gast.Assign(
+                    targets=[_store(self.tag_flags[name])], value=value, type_comment=None),
+                    node))
+            return out
         if not assigns(node, self.tagged[0]):
             return []
         python = self.scalar_types.tag_after(node, self.tagged)
