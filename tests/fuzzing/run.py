@@ -280,7 +280,7 @@ def save_case(shrunk, args, item, kind, sig, result, seed, folder=REGRESSIONS, b
     return path
 
 
-def shrink_and_save(tally, pool, seed, per_kind=1, max_saved=15, shrink_seconds=120.0,
+def shrink_and_save(tally, pool, seed, per_kind=1, max_saved=30, shrink_seconds=120.0,
                     save=True, folder=REGRESSIONS, log=print):
     """Shrink up to ``per_kind`` mismatches of every kind; save new signatures.
 
@@ -351,7 +351,7 @@ def main(argv=None):
     parser.add_argument("--progress", type=int, default=250, help="print every N programs")
     parser.add_argument("--shrink-per-kind", type=int, default=1)
     parser.add_argument("--shrink-seconds", type=float, default=120.0)
-    parser.add_argument("--max-saved", type=int, default=15,
+    parser.add_argument("--max-saved", type=int, default=30,
                         help="at most this many case files in regressions/ (15)")
     parser.add_argument("--history", type=int, default=HISTORY_CALLS,
                         help=f"re-typed calls per program on its jitted object ({HISTORY_CALLS})")

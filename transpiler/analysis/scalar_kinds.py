@@ -21,7 +21,8 @@ _BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.m
            gast.Pow: operator.pow, gast.BitAnd: operator.and_, gast.BitOr: operator.or_,
            gast.BitXor: operator.xor, gast.LShift: operator.lshift, gast.RShift: operator.rshift}
 _UNARY = {gast.USub: operator.neg, gast.UAdd: operator.pos, gast.Invert: operator.invert}
-_PY_CALLS = {float: "float", int: "int", bool: "bool", complex: "complex", len: "int"}
+_PY_CALLS = {float: "float", int: "int", bool: "bool", complex: "complex", len: "int",
+             isinstance: "bool", issubclass: "bool", callable: "bool"}
 _FLOATS = ("float16", "float32", "float64")
 
 

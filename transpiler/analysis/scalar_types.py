@@ -231,6 +231,9 @@ class ScalarTypes(ScalarMerges):
             index = node.slice
             parts = index.elts if isinstance(index, gast.Tuple) else [index]
             ints = [p for p in parts if not isinstance(p, gast.Slice)]
+            if not any(isinstance(p, gast.Starred) for p in parts) and any(
+                    not self.of(p) for p in ints):
+                return set()        # an index not known yet in the fixpoint (bottom)
             if any(isinstance(p, gast.Starred) for p in parts) or not all(
                     self.of(p) and all(k in ("int", "bool") or (
                         k.startswith("np:") and np.dtype(k[3:]).kind in "iu")

@@ -146,18 +146,20 @@ def numpy_rshift(x, y, bits, zero, minus_one):
 def numpy_cdiv128(x, y):
     """NumPy's complex128 ``x / y`` (Smith's algorithm, ``@TYPE@_divide`` in
     numpy/_core/src/umath/loops_arithm_fp.dispatch.c.src and scalarmath.c.src); Numba and
-    CPython divide otherwise and differ in the last bits (``127 / (1+2j)``)."""
+    CPython divide otherwise and differ in the last bits (``127 / (1+2j)``). Every division
+    is C's (``np.true_divide``): with a NaN part the branches divide by a zero part, which is
+    NaN in C and a ZeroDivisionError for Numba's ``/``."""
     xr, xi, yr, yi = x.real, x.imag, y.real, y.imag
     ar, ai = abs(yr), abs(yi)
     if ar >= ai and ar == 0 and ai == 0:
         re, im = np.true_divide(xr, ar), np.true_divide(xi, ar)
     elif ar >= ai:
-        rat = yi / yr
-        scl = 1.0 / (yr + yi * rat)
+        rat = np.true_divide(yi, yr)
+        scl = np.true_divide(1.0, yr + yi * rat)
         re, im = (xr + xi * rat) * scl, (xi - xr * rat) * scl
     else:
-        rat = yr / yi
-        scl = 1.0 / (yi + yr * rat)
+        rat = np.true_divide(yr, yi)
+        scl = np.true_divide(1.0, yi + yr * rat)
         re, im = (xr * rat + xi) * scl, (xi * rat - xr) * scl
     return complex(re, im)
 
@@ -170,12 +172,12 @@ def numpy_cdiv64(x, y):
     if ar >= ai and ar == 0 and ai == 0:
         re, im = np.true_divide(xr, ar), np.true_divide(xi, ar)
     elif ar >= ai:
-        rat = yi / yr
-        scl = one / (yr + yi * rat)
+        rat = np.true_divide(yi, yr)
+        scl = np.true_divide(one, yr + yi * rat)
         re, im = (xr + xi * rat) * scl, (xi - xr * rat) * scl
     else:
-        rat = yr / yi
-        scl = one / (yi + yr * rat)
+        rat = np.true_divide(yr, yi)
+        scl = np.true_divide(one, yi + yr * rat)
         re, im = (xr * rat + xi) * scl, (xi * rat - xr) * scl
     return np.complex64(complex(re, im))
 
