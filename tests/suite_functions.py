@@ -1744,3 +1744,25 @@ def match_guard_capture(x):
             return n
         case _:
             return 0
+
+
+# -- issue 20: np.errstate blocks that only quiet warnings
+
+def errstate_divide(a, b):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = a / b
+    return r
+
+
+def errstate_in_loop(a):
+    total = 0.0
+    for i in range(a.shape[0]):
+        with np.errstate(all="ignore"):
+            total += np.log(a[i])
+    return total
+
+
+def errstate_raise(a, b):
+    with np.errstate(divide="raise"):     # FloatingPointError: left to Python
+        r = a / b
+    return r

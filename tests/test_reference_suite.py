@@ -71,6 +71,9 @@ CASES = [
     (S.match_capture, (2, 1)), (S.match_capture, (3, -1)), (S.match_capture, (3, 1)),
     (S.match_in_loop, (f64(0.0, 1.0, 2.0, 5.0, 4.0),)), (S.match_bool_flag, (True, 3)),
     (S.match_bool_flag, (False, 3)),
+    # issue 20: np.errstate blocks that only quiet warnings
+    (S.errstate_divide, (X3, f64(0.0, 2.0, 0.0))), (S.errstate_divide, (np.float64(0.0), 0.0)),
+    (S.errstate_in_loop, (f64(1.0, 0.0, 2.0),)),
     # issue 20: del of locals nothing reads afterwards
     (S.del_temporary, (X3,)), (S.del_two_names, (3, 4)), (S.del_two_names, (1.5, 2.0)),
     (S.del_in_loop_body, (X3,)), (S.del_maybe_unbound, (3,)), (S.del_maybe_unbound, (0,)),
@@ -246,6 +249,7 @@ CASES = [
 FIDELITY_CASES = [
     (S.gen_sum_float_array, (X3,)), (S.gen_sum_float_array, (EMPTY_F64,)),
     (S.walrus_read_before, (4,)), (S.del_then_read, (2,)), (S.match_guard_capture, (5,)),
+    (S.errstate_raise, (X3, f64(0.0, 2.0, 0.0))),
     (S.call_in_loop, (f64(-5.0, 0.5, 2.0, 9.0), -1.0, 1.0)),    # float or np.float64 by value
     (S.del_read_next_iteration, (X3,)), (S.del_read_next_iteration, (f64(1.0),)),
     (S.gen_effects_before, (f64(0.0, 0.0),)), (S.gen_first_iter_same_name, (X3,)),

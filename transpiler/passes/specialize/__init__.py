@@ -72,7 +72,8 @@ import gast
 from ...analysis.callee_types import CalleeTypes
 from ...analysis.definite_assignment import check_definite_assignment
 from .. import (attribute_stores, comprehensions, definedness_flags, delete_names,
-                function_imports, match_statements, named_expressions, operator_calls)
+                errstate_blocks, function_imports, match_statements, named_expressions,
+                operator_calls)
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -159,6 +160,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.env.update((name, Static(value)) for name, value in imported.items())
         desugared, self.operator_functions = operator_calls.desugar(
             delete_names.desugar(named_expressions.desugar(desugared)), self._resolve_static)
+        desugared, quieted = errstate_blocks.desugar(desugared, self._resolve_static)
+        self.operator_functions += quieted      # np.errstate: guarded like them
         reduced = comprehensions.desugar(desugared, comprehensions.builtin_shadowed(
             self.fn, self.locals), self._resolve_static, self.operator_functions)
         if reduced is not desugared:    # reduce(operator.add, ...) calls operator.add
