@@ -1766,3 +1766,145 @@ def errstate_raise(a, b):
     with np.errstate(divide="raise"):     # FloatingPointError: left to Python
         r = a / b
     return r
+
+
+# -- issue 20: more of the constructs above, over other types and shapes
+
+def op_getitem_2d(m, i, j):
+    return operator.getitem(m, (i, j)) + operator.getitem(operator.getitem(m, i), j)
+
+
+def op_int_ops(a, b):
+    return operator.floordiv(a, b), operator.mod(a, b), operator.rshift(a, 1), operator.or_(a, b)
+
+
+def op_eq_count(a, v):
+    n = 0
+    for x in a:
+        if operator.eq(x, v) or operator.ge(x, v + 10):
+            n = operator.add(n, 1)
+    return n
+
+
+def op_float32_accumulate(a):
+    s = np.float32(0.0)
+    for x in a:
+        s = operator.add(s, operator.mul(x, x))
+    return s
+
+
+def walrus_in_return(a):
+    return (n := a.shape[0]) * 2 + n
+
+
+def walrus_loop_accumulate(a):
+    best = -1.0
+    for x in a:
+        if (d := x * x - 1.0) > best:
+            best = d
+    return best
+
+
+def walrus_while_countdown(n):
+    steps = 0
+    while (n := n - 3) > 0:
+        steps += 1
+    return steps, n
+
+
+def walrus_chain_first(a, t):
+    if (m := a.min()) < t < 100:
+        return m
+    return t
+
+
+def del_after_branch(x):
+    if x > 0:
+        t = x * 2
+    else:
+        t = -x
+    r = t + 1
+    del t
+    return r
+
+
+def del_loop_temporary_int(n):
+    acc = 0
+    for i in range(n):
+        sq = i * i
+        acc += sq
+        del sq
+    return acc
+
+
+def reduce_or_flags(n):
+    return functools.reduce(operator.or_, range(n), 0)
+
+
+def reduce_floats_max(a):
+    return functools.reduce(max, a)
+
+
+def reduce_sub_int32(a):
+    return functools.reduce(operator.sub, a, np.int32(100))
+
+
+def match_float_values(x):
+    match x:
+        case 0.5:
+            return 1
+        case 1.5 | 2.5:
+            return 2
+        case _:
+            return 3
+
+
+def match_none_or_value(flag, v):
+    r = 0.0
+    match flag:
+        case None:
+            r = v
+        case True:
+            r = v * 2
+        case _:
+            r = -v
+    return r
+
+
+def match_loop_histogram(a):
+    counts = np.zeros(4, dtype=np.int64)
+    for x in a:
+        match int(x):
+            case 0 | 1:
+                counts[0] += 1
+            case 2:
+                counts[1] += 1
+            case _ if x < 0:
+                counts[2] += 1
+            case _:
+                counts[3] += 1
+    return counts
+
+
+def import_numpy_in_loop_fn(a):
+    import numpy
+    total = 0.0
+    for x in a:
+        total += numpy.sqrt(x)
+    return total
+
+
+def errstate_log_of_zero(a):
+    out = np.empty_like(a)
+    with np.errstate(divide="ignore"):
+        for i in range(a.shape[0]):
+            out[i] = np.log(a[i])
+    return out
+
+
+def gen_sum_float32(a):
+    return sum((x * x for x in a), np.float32(0.0))
+
+
+def gen_sum_of_products(a, b):
+    return sum((a[i] * b[i] for i in range(a.shape[0])), 0.0)

@@ -74,6 +74,21 @@ CASES = [
     # issue 20: np.errstate blocks that only quiet warnings
     (S.errstate_divide, (X3, f64(0.0, 2.0, 0.0))), (S.errstate_divide, (np.float64(0.0), 0.0)),
     (S.errstate_in_loop, (f64(1.0, 0.0, 2.0),)),
+    # issue 20: more of the constructs above, other types and shapes
+    (S.op_getitem_2d, (M34, 1, 2)), (S.op_int_ops, (17, 5)), (S.op_int_ops, (-17, 5)),
+    (S.op_eq_count, (i64(1, 5, 3, 15, 5), 5)), (S.op_float32_accumulate, (f32(1.5, -2.0, 0.25),)),
+    (S.walrus_in_return, (X3,)), (S.walrus_loop_accumulate, (X3,)),
+    (S.walrus_while_countdown, (10,)), (S.walrus_while_countdown, (2,)),
+    (S.walrus_chain_first, (X3, 0.0)), (S.walrus_chain_first, (X3, 5.0)),
+    (S.del_after_branch, (3,)), (S.del_after_branch, (-2.5,)), (S.del_loop_temporary_int, (6,)),
+    (S.reduce_or_flags, (9,)), (S.reduce_floats_max, (X3,)), (S.reduce_sub_int32, (i32(5, 7, -2),)),
+    (S.match_float_values, (0.5,)), (S.match_float_values, (2.5,)), (S.match_float_values, (7.0,)),
+    (S.match_none_or_value, (None, 2.0)), (S.match_none_or_value, (True, 2.0)),
+    (S.match_none_or_value, (False, 2.0)),
+    (S.match_loop_histogram, (f64(0.0, 1.5, 2.0, -3.0, 9.0),)),
+    (S.import_numpy_in_loop_fn, (f64(4.0, 9.0, 0.25),)),
+    (S.errstate_log_of_zero, (f64(1.0, 0.0, 2.0),)), (S.gen_sum_float32, (f32(1.5, 2.0),)),
+    (S.gen_sum_of_products, (X3, f64(2.0, 0.5, -1.0)),),
     # issue 20: del of locals nothing reads afterwards
     (S.del_temporary, (X3,)), (S.del_two_names, (3, 4)), (S.del_two_names, (1.5, 2.0)),
     (S.del_in_loop_body, (X3,)), (S.del_maybe_unbound, (3,)), (S.del_maybe_unbound, (0,)),

@@ -190,6 +190,9 @@ def _quiet(func):
     return isinstance(func, gast.Name) and func.id in _QUIET_CALLS
 
 
+_SCALAR_TYPES = {"bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                 "uint64", "intp", "float16", "float32", "float64", "complex64", "complex128"}
+
 # Calls a generator may make that run no user code and change nothing.
 _QUIET_CALLS = {"range", "len", "abs", "enumerate", "zip", "min", "max", "float", "int",
                 "bool", "round", "divmod", "pow", "complex"}
@@ -230,6 +233,11 @@ def _pure(node):
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)) and \
             isinstance(node.operand, gast.Constant):
         return True         # a negative literal
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and isinstance(
+            node.func.value, gast.Name) and node.func.value.id in ("np", "numpy") and \
+            node.func.attr in _SCALAR_TYPES and not node.keywords and all(_pure(a) and not isinstance(a, gast.Call)
+                                      for a in node.args):
+        return True         # `np.float32(0.0)`: NumPy runs no user code for it
     return all(isinstance(n, (gast.Name, gast.Constant, gast.Attribute, gast.expr_context))
                for n in gast.walk(node))
 
