@@ -243,8 +243,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                     self.tag_flags = {name: self.tag if name == self.tagged[0] else
                                       self.new_local(f"{name}_is_python")
                                       for name in types.tag_chain}
-            elif may_tag and self.return_tags is None:
-                _refuse_alike_result(self, types, node)
+            refuse_alike = may_tag and not self.tagged and self.return_tags is None
             self.narrow = types.float_storage(self.weak_merges)
             self.scalar_types = types
             self.result_types = types.result_types()
@@ -252,6 +251,9 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                 self.fail(where, reason)
             self._check_list_elements(node)
         body = self.block(node.body, top=True)
+        if self.fidelity and refuse_alike:
+            # after the body: a construct it cannot convert is the better reason to give
+            _refuse_alike_result(self, self.scalar_types, node)
         if self.tag_flags:
             for name, python in self.scalar_types.tag_params.items():
                 body.insert(0, gast.copy_location(gast.Assign(
