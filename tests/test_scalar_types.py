@@ -858,3 +858,49 @@ def test_types_through_methods_static_objects_and_static_arrays():
                 compiled = tp.jit(fn, **kwargs)(*args)
             assert type(compiled) is type(plain) and compiled == plain, fn.__name__
             assert not [w for w in caught if issubclass(w.category, tp.FallbackWarning)]
+
+
+# Result flags that follow a Python-float / np.float64 merge through expressions, derived
+# names and tuple items (analysis.scalar_merges alike_tag): every box as plain's, compiled.
+
+def mean_of_sum(a):
+    s = 0.0
+    for x in a:
+        s += x
+    mean = s / max(a.shape[0], 1)
+    return mean
+
+
+def doubled_sum(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s = s + a[i]
+    return s * 2
+
+
+def sum_and_sign(a):
+    s = 0.0
+    for x in a:
+        s += x
+    t = s * 2
+    u = t - 1
+    return u > 0, u
+
+
+def count_and_total(a, limit):
+    i = 0
+    s = 0.0
+    while i < a.shape[0] and s < limit:
+        s += a[i]
+        i += 1
+    return i, -s
+
+
+@pytest.mark.parametrize("fn,args", [
+    (mean_of_sum, (np.arange(3.0),)), (mean_of_sum, (np.zeros(0),)),
+    (doubled_sum, (np.arange(4, dtype=np.int8),)), (doubled_sum, (np.zeros(0, np.int8),)),
+    (sum_and_sign, (np.arange(3.0),)), (sum_and_sign, (np.zeros(0),)),
+    (count_and_total, (np.arange(5.0), 2.5)), (count_and_total, (np.arange(5.0), -1.0)),
+], ids=lambda v: getattr(v, "__name__", None) or "")
+def test_result_flags_follow_expressions_derived_names_and_items(fn, args):
+    assert_compiles_same(fn, *args)

@@ -11,29 +11,34 @@ _BOXES = {"np:float64": (float, np.float64), "np:int64": (int, np.int64),
           "np:bool": (bool, np.bool_), "np:complex128": (complex, np.complex128)}
 
 
+_NUMBERS = {"float": float, "int": int, "bool": bool, "complex": complex}
+
+
 def tag_reboxer(dtype, python, slot=None, kinds=None):
     """The boxing of a tagged result (``ScalarTypes.weak_merges(tag_result=True)``,
     ``ScalarTypes.alike_tag``): compiled code returns ``(value, is_python)``; the plain call
     gives a Python ``python`` ("float", "int", "bool" or "complex") where a Python number was
-    assigned last, else an np.<dtype>. With ``slot``, ``value`` is a tuple and only its item
-    ``slot`` is so tagged; the other items are boxed by their ``kinds``
-    (``ScalarTypes.result_types``, a tuple of sets), as :func:`reboxer` does."""
-    box = np.dtype(dtype).type
-    number = {"float": float, "int": int, "bool": bool, "complex": complex}[python]
+    assigned last, else an np.<dtype>. With ``slot`` (``((index, dtype, python), ...)``),
+    ``value`` is a tuple and those items are so tagged; the other items are boxed by their
+    ``kinds`` (``ScalarTypes.result_types``, a tuple of sets), as :func:`reboxer` does."""
     if slot is not None:
-        others = [None if k == slot else reboxer(part)
+        tagged = {index: (_NUMBERS[kind], np.dtype(item_dtype).type)
+                  for index, item_dtype, kind in slot}
+        others = [None if k in tagged else reboxer(part)
                   for k, part in enumerate(kinds)] if isinstance(kinds, tuple) else None
 
         def rebox_item(result):
             value, is_python = result
             items = list(value)
             for k, item in enumerate(items):
-                if k == slot:
-                    items[k] = number(item) if is_python else box(item)
+                if k in tagged:
+                    items[k] = tagged[k][0](item) if is_python else tagged[k][1](item)
                 elif others and others[k] is not None:
                     items[k] = others[k](item)
             return tuple(items)
         return rebox_item
+    box = np.dtype(dtype).type
+    number = _NUMBERS[python]
 
     def rebox_tagged(result):
         value, is_python = result

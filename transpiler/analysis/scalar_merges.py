@@ -205,20 +205,28 @@ class ScalarMerges:
         if name is None or name in self.closure_reads:
             return None
         pair = _number_pair(self.types.get(name, frozenset()))
-        slot = self._tagged_slot(name)
-        results = {self._follows(r.value if slot is None else r.value.elts[slot], name, pair)
-                   for r in self.returns} if pair and slot != -1 else {None}
-        if len(results) != 1 or None in results:
+        slots = self._tagged_slot(name)
+        if not pair or slots == -1:
             return None
+        boxes = []      # per tagged item (or the one result): the pair it follows
+        for slot in (None,) if slots is None else slots:
+            results = {self._follows(r.value if slot is None else r.value.elts[slot], name,
+                                     pair) for r in self.returns}
+            if len(results) != 1 or None in results:
+                return None
+            boxes.append((slot, results.pop()))
         tag = (name, pair[1][3:], pair[0])
-        result = results.pop()
         chain = self._tag_chain(name, pair)
         if chain is None:
             return None
         self.tag_chain, self.tag_updates, self.tag_params = chain
         self.tag_param = self.tag_params.get(name)
-        # how the caller boxes it: the result (slot None) or that item of the returned tuple
-        self.result_tag = (name, result[1][3:], result[0], slot)
+        # how the caller boxes it: the result (slot None) or those items of the returned tuple
+        if slots is None:
+            self.result_tag = (name, boxes[0][1][1][3:], boxes[0][1][0], None)
+        else:
+            self.result_tag = (name, None, None, tuple(
+                (slot, result[1][3:], result[0]) for slot, result in boxes))
         return tag
 
     def _tag_chain(self, name, pair):
@@ -274,8 +282,9 @@ class ScalarMerges:
 
     def _tagged_slot(self, name):
         """Where the tagged ``name``'s box shows in the result: None (every return gives one
-        expression), the index of the one item that reads ``name`` in a tuple every return
-        gives (``return i, s``; the same index, the same length), else -1."""
+        expression), the indices of the items that read ``name`` in a tuple every return
+        gives (``return i, s``, ``return s > 0, s``; the same indices, the same length), else
+        -1."""
         if not any(isinstance(r.value, gast.Tuple) for r in self.returns):
             return None
         slots = set()
@@ -289,7 +298,7 @@ class ScalarMerges:
         if len(slots) != 1:
             return -1
         _, reading = slots.pop()
-        return reading[0] if len(reading) == 1 else -1
+        return reading if reading else -1
 
     def _followed_name(self):
         """The one alike-merged name (``alike_pair``) the returned expressions read, when
