@@ -243,8 +243,9 @@ class _Inliner:
         if isinstance(node, (gast.IfExp, gast.BoolOp)) or (
                 isinstance(node, gast.Compare) and len(node.ops) > 1):
             # evaluated lazily: kept whole (its parts must not call program functions)
-            if any(isinstance(n, gast.Name) and (n.id in self.functions or n.id in self.forms)
-                   for n in gast.walk(node)):
+            if any(isinstance(n, gast.Name) and (
+                    n.id in self.functions or n.id in self.forms or n.id in self.checked or
+                    n.id == self.weak) for n in gast.walk(node)):   # nor helpers it maps
                 raise NotAGraph(f"a lazily evaluated expression calling a function at line "
                                 f"{where.lineno}")
             return self.rename(node, env)

@@ -214,10 +214,17 @@ class ScalarTypes(ScalarMerges):
                 return {UNKNOWN}
             # each comparison of a NumPy scalar gives an np.bool_ (the chain gives the one
             # that decides): a chain is one type when every link is
-            links = [any(t.startswith("np:") for t in a | b) for a, b in zip(kinds, kinds[1:])]
-            if not any(links):
+            # (per pair of operand types: an operand that is a float or an np.float64 by path,
+            # `min(0.0, x) == 5`, gives a bool or an np.bool_ by path)
+            links = [{t.startswith("np:") or u.startswith("np:") for t in a for u in b}
+                     for a, b in zip(kinds, kinds[1:])]
+            if all(link == {False} for link in links):
                 return {"bool"}
-            return {"np:bool"} if all(links) else {UNKNOWN}
+            if all(link == {True} for link in links):
+                return {"np:bool"}
+            if len(links) == 1:
+                return {"bool", "np:bool"}
+            return {UNKNOWN}
         if isinstance(node, gast.BoolOp):    # Python gives one of the operands
             return set().union(*[self.of(v) for v in node.values])
         if isinstance(node, gast.IfExp):
