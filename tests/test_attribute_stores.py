@@ -164,3 +164,54 @@ def test_threads_each_with_its_object():
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+# Found by a fresh-eyed review: an int attribute beyond int64, and the instance reached by
+# another way than self (its stores are written back only at the end).
+
+class Big:
+    def __init__(self, total):
+        self.total = total
+
+    def update(self, x):
+        self.total += x
+        return self.total
+
+
+class JitBig(Big):
+    update = tp.jit(Big.update)
+
+
+@pytest.mark.parametrize("start,steps", [(2 ** 63 + 1, [2 ** 62]), (2 ** 64 - 1, [1]),
+                                         (0, [1, 2 ** 62, 2 ** 62, 2 ** 62, 5])])
+def test_an_int_attribute_beyond_int64_stays_exact(start, steps):
+    plain, compiled = Big(start), JitBig(start)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for x in steps:
+            assert compiled.update(x) == plain.update(x)
+            assert compiled.total == plain.total and type(compiled.total) is int
+
+
+class Aliased:
+    def __init__(self):
+        self.n = 0
+
+    def update(self, x):
+        self.n += x
+        return read_alias()
+
+
+ALIAS = Aliased()
+
+
+def read_alias():
+    return ALIAS.n
+
+
+def test_an_instance_reached_through_a_global_stores_as_python():
+    compiled = tp.jit(Aliased.update)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert [compiled(ALIAS, 5) for _ in range(3)] == [5, 10, 15]
+    assert ALIAS.n == 15

@@ -85,3 +85,29 @@ def test_a_named_expression_that_may_be_skipped_is_left_in_place():
     a = np.arange(3.0)
     with pytest.warns(tp.FallbackWarning, match=r"assignment expression \(:=\)"):
         assert tp.jit(walrus_short_circuit)(a, 1) == walrus_short_circuit(a, 1) == 1.0
+
+
+def match_true(x):
+    match x:
+        case True:
+            return 10
+        case 1:
+            return 5
+        case _:
+            return 0
+
+
+def is_true(x):
+    if x is True:
+        return 10
+    return 0
+
+
+@pytest.mark.parametrize("fn", [match_true, is_true])
+def test_is_true_is_identity_not_equality(fn):
+    # PEP 634: `case True` is `x is True`; an np.True_ or a 1 is not True
+    compiled = tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for value in (np.True_, True, 1, np.int64(1), 1.0, False, np.False_, 0):
+            assert compiled(value) == fn(value), value

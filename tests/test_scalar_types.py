@@ -904,3 +904,19 @@ def count_and_total(a, limit):
 ], ids=lambda v: getattr(v, "__name__", None) or "")
 def test_result_flags_follow_expressions_derived_names_and_items(fn, args):
     assert_compiles_same(fn, *args)
+
+
+def squared(x):
+    return x * x
+
+
+def callee_result_by_branch(x):
+    y = squared(x)
+    if y > 3:
+        return y
+    return -y
+
+
+@pytest.mark.parametrize("x", [np.int8(3), np.int8(1), np.float64(-0.0), np.float32(2.5), 2, 1.5])
+def test_a_callee_result_keeps_its_numpy_type_through_branches(x):
+    assert_compiles_same(callee_result_by_branch, x)

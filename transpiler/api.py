@@ -247,6 +247,8 @@ class JitFunction(SpecializationCache, FastPath):
 
     def _run_compiled(self, spec, dynamic, inputs, specs, obj, values, args, kwargs,
                       before_python=_nothing):
+        if spec.writeback and not spec.attributes_fit(obj):     # an int beyond int64
+            return self._python(obj, args, kwargs)
         try:
             result = spec.function(*dynamic, *inputs)
         except Exception as exc:
@@ -265,9 +267,7 @@ class JitFunction(SpecializationCache, FastPath):
             boxer = spec.boxer = spec.backend.result_boxer(spec.function)
         if isinstance(result, boxer[0]):
             result = boxer[1](result, dynamic, inputs)
-        if spec.rebox is not None:
-            result = spec.rebox(result)
-        return result
+        return result if spec.rebox is None else spec.rebox(result)
 
     def _compiled_raised(self, exc, spec, dynamic, inputs, specs, obj, values, args, kwargs,
                          before_python):

@@ -141,6 +141,8 @@ class Program:
         # The program runs as Python (the eager backend): NumPy's own calls give NumPy's
         # results there, no helper reproducing them is needed.
         self.runs_python = False
+        # passes/attribute_stores.py: the instance whose attribute stores are written back
+        self.writeback_instance = None
                                     # (transpiler.random_state)
 
     def checkpoint(self):

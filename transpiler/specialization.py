@@ -78,6 +78,12 @@ class Specialization:
         self.effect_free = True
         return None
 
+    def attributes_fit(self, obj):
+        """Whether compiled code can hold the stored attributes' values now (a Python int
+        an earlier call left beyond int64 cannot: the call then runs as Python)."""
+        from .arguments import value_problem
+        return all(value_problem(getattr(obj, attr)) is None for attr in self.writeback)
+
     def written_back(self, obj, result):
         """The compiled ``result`` with its attribute values stored into ``obj`` (the
         instance the method is bound to) and removed; ``result`` when there are none."""

@@ -324,6 +324,8 @@ class ScalarTypes(ScalarMerges):
                 fn, np.ufunc) or (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy":
             return self._combine(fn, args)
         if self.callees is not None:    # a user function: its own analysis, if it has one
+            if any(not kinds for kinds in args):
+                return set()                # an argument not known yet in the fixpoint
             found = self.callees.result(fn, args)
             if found:
                 return set(found)

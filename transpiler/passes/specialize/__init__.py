@@ -157,6 +157,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             # `self.count += 1`: a local, written back when the call returns
             desugared, self.writeback, self.attribute_reads = attribute_stores.desugar(
                 desugared, first, bindings[first].value)
+            if self.writeback:
+                program.writeback_instance = bindings[first].value
         self.env.update((name, Static(value)) for name, value in imported.items())
         desugared, self.operator_functions = operator_calls.desugar(
             delete_names.desugar(named_expressions.desugar(desugared)), self._resolve_static)

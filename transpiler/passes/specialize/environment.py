@@ -18,6 +18,9 @@ from ...type_keys import type_key
 from .nodes import _describe
 
 
+_SELF = Path(((("self",)),))
+
+
 def _instance_like(value):
     """An object whose identity or state can differ between instances of one class: not a
     scalar, module, class, function or method (those are the same for every instance)."""
@@ -70,6 +73,12 @@ class Environment:
 
     def static(self, value, path, node):
         """A static value read through ``path``: guarded, or a runtime input if an array."""
+        stored = self.program.writeback_instance
+        if stored is not None and value is stored and path != _SELF:
+            # passes/attribute_stores.py: its stores are written back at the call's end; read
+            # another way (a global, `self.me`) the object would show the old values
+            self.fail(node, "the object whose attributes this method stores is reached "
+                            "another way too (a global, an attribute): its stores stay Python")
         if is_runtime_value(value):
             if path is None:
                 self.fail(node, "this array is not reachable from a root graphjit can re-read")

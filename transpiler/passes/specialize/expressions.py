@@ -147,7 +147,22 @@ class Expressions:
             helper = self._weak_helper(node.ops[0], operands[0], operands[1], *sources)
             if helper is not None:   # the NumPy side cannot be evaluated twice
                 return self._call_helper(node, helper, operands)
-        for op, a, b in zip(node.ops, operands, operands[1:]):
+        for k, (op, a, b) in enumerate(zip(node.ops, operands, operands[1:])):
+            if isinstance(op, (gast.Is, gast.IsNot)) and (isinstance(a, Static) != isinstance(
+                    b, Static)):
+                static, runtime = (a, sources[k + 1]) if isinstance(a, Static) else (
+                    b, sources[k])
+                if type(static.value) is bool:
+                    # `x is True`: Numba compares the values; Python the objects, and an
+                    # np.True_ is not True
+                    kinds = self.scalar_types.of(runtime) if self.scalar_types else set()
+                    if kinds and "bool" not in kinds and all(
+                            k2.startswith(("np:", "arr:")) or k2 in ("int", "float", "complex")
+                            for k2 in kinds) and len(node.ops) == 1:
+                        return Static(isinstance(op, gast.IsNot))
+                    if kinds != {"bool"}:
+                        self.fail(node, "'is True'/'is False' of a value that may not be a "
+                                        "Python bool is not compiled (Numba compares values)")
             if isinstance(op, (gast.Is, gast.IsNot)) and not isinstance(a, Static) and \
                     not isinstance(b, Static):
                 # Numba compares two arrays' data pointers (a is a[:] is True there)
