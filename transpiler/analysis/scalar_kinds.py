@@ -109,3 +109,25 @@ class random_state_kept:
         if self.state is not None:
             np.random.set_state(self.state)
         return False
+
+
+def alike_pair(kinds):
+    """``(python kind, "np:dtype")`` when ``kinds`` is a Python number and the NumPy scalar
+    that computes alike (``{"float", "np:float64"}``), else None."""
+    numpy = {k for k in kinds if k.startswith("np:")}
+    python = set(kinds) - numpy
+    if len(numpy) != 1 or len(python) != 1 or _SAME.get(next(iter(python))) != next(
+            iter(numpy)):
+        return None
+    return next(iter(python)), next(iter(numpy))
+
+
+def _number_pair(kinds):
+    """``(python kind, "np:dtype")`` when ``kinds`` is one Python number kind and one NumPy
+    scalar type (``{"int", "np:float64"}``), else None: a merge a result flag can follow."""
+    numpy = {k for k in kinds if k.startswith("np:")}
+    python = set(kinds) - numpy
+    if len(numpy) != 1 or len(python) != 1 or not python <= {"int", "float", "bool",
+                                                             "complex"}:
+        return None
+    return next(iter(python)), next(iter(numpy))

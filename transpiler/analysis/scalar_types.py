@@ -212,6 +212,8 @@ class ScalarTypes(ScalarMerges):
             kinds = [self.of(node.left)] + [self.of(c) for c in node.comparators]
             if any(UNKNOWN in k or any(t.startswith("arr:") for t in k) for k in kinds):
                 return {UNKNOWN}
+            if not all(kinds):
+                return set()        # an operand not known yet in the fixpoint (bottom)
             # each comparison of a NumPy scalar gives an np.bool_ (the chain gives the one
             # that decides): a chain is one type when every link is
             # (per pair of operand types: an operand that is a float or an np.float64 by path,

@@ -95,7 +95,7 @@ from .numpy_array_rules import NumpyArrayRules
 from .numpy_scalar_rules import NumpyScalarRules
 from .python_number_rules import PythonNumberRules
 from .refusals import Refusals
-from ...analysis.scalar_merges import alike_pair
+from ...analysis.scalar_kinds import alike_pair
 from .result_tag import ResultTag, per_return_tags, _calls_itself
 from .statements import Statements
 from .user_calls import UserCalls, _static_key

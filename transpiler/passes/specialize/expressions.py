@@ -156,13 +156,13 @@ class Expressions:
                     # `x is True`: Numba compares the values; Python the objects, and an
                     # np.True_ is not True
                     kinds = self.scalar_types.of(runtime) if self.scalar_types else set()
-                    if kinds and "bool" not in kinds and all(
-                            k2.startswith(("np:", "arr:")) or k2 in ("int", "float", "complex")
-                            for k2 in kinds) and len(node.ops) == 1:
+                    if kinds and "bool" not in kinds and not any(
+                            k2.startswith("?") for k2 in kinds) and len(node.ops) == 1:
                         return Static(isinstance(op, gast.IsNot))
-                    if kinds != {"bool"}:
+                    if "bool" in kinds and kinds != {"bool"}:
                         self.fail(node, "'is True'/'is False' of a value that may not be a "
                                         "Python bool is not compiled (Numba compares values)")
+                    # (untyped values, None or a str: Numba's `is` gives False as Python)
             if isinstance(op, (gast.Is, gast.IsNot)) and not isinstance(a, Static) and \
                     not isinstance(b, Static):
                 # Numba compares two arrays' data pointers (a is a[:] is True there)
