@@ -53,3 +53,25 @@ def contains(stmts, kinds, stop=(gast.While, gast.For, gast.FunctionDef)):
         stack.extend(child for child in gast.iter_child_nodes(node)
                      if isinstance(child, gast.stmt))
     return False
+
+
+def rewrite_blocks(stmts, rewrite):
+    """``stmts`` with every statement list under them rewritten bottom-up (bodies, ``else``
+    branches, ``finally``, handlers, ``match`` cases; not nested functions or classes, which
+    are kept as they are): ``rewrite(stmt)`` returns the statements replacing ``stmt``, whose
+    own blocks are rewritten already. The desugaring passes use it (passes/comprehensions.py,
+    named_expressions.py, match_statements.py, errstate_blocks.py)."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            out.append(stmt)
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if inner:
+                setattr(stmt, field, rewrite_blocks(inner, rewrite))
+        for part in (getattr(stmt, "handlers", None) or ()) + tuple(
+                getattr(stmt, "cases", None) or ()):
+            part.body = rewrite_blocks(part.body, rewrite)
+        out.extend(rewrite(stmt))
+    return out

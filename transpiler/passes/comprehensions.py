@@ -23,7 +23,7 @@ import sys
 import gast
 
 from ..naming import fresh
-from ..nodes import assign, const, located, name
+from ..nodes import assign, const, located, name, rewrite_blocks
 
 # From Python 3.12 ``sum`` adds floats compensated (module docstring): not rewritten there.
 _CONSUMERS = ("sum", "any", "all") if sys.version_info < (3, 12) else (
@@ -54,7 +54,8 @@ def desugar(fdef, shadowed, resolve=None, guarded=None):
         return fdef
     fdef = copy.deepcopy(fdef)
     taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
-    fdef.body = _block(fdef.body, is_consumer, taken, guarded)
+    fdef.body = rewrite_blocks(fdef.body, lambda stmt: _hoist(
+        stmt, is_consumer, taken, guarded) + [stmt])
     return fdef
 
 
@@ -82,20 +83,6 @@ def _consumer(node, shadowed):
         return False
     most = 2 if node.func.id == "sum" else 1
     return len(node.args) <= most and not any(isinstance(a, gast.Starred) for a in node.args)
-
-
-def _block(stmts, is_consumer, taken, guarded):
-    out = []
-    for stmt in stmts:
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if inner and not isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
-                setattr(stmt, field, _block(inner, is_consumer, taken, guarded))
-        for handler in getattr(stmt, "handlers", None) or ():
-            handler.body = _block(handler.body, is_consumer, taken, guarded)
-        out.extend(_hoist(stmt, is_consumer, taken, guarded))
-        out.append(stmt)
-    return out
 
 
 def _hoist(stmt, is_consumer, taken, guarded):

@@ -14,6 +14,8 @@ import copy
 import gast
 import numpy as np
 
+from ..nodes import rewrite_blocks
+
 _QUIET = ("ignore", "warn")
 _KINDS = ("all", "divide", "over", "under", "invalid")
 
@@ -42,24 +44,11 @@ def desugar(fdef, resolve):
     fdef = copy.deepcopy(fdef)
     functions = []
 
-    def block(stmts):
-        out = []
-        for stmt in stmts:
-            if isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
-                out.append(stmt)
-                continue
-            for field in ("body", "orelse", "finalbody"):
-                inner = getattr(stmt, field, None)
-                if inner:
-                    setattr(stmt, field, block(inner))
-            for handler in getattr(stmt, "handlers", None) or ():
-                handler.body = block(handler.body)
-            if quiet(stmt):
-                functions.extend(item.context_expr.func for item in stmt.items)
-                out.extend(stmt.body)
-            else:
-                out.append(stmt)
-        return out
+    def rewrite(stmt):
+        if not quiet(stmt):
+            return [stmt]
+        functions.extend(item.context_expr.func for item in stmt.items)
+        return stmt.body
 
-    fdef.body = block(fdef.body)
+    fdef.body = rewrite_blocks(fdef.body, rewrite)
     return fdef, functions

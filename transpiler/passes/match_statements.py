@@ -22,7 +22,7 @@ import copy
 import gast
 
 from ..naming import fresh
-from ..nodes import assign, located, name
+from ..nodes import assign, located, name, rewrite_blocks
 
 
 class _Unsupported(Exception):
@@ -36,32 +36,17 @@ def desugar(fdef):
         return fdef
     fdef = copy.deepcopy(fdef)
     taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
-    fdef.body = _block(fdef.body, taken)
+    fdef.body = rewrite_blocks(fdef.body, lambda stmt: _rewrite(stmt, taken))
     return fdef
 
 
-def _block(stmts, taken):
-    out = []
-    for stmt in stmts:
-        if isinstance(stmt, (gast.FunctionDef, gast.ClassDef, gast.AsyncFunctionDef)):
-            out.append(stmt)
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if inner:
-                setattr(stmt, field, _block(inner, taken))
-        for handler in getattr(stmt, "handlers", None) or ():
-            handler.body = _block(handler.body, taken)
-        if isinstance(stmt, gast.Match):
-            for case in stmt.cases:
-                case.body = _block(case.body, taken)
-            try:
-                out.extend(_chain(stmt, taken))
-                continue
-            except _Unsupported:
-                pass
-        out.append(stmt)
-    return out
+def _rewrite(stmt, taken):
+    if isinstance(stmt, gast.Match):
+        try:
+            return _chain(stmt, taken)
+        except _Unsupported:
+            pass
+    return [stmt]
 
 
 def _chain(match, taken):

@@ -15,10 +15,7 @@ import copy
 
 import gast
 
-from ..nodes import located
-
-_BLOCKS = ("body", "orelse", "finalbody")
-
+from ..nodes import located, rewrite_blocks
 
 def desugar(fdef):
     """A copy of ``fdef`` (gast.FunctionDef, read-only: shared by every specialization) with
@@ -27,28 +24,14 @@ def desugar(fdef):
     if not any(isinstance(n, gast.NamedExpr) for n in gast.walk(fdef)):
         return fdef
     fdef = copy.deepcopy(fdef)
-    fdef.body = _block(fdef.body)
+    fdef.body = rewrite_blocks(fdef.body, _rewrite)
     return fdef
 
 
-def _block(stmts):
-    out = []
-    for stmt in stmts:
-        if isinstance(stmt, (gast.FunctionDef, gast.ClassDef, gast.AsyncFunctionDef)):
-            out.append(stmt)
-            continue
-        for field in _BLOCKS:
-            inner = getattr(stmt, field, None)
-            if inner:
-                setattr(stmt, field, _block(inner))
-        for handler in getattr(stmt, "handlers", None) or ():
-            handler.body = _block(handler.body)
-        if isinstance(stmt, gast.While):
-            out.append(_while(stmt))
-            continue
-        out.extend(_hoist(stmt))
-        out.append(stmt)
-    return out
+def _rewrite(stmt):
+    if isinstance(stmt, gast.While):
+        return [_while(stmt)]
+    return _hoist(stmt) + [stmt]
 
 
 def _root(stmt):
