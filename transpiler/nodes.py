@@ -75,3 +75,17 @@ def rewrite_blocks(stmts, rewrite):
             part.body = rewrite_blocks(part.body, rewrite)
         out.extend(rewrite(stmt))
     return out
+
+
+class OwnScopeTransformer(gast.NodeTransformer):
+    """A NodeTransformer over one function's own scope: ``visit(fdef)`` rewrites ``fdef``'s
+    nodes but leaves nested functions and lambdas as they are (their names are their own)."""
+
+    def __init__(self, fdef):
+        self.fdef = fdef
+
+    def visit_FunctionDef(self, node):
+        return self.generic_visit(node) if node is self.fdef else node
+
+    def visit_Lambda(self, node):
+        return node

@@ -27,7 +27,7 @@ import gast
 import numpy as np
 
 from ..naming import fresh
-from ..nodes import located, name
+from ..nodes import OwnScopeTransformer, located, name
 
 _NUMBERS = (bool, int, float, complex, np.number, np.bool_, np.ndarray)
 
@@ -65,13 +65,7 @@ def desugar(fdef, self_name, instance):
         local[attr] = fresh(f"{self_name}_{attr}", taken)
         taken.add(local[attr])
 
-    class Rewrite(gast.NodeTransformer):
-        def visit_FunctionDef(self, node):
-            return node if node is not fdef else self.generic_visit(node)
-
-        def visit_Lambda(self, node):
-            return node
-
+    class Rewrite(OwnScopeTransformer):
         def visit_Attribute(self, node):
             self.generic_visit(node)
             if _is_self(node.value, self_name) and node.attr in local:
@@ -87,7 +81,7 @@ def desugar(fdef, self_name, instance):
                 name(local[a]) for a in stored], ctx=gast.Load()), node)
             return node
 
-    Rewrite().visit(fdef)
+    Rewrite(fdef).visit(fdef)
     reads = set()
     start = []
     for attr in stored:

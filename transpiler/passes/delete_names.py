@@ -18,7 +18,7 @@ import copy
 
 import gast
 
-from ..nodes import located
+from ..nodes import OwnScopeTransformer, located
 
 
 def desugar(fdef):
@@ -55,13 +55,7 @@ def desugar(fdef):
                 return False
         return True
 
-    class Rewrite(gast.NodeTransformer):
-        def visit_FunctionDef(self, node):
-            return node if node is not fdef else self.generic_visit(node)
-
-        def visit_Lambda(self, node):
-            return node
-
+    class Rewrite(OwnScopeTransformer):
         def visit_Delete(self, node):
             if not droppable(node):
                 return node
@@ -69,7 +63,7 @@ def desugar(fdef):
                 id=t.id, ctx=gast.Load(), annotation=None, type_comment=None)), node)
                 for t in node.targets]
 
-    Rewrite().visit(fdef)
+    Rewrite(fdef).visit(fdef)
     return fdef
 
 

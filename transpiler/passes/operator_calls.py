@@ -20,7 +20,7 @@ import operator
 
 import gast
 
-from ..nodes import located
+from ..nodes import OwnScopeTransformer, located
 
 _BINARY = {operator.add: gast.Add, operator.sub: gast.Sub, operator.mul: gast.Mult,
            operator.truediv: gast.Div, operator.floordiv: gast.FloorDiv,
@@ -62,13 +62,7 @@ def desugar(fdef, resolve):
     fdef = copy.deepcopy(fdef)
     functions = []
 
-    class Rewrite(gast.NodeTransformer):
-        def visit_FunctionDef(self, node):
-            return node if node is not fdef else self.generic_visit(node)
-
-        def visit_Lambda(self, node):
-            return node         # its own scope: its names may shadow ``operator``
-
+    class Rewrite(OwnScopeTransformer):
         def visit_Call(self, node):
             self.generic_visit(node)
             if not candidate(node):
@@ -79,7 +73,7 @@ def desugar(fdef, resolve):
             functions.append(node.func)
             return located(gast.copy_location(new, node), node)
 
-    Rewrite().visit(fdef)
+    Rewrite(fdef).visit(fdef)
     return fdef, functions
 
 
