@@ -28,10 +28,6 @@ def outcome(fn, args):
 # be plain's (graphjit tags a result that is a Python number on some paths, or falls back).
 _NUMBA_BOXING = {np.float64: float, np.int64: int, np.bool_: bool, np.complex128: complex}
 LAX_BOXING = {"call_helper_tuple_in_loop",     # a callee's tuple result: not typed
-              "lambda_in_loop",                # a lambda's result: not typed
-              "nested_def_closure_in_loop",    # a nested function's result: not typed
-              "nested",                        # test_review_regressions: the same
-              "rec_sum_array",                 # a recursive call's result: not typed
               "undef_tuple_target"}            # the items of enumerate(a): not typed
 _lax = [False]
 

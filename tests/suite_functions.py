@@ -1908,3 +1908,102 @@ def gen_sum_float32(a):
 
 def gen_sum_of_products(a, b):
     return sum((a[i] * b[i] for i in range(a.shape[0])), 0.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Nested functions: recursion, mutual recursion, results typed from their own code.
+# ---------------------------------------------------------------------------------------------
+
+def nested_factorial(n):
+    def go(k):
+        if k <= 1:
+            return 1
+        return k * go(k - 1)
+    return go(n)
+
+
+def nested_fib_scaled(n, s):
+    def fib(k):
+        if k < 2:
+            return k * s
+        return fib(k - 1) + fib(k - 2)
+    return fib(n)
+
+
+def nested_lambda_recursive(n):
+    f = lambda k: 1 if k <= 0 else 2 * f(k - 1)  # noqa: E731
+    return f(n)
+
+
+def nested_mutual_parity(n):
+    def even(k):
+        return True if k == 0 else odd(k - 1)
+
+    def odd(k):
+        return False if k == 0 else even(k - 1)
+    return even(n), odd(n)
+
+
+def nested_mutual_captures(n, y):
+    x = y * 2
+
+    def even(k):
+        return x if k == 0 else odd(k - 1)
+
+    def odd(k):
+        return -x if k == 0 else even(k - 1)
+    return even(n)
+
+
+def nested_sum_of_array_type(a):
+    def twice(v):
+        return v * 2
+    s = a.dtype.type(0)
+    for i in range(a.shape[0]):
+        s += twice(a[i])
+    return s
+
+
+def nested_float_start_sum(a):
+    def twice(v):
+        return v * 2
+    s = 0.0
+    for i in range(a.shape[0]):
+        s = s + twice(a[i])
+    return s
+
+
+def nested_closure_scale(a, k):
+    off = k + 1
+
+    def scale(v):
+        return v * off
+
+    def shifted(v):
+        return scale(v) - k
+    total = 0.0
+    for v in a:
+        total += shifted(v)
+    return total
+
+
+def nested_recursive_array_sum(a, i):
+    def rest(j):
+        if j >= a.shape[0]:
+            return a.dtype.type(0)
+        return a[j] + rest(j + 1)
+    return rest(i)
+
+
+def nested_default_exponent(x):
+    def power(v, e=3):
+        return v ** e
+    return power(x) + power(x, 2)
+
+
+def nested_int_or_float_by_path(k, x):
+    g = lambda: x * 2.0  # noqa: E731
+    r = 1
+    if k:
+        r = g()
+    return r

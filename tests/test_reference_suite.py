@@ -212,7 +212,6 @@ CASES = [
     (S.gcd, (48, 18)), (S.gcd, (7, 0)),
     (S.is_even, (6,)), (S.is_even, (7,)), (S.is_odd, (3,)),
     (S.power_rec, (2.0, 10)), (S.power_rec, (1.5, 3)), (S.power_rec, (3.0, 0)),
-    (S.rec_sum_array, (f64(1.0, 2.0, 4.0), 0)), (S.rec_sum_array, (f64(1.0, 2.0, 4.0), 3)),
     (S.binary_search_rec, (i64(1, 3, 5, 7, 9, 11), 7, 0, 6)),
     (S.binary_search_rec, (i64(1, 3, 5, 7, 9, 11), 4, 0, 6)),
     (S.sum_of_factorials, (6,)), (S.sum_of_factorials, (0,)),
@@ -256,6 +255,24 @@ CASES = [
     (S.raise_in_for_else, (i64(), 7)),
     (S.raise_from_method, (X3, 10.0)), (S.raise_from_method, (X3, 1.0)),
     (S.raise_key_in_layer_loop, (X2, 100.0)), (S.raise_key_in_layer_loop, (X2, 0.5)),
+    # 12. nested functions: recursion, mutual recursion, results typed from their code
+    (S.nested_factorial, (5,)), (S.nested_factorial, (0,)),
+    (S.nested_fib_scaled, (10, 1.5)), (S.nested_fib_scaled, (10, np.float32(1.5))),
+    (S.nested_fib_scaled, (9, 2)), (S.nested_fib_scaled, (9, np.int16(3))),
+    (S.nested_lambda_recursive, (40,)),
+    (S.nested_mutual_parity, (7,)), (S.nested_mutual_parity, (0,)),
+    (S.nested_mutual_captures, (7, 3)), (S.nested_mutual_captures, (6, 3.5)),
+    (S.nested_mutual_captures, (5, np.float32(0.5))), (S.nested_mutual_captures, (4, np.int8(3))),
+    (S.nested_sum_of_array_type, (X3,)), (S.nested_sum_of_array_type, (f32(1.0, 2.5),)),
+    (S.nested_sum_of_array_type, (np.array([100, 27], np.int8),)),
+    (S.nested_sum_of_array_type, (np.array([7, 9], np.uint16),)),
+    (S.nested_float_start_sum, (f32(1.0, 2.5),)), (S.nested_float_start_sum, (X3,)),
+    (S.nested_closure_scale, (np.arange(3.0), 2)), (S.nested_closure_scale, (f32(1.0, 2.0), 1)),
+    (S.nested_closure_scale, (np.arange(4), 3)),
+    (S.nested_recursive_array_sum, (X3, 0)), (S.nested_recursive_array_sum, (f32(1.0, 2.0), 0)),
+    (S.nested_recursive_array_sum, (np.array([3, 4], np.int32), 1)),
+    (S.nested_default_exponent, (2,)), (S.nested_default_exponent, (1.5,)),
+    (S.nested_default_exponent, (np.float32(1.5),)), (S.nested_default_exponent, (np.int8(3),)),
 ]
 
 # Issue 15: calls whose Python result compiled code cannot give (an int beyond int64, a list of
@@ -282,6 +299,10 @@ FIDELITY_CASES = [
     (S.raise_with_dict, (1,)), (S.raise_with_dict, (-1,)), (S.max_of_one_number, (1,)),
     (S.clip_without_bounds, (f64(1.0, -2.0),)), (S.arange_zero_step, (1, 2, 0)),
     (S.arange_zero_step, (1, 5, 2)),
+    (S.rec_sum_array, (f64(1.0, 2.0, 4.0), 0)),     # 0.0 or an np.float64 by path: recursive
+    (S.rec_sum_array, (f64(1.0, 2.0, 4.0), 3)),
+    (S.nested_int_or_float_by_path, (0, 1.0)), (S.nested_int_or_float_by_path, (1, 1.0)),
+    (S.nested_int_or_float_by_path, (1, np.float32(2.0))),
 ]
 
 

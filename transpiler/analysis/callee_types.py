@@ -10,19 +10,30 @@ callee's source is analysed as written, before its own desugaring and web splitt
 result types are then the same or more (a union over one name's webs), never fewer, so what
 the caller concludes from them (one box on every path, or a merge to tag or refuse) stays
 true.
+
+Nested functions and lambdas bound once in the analysed function (``def g(v): ...`` at the top
+level of its body, ``g = lambda v: ...``) are typed the same way (``local_result``): their
+parameters take the call's argument types and the enclosing variables they read (their
+captures, which the specializer passes as leading arguments) take the enclosing analysis'
+types of those variables (every type the variable may hold: a superset, so the conclusions stay
+true as above).
 """
 import builtins
+import copy
 import inspect
 import itertools
 import types
 
+import gast
+
 from ..helpers import is_helper_module
 from ..source import capture
-from .scalar_kinds import CALL, UNKNOWN
-from .scopes import local_names
+from .scalar_kinds import CALL, UNKNOWN, type_of_value
+from .scopes import local_names, own_nodes
 
 _MAX_COMBINATIONS = 16
 _MAX_DEPTH = 3
+_MAX_ROUNDS = 8       # of a recursion's fixpoint: types only grow, over few strings
 
 
 class CalleeTypes:
@@ -30,12 +41,39 @@ class CalleeTypes:
 
     ``result(fn, arg_kinds)`` -> frozenset of type strings, or None when not known (not a
     plain Python function with readable source and only positional parameters, an argument
-    of unknown type, recursion, too deep)."""
+    of unknown type, too deep). A recursive call (the same function with the same argument
+    types, directly or through others) is solved as a least fixpoint: it first gives no type
+    (bottom), then the types found so far, until they no longer grow."""
 
-    def __init__(self, depth=0):
+    def __init__(self, depth=0, partial=None):
         self.depth = depth
         self.memo = {}
-        self.active = set()
+        # key -> the result types found so far, for the calls being analysed (all depths)
+        self.partial = {} if partial is None else partial
+
+    def _solve(self, key, compute):
+        """The least fixpoint of ``compute()`` (a frozenset or None) for ``key``."""
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.partial:
+            return self.partial[key]      # recursion: what is known so far
+        outermost = not self.partial
+        self.partial[key] = frozenset()
+        try:
+            for _ in range(_MAX_ROUNDS):
+                found = compute()
+                if found is None or found == self.partial[key]:
+                    break
+                self.partial[key] = found
+            else:
+                found = None
+        finally:
+            del self.partial[key]
+        # A result computed from another call's partial types is not final: kept only at the
+        # outermost call. An empty one waits on the caller's own fixpoint (bottom).
+        if outermost and found != frozenset():
+            self.memo[key] = found
+        return found
 
     def result(self, fn, arg_kinds):
         if self.depth >= _MAX_DEPTH or not isinstance(fn, types.FunctionType) or \
@@ -53,21 +91,6 @@ class CalleeTypes:
                                        _MAX_COMBINATIONS + 1))
         if len(combos) > _MAX_COMBINATIONS:
             return None
-        key = (code, tuple(frozenset(k) for k in arg_kinds))
-        if key in self.memo:
-            return self.memo[key]
-        if code in self.active:
-            return None         # recursion: typed where it is converted
-        self.active.add(code)
-        try:
-            found = self._analyse(fn, combos)
-        finally:
-            self.active.discard(code)
-        self.memo[key] = found
-        return found
-
-    def _analyse(self, fn, combos):
-        from .scalar_types import ScalarTypes     # its caller: imported when first needed
         try:
             source = capture(fn)
         except Exception:  # noqa: BLE001 - no source, a lambda: not known
@@ -75,15 +98,100 @@ class CalleeTypes:
         node = source.node
         params = [a.id for a in node.args.args]
         resolve = _resolver(fn, local_names(node))
+        key = (code, tuple(frozenset(k) for k in arg_kinds))
+        return self._solve(key, lambda: self._analyse(node, params, combos, resolve, _UNKNOWN,
+                                                      {}))
+
+    def _analyse(self, node, params, combos, resolve, unknown, local_defs):
+        """The union of ``node``'s result types over the parameter type ``combos``."""
+        from .scalar_types import ScalarTypes     # its caller: imported when first needed
         out = set()
         for combo in combos:
-            analysis = ScalarTypes(node, dict(zip(params, combo)), resolve, _UNKNOWN,
-                                   callees=CalleeTypes(self.depth + 1))
+            analysis = ScalarTypes(node, dict(zip(params, combo)), resolve, unknown,
+                                   callees=CalleeTypes(self.depth + 1, self.partial),
+                                   local_defs=local_defs)
             kinds = analysis.result_types()
-            if not isinstance(kinds, frozenset) or not kinds:
+            if not isinstance(kinds, frozenset):
                 return None         # no result, a tuple, or mixed arities
             out |= kinds
         return frozenset(out)
+
+    def local_result(self, fdef, kinds_by_param, resolve, unknown, local_defs, context=()):
+        """Result types of the nested function ``fdef`` (a FunctionDef; module docstring)
+        called with ``kinds_by_param`` (parameter or captured name -> set of type strings);
+        ``resolve``/``unknown``: the enclosing analysis' resolver (names the nested function
+        does not bind or capture are the enclosing function's globals); ``local_defs``: the
+        enclosing function's nested functions by name (one may call another); ``context``:
+        what else the result depends on (hashable, part of the memo key). A frozenset, or
+        None when not known (an unknown argument, too deep, a tuple result); an empty
+        frozenset while the result waits on the enclosing fixpoint or a recursion (bottom)."""
+        if self.depth >= _MAX_DEPTH:
+            return None
+        names = sorted(kinds_by_param)
+        arg_kinds = [kinds_by_param[n] for n in names]
+        if any(not kinds or any(k in (UNKNOWN, CALL) or not isinstance(k, str) for k in kinds)
+               for kinds in arg_kinds):
+            return None
+        combos = list(itertools.islice(itertools.product(*[sorted(k) for k in arg_kinds]),
+                                       _MAX_COMBINATIONS + 1))
+        if len(combos) > _MAX_COMBINATIONS:
+            return None
+        key = (id(fdef), tuple(names), tuple(frozenset(k) for k in arg_kinds), context)
+        return self._solve(key, lambda: self._analyse(fdef, names, combos, resolve, unknown,
+                                                      local_defs))
+
+    def view_result(self, view, arg_kinds, var_kinds, resolve, unknown):
+        """Result types of a call of a specializer's nested-function value (its
+        ``typing_view()``: FunctionDef, captures, statics, defaults) with positional
+        ``arg_kinds``; ``var_kinds(name)``: the caller's types of a variable it captures;
+        ``resolve``/``unknown``: the caller's resolver, the nested function's statics bound
+        over it. A frozenset (empty: not known yet in the caller's fixpoint), or None when
+        not known."""
+        fdef, captures, statics, defaults = view
+        params = [a.id for a in fdef.args.args]
+        if len(arg_kinds) > len(params):
+            return None
+        kinds = dict(zip(params, arg_kinds))
+        for name in params[len(arg_kinds):]:
+            if name not in defaults:
+                return None
+            kinds[name] = {type_of_value(defaults[name])}
+        for name, var in captures:
+            kinds[name] = var_kinds(var)
+        if any(not k for k in kinds.values()):
+            return None
+
+        def bound(node):
+            if isinstance(node, gast.Name) and node.id in statics and node.id not in kinds:
+                return statics[node.id]
+            return resolve(node)
+        return self.local_result(fdef, kinds, bound, unknown, {})
+
+
+def local_definitions(fdef):
+    """The nested functions of ``fdef`` that calls can be typed through: name -> FunctionDef,
+    for a ``def`` at the top level of its body or ``name = lambda ...`` (as a FunctionDef
+    returning the lambda's body), the name bound nowhere else in ``fdef``."""
+    found, stores = {}, {}
+    for stmt in fdef.body:
+        if isinstance(stmt, gast.FunctionDef) and not stmt.decorator_list:
+            found[stmt.name] = stmt
+        elif isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Lambda):
+            lam = stmt.value
+            fn = gast.FunctionDef(name=stmt.targets[0].id, args=copy.copy(lam.args),
+                                  body=[gast.Return(value=lam.body)], decorator_list=[],
+                                  returns=None, type_comment=None, type_params=[])
+            found[stmt.targets[0].id] = fn
+    for node in own_nodes(fdef):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, gast.FunctionDef):
+            stores[node.name] = stores.get(node.name, 0) + 1
+    for arg in fdef.args.args:
+        stores[arg.id] = stores.get(arg.id, 0) + 1
+    return {name: fn for name, fn in found.items() if stores.get(name, 0) == 1 and not (
+        fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or fn.args.posonlyargs)}
 
 
 _UNKNOWN = object()

@@ -468,7 +468,7 @@ class ScalarMerges:
                 isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and
                 self.resolve(node.func) in (min, max) and node.func.id not in self.types)
             kinds = frozenset(self.of(node))
-            differ = len(kinds - {CALL}) > 1 and UNKNOWN not in kinds if id(
+            differ = (len(kinds - {CALL}) > 1 and UNKNOWN not in kinds) or _differ(kinds) if id(
                 node) in returned_parts else _differ(kinds)
             if picks and differ and not self._pick_passed_on(node):
                 found.append((node, f"this expression is {_names(self.of(node))} depending on "
@@ -535,8 +535,10 @@ def _differ(kinds):
     if CALL in kinds:
         return False    # README, "Known gaps": results of user calls are not typed by path
     if UNKNOWN in kinds:
-        # Something not typed here merging with a NumPy scalar may be another NumPy type.
-        return any(k.startswith("np:") for k in kinds)
+        # Something not typed here merging with a NumPy scalar may be another NumPy type;
+        # the types that are known differ among themselves whatever the unknown one is
+        # (an int and a float by path: Numba's unified float64 loses the int).
+        return any(k.startswith("np:") for k in kinds) or _differ(kinds - {UNKNOWN})
     if len(kinds) < 2:
         return False
     classes = {_SAME.get(k, k) for k in kinds}

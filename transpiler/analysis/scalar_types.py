@@ -31,7 +31,8 @@ from .scalar_kinds import (_BINOPS, _PY_CALLS, _SAME, _UNARY, CALL, UNKNOWN,  # 
                            _apply, _constant, _method, _pow_negative, random_state_kept, sample,
                            type_of_value)
 from .scalar_merges import ScalarMerges, assigns  # noqa: F401
-from .scopes import nested_reads, own_nodes
+from .callee_types import local_definitions
+from .scopes import local_names, nested_reads, own_nodes
 
 
 def _bind(defs, node, target, value):
@@ -64,6 +65,9 @@ class ScalarTypes(ScalarMerges):
             int argument specialized on being negative, see ``Program.guard_sign``).
         callees (CalleeTypes | None): types the results of user functions it calls
             (transpiler.analysis.callee_types); None: they are ``"call"``.
+        local_defs (dict | None): the enclosing function's nested functions, name ->
+            ``(FunctionDef, its owner's ScalarTypes)``, for a nested function analysed as a
+            callee (it may call its siblings); its own are added.
 
     Attributes:
         types (dict[str, frozenset[str]]): local name -> the types it may hold.
@@ -71,7 +75,7 @@ class ScalarTypes(ScalarMerges):
     """
 
     def __init__(self, fdef, params, resolve, unknown, int_power=None, reaching=None,
-                 callees=None):
+                 callees=None, local_defs=None):
         self.resolve = resolve
         self.callees = callees    # CalleeTypes: user functions' result types, or None
         self._reaching = reaching
@@ -88,6 +92,10 @@ class ScalarTypes(ScalarMerges):
         self.params = dict(params)
         defs = {}
         self.fdef = fdef
+        own = local_names(fdef)
+        self.local_defs = {name: held for name, held in (local_defs or {}).items()
+                           if name not in own}
+        self.local_defs.update((name, (fn, self)) for name, fn in local_definitions(fdef).items())
         self.nodes = list(own_nodes(fdef))   # read by every check below: walked once
         self.returns = [n for n in self.nodes if isinstance(n, gast.Return)]
         self.closure_reads = nested_reads(fdef)
@@ -274,6 +282,9 @@ class ScalarTypes(ScalarMerges):
             # ddof changes the divisor, not the result's type (numpy/_core/_methods.py _var)
             node = gast.Call(func=node.func, args=node.args, keywords=[])
         func = node.func
+        if isinstance(func, gast.Name) and func.id in self.local_defs and \
+                self.callees is not None:
+            return self._local_call(node, *self.local_defs[func.id])
         if isinstance(func, gast.Name) and func.id in self.types:
             return {CALL}
         if isinstance(func, gast.Attribute) and func.attr == "type" and isinstance(
@@ -325,13 +336,50 @@ class ScalarTypes(ScalarMerges):
                 isinstance(fn, type) and issubclass(fn, np.generic)) or isinstance(
                 fn, np.ufunc) or (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy":
             return self._combine(fn, args)
+        if self.callees is not None and hasattr(fn, "typing_view"):  # a nested function
+            if any(not kinds for kinds in args):
+                return set()                # an argument not known yet in the fixpoint
+            found = self.callees.view_result(fn.typing_view(), args, lambda var: set(
+                self.types.get(var, ())) or ({self.params[var]} if var in self.params else
+                                             set()), self.resolve, self.unknown)
+            return {UNKNOWN} if found is None else set(found)   # empty: bottom
         if self.callees is not None:    # a user function: its own analysis, if it has one
             if any(not kinds for kinds in args):
                 return set()                # an argument not known yet in the fixpoint
             found = self.callees.result(fn, args)
-            if found:
-                return set(found)
+            if found is not None:
+                return set(found)           # empty: bottom (a recursion, the fixpoint)
         return {CALL}       # else its result is typed where it is converted
+
+    def _local_call(self, node, fdef, owner):
+        """The result types of a call of the nested function ``fdef`` defined in ``owner``'s
+        function (callee_types.CalleeTypes.local_result): its parameters take this call's
+        argument types (its defaults ``owner``'s), the enclosing variables it reads
+        ``owner``'s types of them."""
+        params = [a.id for a in fdef.args.args]
+        if node.keywords or len(node.args) > len(params) or any(
+                isinstance(a, gast.Starred) for a in node.args):
+            return {UNKNOWN}
+        kinds = {p: self.of(a) for p, a in zip(params, node.args)}
+        defaults = dict(zip(reversed(params), reversed(fdef.args.defaults)))
+        for p in params[len(node.args):]:
+            if p not in defaults:
+                return {UNKNOWN}            # Python raises TypeError: typed where converted
+            kinds[p] = owner.of(defaults[p])
+        inner = local_names(fdef)
+        for name in {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)
+                     and isinstance(n.ctx, gast.Load)} - inner:
+            if name in owner.definitions and name not in owner.local_defs:
+                kinds[name] = set(owner.types.get(name, ()))    # a captured variable
+        if any(not k for k in kinds.values()):
+            return set()                    # not known yet in the fixpoint (bottom)
+        # The owner's types still grow in its fixpoint, and a sibling this one calls may read
+        # others of its variables: they are part of the memo's key.
+        seen = tuple((name, owner.types.get(name, frozenset())) for name in sorted(
+            owner.definitions) if name in owner.closure_reads)
+        found = self.callees.local_result(fdef, kinds, owner.resolve, owner.unknown,
+                                          self.local_defs, seen)
+        return {UNKNOWN} if found is None else set(found)   # empty: bottom
 
     def items_of(self, node):
         """The item types of a call giving a tuple (``divmod``, ``math.frexp``,

@@ -245,7 +245,10 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                     self.tag_flags = {name: self.tag if name == self.tagged[0] else
                                       self.new_local(f"{name}_is_python")
                                       for name in types.tag_chain}
-            refuse_alike = may_tag and not self.tagged and self.return_tags is None
+            # a recursive entry cannot carry a flag (the recursive call would read it): it is
+            # refused too when its result is a Python number or the NumPy scalar by path
+            refuse_alike = self.entry and self.return_tags is None and (
+                not self.tagged or _tagged_items(self.tagged, types.result_tag) is not None)
             self.narrow = types.float_storage(self.weak_merges)
             self.scalar_types = types
             self.result_types = types.result_types()
@@ -255,7 +258,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         body = self.block(node.body, top=True)
         if self.fidelity and refuse_alike:
             # after the body: a construct it cannot convert is the better reason to give
-            _refuse_alike_result(self, self.scalar_types, node)
+            _refuse_alike_result(self, self.scalar_types, node,
+                                 _tagged_items(self.tagged, self.scalar_types.result_tag))
         if self.tag_flags:
             for name, python in self.scalar_types.tag_params.items():
                 body.insert(0, gast.copy_location(gast.Assign(
@@ -304,12 +308,25 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         return generated
 
 
-def _refuse_alike_result(specializer, types, fdef):
-    """Fall back where the result is a Python number on some paths and the NumPy scalar that
-    computes alike on others (a float or an np.float64) and no flag can tell which: Numba
-    boxes both as the Python number, the plain call would not."""
+def _tagged_items(tagged, result_tag):
+    """The indices of a tuple result's items that carry a flag, or None where the flag is
+    the whole result's (or there is none: an empty set)."""
+    if not tagged:
+        return set()
+    if result_tag and result_tag[3] is not None:
+        return {index for index, _, _ in result_tag[3]}
+    return None
+
+
+def _refuse_alike_result(specializer, types, fdef, tagged=()):
+    """Fall back where the result (or an item of a tuple result not among the ``tagged``
+    indices) is a Python number on some paths and the NumPy scalar that computes alike on
+    others (a float or an np.float64) and no flag can tell which: Numba boxes both as the
+    Python number, the plain call would not."""
     kinds = types.result_types()
-    for part in kinds if isinstance(kinds, tuple) else (kinds,):
+    for index, part in enumerate(kinds if isinstance(kinds, tuple) else (kinds,)):
+        if index in tagged:
+            continue
         pair = alike_pair(part or ())
         if pair is not None:
             python, numpy = pair

@@ -34,6 +34,15 @@ class LocalFunction:
         self.defaults = defaults
         self.name = name
 
+    def typing_view(self):
+        """What the scalar-type analysis needs to type a call of it
+        (analysis.callee_types.CalleeTypes.view_result): ``(FunctionDef, captures, statics,
+        defaults)`` -- captures as ``[(name, caller's variable)]``, statics and defaults as
+        name -> value."""
+        return (self.node, list(self.captures),
+                {name: held.value for name, held in self.static_captures.items()},
+                {name: held.value for name, held in self.defaults.items()})
+
     def with_captures(self, captures):
         return LocalFunction(self.node, self.owner, captures, self.static_captures,
                              self.defaults, self.name)
@@ -70,9 +79,19 @@ class LocalFunctions:
         if stores != 1 or self.nesting:
             self.fail(node, f"the local function {name!r} must be defined once, at the top "
                             "level of the function body, to be converted")
-        self.env[name] = Static(self._local_function(node, name))
+        local = self._local_function(node, name, name)
+        self.env[name] = Static(local)
+        # Functions defined before this one that call it (mutual recursion) see it now, as
+        # Python's closures would at their call.
+        for earlier in getattr(self, "_later_locals", {}).pop(name, ()):
+            earlier.static_captures[name] = Static(local)
+            for held in local.captures:   # what this one captures must reach it as well
+                if held not in earlier.captures:
+                    earlier.captures.append(held)
 
-    def _local_function(self, node, name):
+    def _local_function(self, node, name, binding=None):
+        """The LocalFunction of ``node``; ``binding``: the local name it is bound to (a nested
+        ``def``'s own name, ``f = lambda ...``), None for a lambda used as a value."""
         if isinstance(node, gast.Lambda):
             fdef = gast.FunctionDef(
                 name=name, args=node.args, body=[gast.copy_location(
@@ -91,9 +110,11 @@ class LocalFunctions:
                 self.fail(default, "a default value that is not known at transpile time")
             defaults[param.id] = value
         inner = local_names(fdef)
+        # A function reading the name it is bound to calls itself (recursion): that name is
+        # the function, bound statically below, never a captured variable.
         free = sorted({n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)
-                       and isinstance(n.ctx, gast.Load)} - inner)
-        captures, static_captures = [], {}
+                       and isinstance(n.ctx, gast.Load)} - inner - {binding})
+        captures, static_captures, later = [], {}, []
         for var in free:
             if var in self.env:
                 static_captures[var] = self.env[var]
@@ -105,11 +126,22 @@ class LocalFunctions:
                         if held not in free and held in self.locals and (
                                 held, held) not in captures:
                             captures.append((held, held))
+            elif var in self.locals and any(
+                    isinstance(s, gast.FunctionDef) and s.name == var for s in self.src.node.body):
+                later.append(var)   # a nested def defined further down: bound when it is
             elif var in self.locals:
                 captures.append((var, var))
         for var in inner:
             if var in self.env and var not in static_captures and var not in parameter_names(
                     fdef):
                 static_captures.pop(var, None)
-        return LocalFunction(fdef, self.src, captures, static_captures, defaults,
-                             f"{_generated_name(self.fn)}_{name}")
+        local = LocalFunction(fdef, self.src, captures, static_captures, defaults,
+                              f"{_generated_name(self.fn)}_{name}")
+        if binding is not None and any(isinstance(n, gast.Name) and n.id == binding
+                                       and isinstance(n.ctx, gast.Load) for n in gast.walk(fdef)):
+            static_captures[binding] = Static(local)
+        if later:
+            pending = self.__dict__.setdefault("_later_locals", {})
+            for var in later:
+                pending.setdefault(var, []).append(local)
+        return local

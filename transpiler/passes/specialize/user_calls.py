@@ -125,7 +125,10 @@ class UserCalls:
                 bound[name] = result
             else:
                 dynamic_nodes[name] = self._m(result, args.get(name, node))
-        typed = self._argument_types(args, dynamic_nodes)
+        typed_args = dict(args)
+        if isinstance(fn, LocalFunction):   # captured locals are typed as arguments are
+            typed_args.update((captured, _load(var)) for captured, var in fn.captures)
+        typed = self._argument_types(typed_args, dynamic_nodes)
         key = (key_fn, ) + tuple(sorted(
             (name, _static_key(s.value)) for name, s in bound.items())) + (
             ("types",) + tuple(sorted(typed[3].items())),)
