@@ -78,6 +78,8 @@ class Backend:
             if checked:
                 lines.extend(self.checked_int_source(checked).splitlines())
             for form, alias in forms:
+                if form == "untyped_operand":
+                    lines.extend(self.untyped_operand_source(alias).splitlines())
                 if form == "weak":
                     if "numpy" not in dict(program.imports()):
                         lines.append("import numpy as np")
@@ -141,6 +143,10 @@ class Backend:
             text = inspect.getsource(getattr(ir, form))
             parts.append(text.replace(f"def {form}(", f"def {name}(", 1))
         return "\n\n" + "\n\n".join(parts)
+
+    def untyped_operand_source(self, name):
+        """Source defining transpiler.ir.untyped_operand (plain Python: the identity)."""
+        return f"\n\ndef {name}(value):\n    return value\n"
 
     def weak_source(self, name, numpy_alias):
         """Source defining the NEP 50 ``weak`` helper (plain Python: the identity)."""

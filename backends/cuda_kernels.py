@@ -109,6 +109,9 @@ class DeviceRewriter(gast.NodeTransformer):
         if isinstance(func, gast.Name) and func.id in self.checked:
             node.func = _name("gj_" + self.checked[func.id])   # overflow sets the flag
             node.args = list(node.args) + [_name(ERR)]
+        elif isinstance(func, gast.Name) and func.id.startswith("untyped_operand") and len(
+                node.args) == 1:
+            return node.args[0]     # kernels take arrays (README: the GPU backend's gaps)
         elif isinstance(func, gast.Name) and func.id == self.weak_name and len(node.args) == 2:
             node.func = _name("gj_weak")            # NEP 50 with the error flag
             node.args = list(node.args) + [_name(ERR)]

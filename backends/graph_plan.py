@@ -159,9 +159,10 @@ class _Inliner:
         self.constants = {}         # flat name of a parameter -> the constant it is bound to
         forms = dict((form, alias) for form, alias in program.ir_imports())
         self.weak = forms.get("weak")
+        self.untyped = forms.get("untyped_operand")
         self.checked = {alias: form for form, alias in forms.items() if form in CHECKED_INT}
         self.forms = {alias for form, alias in forms.items()
-                      if form not in CHECKED_INT and form != "weak"}
+                      if form not in CHECKED_INT and form not in ("weak", "untyped_operand")}
         self.modules = {alias for _, alias in program.imports()}
 
     def fresh(self, base):
@@ -312,6 +313,8 @@ class _Inliner:
         name = node.func.id
         if name == self.weak and len(node.args) == 2 and not node.keywords:
             return self.expr(node.args[0], env, fn, where)     # NumPy applies NEP 50 itself
+        if name == self.untyped and len(node.args) == 1 and not node.keywords:
+            return self.expr(node.args[0], env, fn, where)     # NumPy knows its type
         if name in self.checked and not node.keywords:
             form = self.checked[name]
             args = [self.operand(a, env, fn, where) for a in node.args]

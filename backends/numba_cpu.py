@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from .base import Backend
-from .runtime.weak_source import WEAK_SOURCE
+from .runtime.weak_source import UNTYPED_SOURCE, WEAK_SOURCE
 
 _SCALAR_RESULTS = (float, int, bool, complex, tuple)
 
@@ -220,6 +220,11 @@ class NumbaCPUBackend(Backend):
                 for form, name in sorted(aliases.items()))
         from .runtime.checked_ints import checked_source
         return checked_source(aliases)
+
+    def untyped_operand_source(self, name):
+        if not self.standalone:   # one shared registration, as for weak
+            return f"from backends.runtime.weak import untyped_operand as {name}"
+        return UNTYPED_SOURCE.format(name=name)
 
     def weak_source(self, name, numpy_alias):
         if not self.standalone:   # one shared registration (backends/runtime/weak.py: why)

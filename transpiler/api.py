@@ -333,14 +333,14 @@ class JitFunction(SpecializationCache, FastPath):
         result does not fit compiled code (an int beyond int64, a complex number) and the
         generated code has no effects (transpiler.analysis.effects), so nothing happened yet
         that the caller can see. Warns once per function."""
-        from .helpers.messages import not_representable
+        from .helpers.messages import not_representable, USER_EXCEPTION
         if not not_representable(exc) or self._fullgraph():
             return False
         if spec.effect_free is None:
             from .analysis.effects import effect_free
             spec.effect_free = effect_free(str(spec.source))
-        if not spec.effect_free:
-            return False
+        if not spec.effect_free or str(exc) == USER_EXCEPTION:
+            return spec.effect_free   # a user exception class: Python raises it, no warning
         reason = (f"{exc} (the compiled code has no effects, so the call ran again as "
                   "Python; it does at every such call)")
         # Through the warnings registry, at the user's line: Python's filters decide how often
@@ -437,7 +437,7 @@ class JitFunction(SpecializationCache, FastPath):
                 fn, obj, static_args, source=self._source, python_args=python_args,
                 numpy_args=numpy_args, arg_keys=arg_keys, check_int=self.check_int_overflow,
                 backend_name=self._backend_name(), cache=self.cache,
-                boundscheck=self.boundscheck, parallel=self.parallel)
+                boundscheck=self.boundscheck, parallel=self.parallel, rerun=not self._fullgraph())
         except TranspileError as exc:
             if self._fullgraph():
                 raise exc.with_traceback(None) from None

@@ -322,9 +322,24 @@ def _convert_one(program, stmt, marked, fn):
         program.rollback(state)
         return ConvertedFunction(stmt.name, stmt.lineno, marked, "it reads arrays held by "
                                  "objects or globals, which a standalone module cannot re-read")
+    if any(_raises_user_class(f) for f in program.functions_since(state)):
+        # a standalone module has no jit object to run the call again as Python
+        program.rollback(state)
+        return ConvertedFunction(stmt.name, stmt.lineno, marked, "it raises an exception class "
+                                 "defined in Python code, which compiled code cannot create")
     entry.public_name = stmt.name
     entry.defaults = fn.__defaults__
     return ConvertedFunction(stmt.name, stmt.lineno, marked)
+
+
+def _raises_user_class(generated):
+    """Whether a generated function signals a user exception class's raise (the call would
+    run again as Python: passes.specialize stmt_Raise)."""
+    import gast
+
+    from .helpers.messages import USER_EXCEPTION
+    return any(isinstance(n, gast.Constant) and n.value == USER_EXCEPTION
+               for n in gast.walk(generated.node))
 
 
 def _emit(path, text, tree, program, results, lowerer, backend):

@@ -133,6 +133,11 @@ def translate_numba_error(exc, generated_path, line_map, where):
         if len(headline) == 3:
             break
     reason = " ".join(headline) or type(exc).__name__
+    if "function untyped_operand" in reason or "graphjit: a value whose type" in text:
+        # transpiler.ir.untyped_operand said it (Numba words it as a missing implementation)
+        reason = ("a value whose type graphjit could not follow (an item of a tuple or list "
+                  "built at run time, a call's result) is a number meeting a NumPy value: "
+                  "NumPy's result type depends on its Python type (NEP 50)")
     reason = reason.replace(generated_path, "<generated>")
     reason = re.sub(r"'(\w+)\.\d+'", r"'\1'", reason)  # Numba's SSA names: 'y.2' -> 'y'
     reason = re.sub(r",? ?defined at <generated> \(\d+\)", "", reason)

@@ -82,6 +82,15 @@ def weak(value, like):
     return value
 
 
+def untyped_operand(value):
+    """An operand whose type the converter could not follow, meeting an array or NumPy scalar
+    (transpiler.analysis.untyped_operands). NumPy's result type depends on whether it is a
+    Python number (NEP 50: weak) or a NumPy value, which compiled code cannot tell once Numba
+    holds it as an int64 or float64: the numba-cpu backend accepts only an array here and
+    refuses to compile a number (the function falls back). In Python this is the identity."""
+    return value
+
+
 def int_add(a, b):
     """``a + b`` of Python ints. Python's int grows; compiled code holds it in int64, so the
     numba backends define checked versions (``backends/runtime/checked_ints.py``) that raise

@@ -135,8 +135,9 @@ def load(backend, generated, function):
 
 def compile_function(function, self_value=None, static_args=None, *, source=None,
                      python_args=None, numpy_args=None, arg_keys=None, check_int=True,
-                     backend_name, cache=None, boundscheck=True, parallel=None):
-    """Steps 1-4 for one specialization of ``function`` (transpiler.api).
+                     backend_name, cache=None, boundscheck=True, parallel=None, rerun=True):
+    """Steps 1-4 for one specialization of ``function`` (transpiler.api). ``rerun``: a call
+    may run again as Python when compiled code says so (not under ``fullgraph=True``).
 
     Returns:
         Compiled
@@ -162,10 +163,35 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
     if backend is None:
         backend = jit_backend(backend_name, cache, boundscheck, parallel)
     generated = lower(program, backend, module_header(function, backend))
+    if program.user_raises:
+        _check_user_raises(program, generated, rerun)
     module, path = load(backend, generated, function)
     made = Compiled(program, entry, backend, generated, module, path)
     made.graph_refusal = why_not
     return made
+
+
+def _check_user_raises(program, generated, rerun):
+    """A ``raise`` of a user-defined exception class runs the call again as Python
+    (passes.specialize stmt_Raise): only where nothing the caller sees happened before it.
+
+    Raises:
+        UnsupportedConstruct: under ``fullgraph=True``, or where the generated code has effects
+            (stores into arrays, calls out: transpiler.analysis.effects).
+    """
+    from .analysis.effects import effect_free
+    from .errors import UnsupportedConstruct
+    origin, name = program.user_raises[0]
+    why = None
+    if not rerun:
+        why = "which fullgraph=True does not allow"
+    elif not effect_free(generated.source):
+        why = ("which needs code without effects before it (this code stores into arrays or "
+               "calls out)")
+    if why:
+        raise UnsupportedConstruct(f"raising {name} (a class defined in Python code): compiled "
+                                   f"code runs the call again as Python to raise it, {why}",
+                                   origin)
 
 
 def graph_backend(program, numpy_args, python_args):

@@ -141,6 +141,9 @@ class Program:
         # The program runs as Python (the eager backend): NumPy's own calls give NumPy's
         # results there, no helper reproducing them is needed.
         self.runs_python = False
+        # `raise` of user-defined exception classes: (origin, class name); compiled code
+        # raises helpers.messages.USER_EXCEPTION there and the call runs again as Python
+        self.user_raises = []
         # passes/attribute_stores.py: the instance whose attribute stores are written back
         self.writeback_instance = None
                                     # (transpiler.random_state)
@@ -163,6 +166,10 @@ class Program:
             else:
                 for key in list(part)[size:]:
                     del part[key]
+
+    def functions_since(self, state):
+        """The generated functions added since :meth:`checkpoint` returned ``state``."""
+        return self.functions[state[1 + 3]:]   # state: entry, then the sizes of _parts()
 
     def _parts(self):
         return (self.roots, self._root_index, self.guards, self.functions, self.symbols,

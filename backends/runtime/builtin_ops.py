@@ -133,6 +133,33 @@ def _weak_target(dtype):
     return from_dtype(np.dtype(str(dtype)))
 
 
+UNTYPED_OPERAND = ("graphjit: a value whose type the converter could not follow (an item of a "
+                   "tuple or list built at run time, a call's result) meets a NumPy value; "
+                   "as a number, NumPy's result type would depend on its Python type (NEP 50)")
+
+
+def register_untyped_operand(fn):
+    """Register ``fn`` (transpiler.ir.untyped_operand) as a Numba builtin: the identity on
+    an array; a typing error (the function falls back) on anything else."""
+    from numba.core.errors import TypingError
+
+    class Template(AbstractTemplate):
+        key = fn
+
+        def generic(self, args, kws):
+            if kws or len(args) != 1:
+                return None
+            if isinstance(args[0], types.Array):
+                return signature(args[0], args[0])
+            raise TypingError(UNTYPED_OPERAND)
+
+    infer_global(fn)(Template)
+
+    @lower_builtin(fn, types.Any)
+    def lower(context, builder, sig, args):
+        return impl_ret_borrowed(context, builder, sig.return_type, args[0])
+
+
 def register_weak(weak):
     """Register ``weak`` (a plain Python function: ``value`` outside compiled code) as a
     Numba builtin."""

@@ -7,7 +7,7 @@ module, its dispatchers and their machine code alive after the jitted function w
 (about 1.4 MB a function). Modules written by ``graphjit convert`` still carry their own copy,
 so they stay standalone.
 """
-from .builtin_ops import register_weak
+from .builtin_ops import register_untyped_operand, register_weak
 from .weak_source import WEAK_SOURCE  # noqa: F401  (the semantics: builtin_ops follows it)
 
 
@@ -19,3 +19,12 @@ def weak(value, like):
 
 
 register_weak(weak)
+
+
+def untyped_operand(value):
+    """``value`` (outside compiled code); compiled: an array only (transpiler.ir.
+    untyped_operand; builtin_ops.register_untyped_operand)."""
+    return value
+
+
+register_untyped_operand(untyped_operand)

@@ -35,3 +35,24 @@ def _{name}_typed(value, like):
         return lambda value, like: value
     return lambda value, like: cast(value)
 '''
+
+
+# transpiler.ir.untyped_operand in a standalone module (builtin_ops.register_untyped_operand
+# is the shared form): an array passes, a number is a typing error.
+UNTYPED_SOURCE = """
+import numba.core.errors
+import numba.extending
+
+
+def {name}(value):
+    return value
+
+
+@numba.extending.overload({name})
+def _{name}_typed(value):
+    if isinstance(value, numba.types.Array):
+        return lambda value: value
+    raise numba.core.errors.TypingError(
+        "graphjit: a value whose type the converter could not follow meets a NumPy value; "
+        "as a number, NumPy's result type would depend on its Python type (NEP 50)")
+"""

@@ -19,7 +19,6 @@ types of those variables (every type the variable may hold: a superset, so the c
 true as above).
 """
 import builtins
-import copy
 import inspect
 import itertools
 import types
@@ -29,7 +28,7 @@ import gast
 from ..helpers import is_helper_module
 from ..source import capture
 from .scalar_kinds import CALL, UNKNOWN, type_of_value
-from .scopes import local_names, own_nodes
+from .scopes import local_names
 
 _MAX_COMBINATIONS = 16
 _MAX_DEPTH = 3
@@ -166,32 +165,6 @@ class CalleeTypes:
                 return statics[node.id]
             return resolve(node)
         return self.local_result(fdef, kinds, bound, unknown, {})
-
-
-def local_definitions(fdef):
-    """The nested functions of ``fdef`` that calls can be typed through: name -> FunctionDef,
-    for a ``def`` at the top level of its body or ``name = lambda ...`` (as a FunctionDef
-    returning the lambda's body), the name bound nowhere else in ``fdef``."""
-    found, stores = {}, {}
-    for stmt in fdef.body:
-        if isinstance(stmt, gast.FunctionDef) and not stmt.decorator_list:
-            found[stmt.name] = stmt
-        elif isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
-                stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Lambda):
-            lam = stmt.value
-            fn = gast.FunctionDef(name=stmt.targets[0].id, args=copy.copy(lam.args),
-                                  body=[gast.Return(value=lam.body)], decorator_list=[],
-                                  returns=None, type_comment=None, type_params=[])
-            found[stmt.targets[0].id] = fn
-    for node in own_nodes(fdef):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
-            stores[node.id] = stores.get(node.id, 0) + 1
-        elif isinstance(node, gast.FunctionDef):
-            stores[node.name] = stores.get(node.name, 0) + 1
-    for arg in fdef.args.args:
-        stores[arg.id] = stores.get(arg.id, 0) + 1
-    return {name: fn for name, fn in found.items() if stores.get(name, 0) == 1 and not (
-        fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or fn.args.posonlyargs)}
 
 
 _UNKNOWN = object()

@@ -101,6 +101,9 @@ def _pure_call(node, modules, defined):
             return len(node.args) <= _numpy_inputs(chain)
         if root is None and func.attr in _PURE_METHODS and not node.keywords:
             return len(node.args) <= _PURE_METHODS[func.attr]
+        if root is None and func.attr == "type" and isinstance(func.value, ast.Attribute) \
+                and func.value.attr == "dtype" and not node.keywords:
+            return True     # a.dtype.type(v): a new NumPy scalar
     return False
 
 

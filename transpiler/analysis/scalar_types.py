@@ -31,8 +31,7 @@ from .scalar_kinds import (_BINOPS, _PY_CALLS, _SAME, _UNARY, CALL, UNKNOWN,  # 
                            _apply, _constant, _method, _pow_negative, random_state_kept, sample,
                            type_of_value)
 from .scalar_merges import ScalarMerges, assigns  # noqa: F401
-from .callee_types import local_definitions
-from .scopes import local_names, nested_reads, own_nodes
+from .scopes import local_definitions, local_names, nested_reads, own_nodes
 
 
 def _bind(defs, node, target, value):
@@ -244,6 +243,11 @@ class ScalarTypes(ScalarMerges):
             items = self.items_of(node.value)
             if items is not None and type(index) is int and -len(items) <= index < len(items):
                 return set(items[index])     # divmod(a, b)[1]
+            if type(index) is int and isinstance(node.value, (gast.Name, gast.Attribute)) and \
+                    self._static(node.value):
+                value = self.resolve(node.value)    # an item of a static tuple
+                if isinstance(value, tuple) and -len(value) <= index < len(value):
+                    return {type_of_value(value[index])}
             base = self.of(node.value)
             index = node.slice
             parts = index.elts if isinstance(index, gast.Tuple) else [index]

@@ -43,7 +43,11 @@ EMPTY_MEAN = "the mean of an empty array: NumPy warns and gives nan (graphjit)"
 VAR_DDOF = ("a variance with ddof >= the number of elements: NumPy warns and gives inf or nan "
             "(graphjit)")
 
+USER_EXCEPTION = ("an exception of a class defined in Python code: the call runs again as Python "
+                  "to raise it (graphjit)")
+
 NOT_REPRESENTABLE = (
+    USER_EXCEPTION,
     "int beyond int64 in compiled code (graphjit)",
     BY_PATH,
     UNDEFINED_STORE,

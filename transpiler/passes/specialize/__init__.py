@@ -73,7 +73,7 @@ from ...analysis.callee_types import CalleeTypes
 from ...analysis.definite_assignment import check_definite_assignment
 from .. import (attribute_stores, comprehensions, definedness_flags, delete_names,
                 errstate_blocks, function_imports, match_statements, named_expressions,
-                operator_calls)
+                operator_calls, tuple_arguments)
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -127,6 +127,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.recursive_calls = []   # (call node, calling Specializer, source node)
         self.symbol = None
         self.dynamic_params = []
+        self.tuple_params = {}      # an entry's tuple parameter -> its items' parameters
         self.src = source
         self.fn = source.function
         code = getattr(self.fn, "__code__", None)
@@ -219,6 +220,11 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.symbol = symbol
         self.dynamic_params = dynamic = self.extra_params + [p for p in params
                                                              if p not in self.env]
+        items = {item: name for name, held in self.tuple_params.items() for item in held}
+        if items:   # the entry takes the tuple itself: unpacked first (passes/tuple_arguments)
+            self.dynamic_params = dynamic = [items.get(p, p) for p in dynamic
+                                             if p not in items or self.tuple_params[items[p]][
+                                                 0] == p]
         for function in self.operator_functions:
             self.expr(function)     # guards the name an operator call was read through
         if self.fidelity:
@@ -275,6 +281,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                             "scalar by path")
         if not body:
             body = [gast.Return(value=None)]
+        body[:0] = [tuple_arguments.unpacking(name, held, node)
+                    for name, held in self.tuple_params.items()]
         taken = set(self.locals)
         names = []
         for path, _ in sorted(self.inputs.items(), key=lambda item: item[1]):
@@ -289,7 +297,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             elif names:
                 caller.fail(where, "mutual recursion through functions that read arrays held "
                                    "by objects is not converted yet")
-        local_vars = (self.locals - set(self.env)) | set(dynamic) | {n for n, _ in names}
+        local_vars = (self.locals - set(self.env)) | set(dynamic) | {n for n, _ in names} | set(
+            items)
         flags = definedness_flags.transform(fdef, local_vars, taken)
         check_definite_assignment(fdef, local_vars - set(flags), self.src.filename,
                                   self.fn.__qualname__)
@@ -410,11 +419,29 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                 # The analyses read the dtype and the number of dimensions: guard both.
                 program.guard(Path(((("arg", index)),)), "array", (ndim, dtype[0]))
                 param_types[name] = f"arr:{dtype[0]}:{ndim}"
+    tuple_params = {}
     for name, (index, key) in (arg_keys or {}).items():
         # Every other argument is guarded on its complete type too (None, str, complex, a
         # tuple and its items' types...): a call never reuses code made for another type.
         if name not in bindings:
             program.guard(Path(((("arg", index)),)), "typekey", key)
+            kinds = tuple_arguments.item_kinds(key)
+            if kinds is not None and set(kinds) & {int, bool, float, complex}:
+                # its items typed as the Python numbers they are: one parameter each
+                items = tuple_arguments.item_names(name, len(kinds), local_names(source.node))
+                node = tuple_arguments.desugar(source.node, name, items)
+                if node is None:
+                    raise UnsupportedConstruct(
+                        f"argument {name!r} is a tuple of numbers that the function rebinds "
+                        "or reads in a nested function or comprehension: its items would not "
+                        "be typed as Python numbers (unpack it first: a, b = "
+                        f"{name})", source.origin(source.node))
+                source = FunctionSource(source.function, source.filename, node)
+                tuple_params[name] = items
+                for item, kind in zip(items, kinds):
+                    if kind in tuple_arguments.PYTHON_ITEMS:
+                        python_params[item] = tuple_arguments.PYTHON_ITEMS[kind]
+                    param_types[item] = type_of_value(kind())
             if key == ("type", complex):
                 param_types[name] = "complex"
             if key[0] == "tuple" and _holds_numpy(key):
@@ -426,6 +453,7 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                               numpy_params=numpy_params, array_params=array_params,
                               param_types=param_types, entry=True)
     specializer.python_values = python_values
+    specializer.tuple_params = tuple_params
     key = (function,) + tuple(sorted((name, _static_key(s.value))
                                      for name, s in bindings.items()))
     program.in_progress[key] = specializer      # a recursive call finds the entry itself

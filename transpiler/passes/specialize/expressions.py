@@ -74,6 +74,7 @@ class Expressions:
         folded = self._fold(BINOPS.get(type(node.op)), left, right)
         if folded is not None:
             return folded
+        left, right = self._untyped_operands(left, right, node.left, node.right)
         exact = self._numpy_scalar_op(node, node.op, [left, right], [node.left, node.right])
         if exact is not None:
             return exact

@@ -5,7 +5,7 @@ Control flow is in ``control_flow``, nested definitions in ``local_functions``.
 import gast
 import numpy as np
 
-from ...analysis.static_values import Static
+from ...analysis.static_values import Static, library_reference
 from .nodes import _as_load, _load, _pure, _store
 from .python_number_rules import _CHECKED_BINOPS
 from .refusals import _UNSUPPORTED_STMTS
@@ -166,6 +166,18 @@ class Statements:
         return [gast.Return(value=None if node.value is None else self.value(node.value))]
 
     def stmt_Raise(self, node):
+        user_class = self._user_exception_class(node.exc)
+        if user_class is not None:
+            # Numba would box the arguments its own way and call the class at the boundary:
+            # compiled code signals the raise instead, and the call runs again as Python,
+            # which raises the very exception (transpiler.pipeline checks that it may).
+            from ...helpers.messages import USER_EXCEPTION
+            self.program.user_raises.append((self.src.origin(node), user_class.__qualname__))
+            return [gast.copy_location(gast.Raise(exc=gast.Call(
+                func=gast.Name(id="ValueError", ctx=gast.Load(), annotation=None,
+                               type_comment=None),
+                args=[gast.Constant(value=USER_EXCEPTION, kind=None)], keywords=[]),
+                cause=None), node)]
         if isinstance(node.exc, gast.Call):
             if self._container_names is None:   # names bound to a container display
                 self._container_names = {
@@ -180,6 +192,19 @@ class Statements:
                                    "(Numba would hand over its own typed container)")
         return [gast.Raise(exc=None if node.exc is None else self.value(node.exc),
                            cause=None if node.cause is None else self.value(node.cause))]
+
+    def _user_exception_class(self, exc):
+        """The exception class ``raise exc`` creates when it is defined in Python code (not
+        a builtin or library class), else None."""
+        func = exc.func if isinstance(exc, gast.Call) else exc
+        if not isinstance(func, (gast.Name, gast.Attribute)) or (
+                isinstance(func, gast.Name) and func.id in self.locals):
+            return None
+        value = self.expr(func)
+        if not isinstance(value, Static) or not isinstance(value.value, type) or not issubclass(
+                value.value, BaseException) or library_reference(value.value) is not None:
+            return None
+        return value.value
 
     def stmt_Assert(self, node):
         return [gast.Assert(test=self.value(node.test),

@@ -5,6 +5,7 @@ import copy
 
 import gast
 
+from ...analysis.scalar_kinds import UNKNOWN
 from ...analysis.static_values import Static
 from ...number_rules import WEAK_ARRAY_BINOPS, WEAK_BINOPS
 from .nodes import _pure
@@ -57,6 +58,23 @@ class WeakNumbers:
         elif weak_side(right, right_node) and strong_side(left, left_node):
             right = self._weak(right, right_node, left)
         return left, right
+
+    def _untyped_operands(self, left, right, left_node, right_node):
+        """An operand the scalar-type analysis could not type, meeting a NumPy scalar or an
+        array, is passed through ``untyped_operand`` (transpiler.ir): Numba then compiles it
+        only where it is an array; as a number, NumPy's result type would depend on whether
+        it is a Python number (NEP 50), which compiled code cannot tell."""
+        if not self.fidelity or self.scalar_types is None or self.program.runs_python:
+            return left, right
+        kinds = [self.scalar_types.of(left_node), self.scalar_types.of(right_node)]
+        values = [left, right]
+        for side, other in ((0, 1), (1, 0)):
+            if UNKNOWN in kinds[side] and not isinstance(values[side], Static) and any(
+                    k.startswith(("np:", "arr:")) for k in kinds[other]):
+                values[side] = gast.copy_location(gast.Call(
+                    func=self.program.ir_symbol("untyped_operand").ref(),
+                    args=[values[side]], keywords=[]), (left_node, right_node)[side])
+        return values[0], values[1]
 
     def _weak(self, value, node, like):
         number = self.materialize(value, node) if isinstance(value, Static) else value

@@ -1,0 +1,131 @@
+"""Tuples of Python numbers meeting NumPy values (issue 14): a tuple argument's items are typed
+as the Python numbers they are (passes/tuple_arguments.py: one parameter per item), so NEP 50,
+Python's ``**`` and exact ints apply to them; an item graphjit cannot type (a local tuple, a
+tuple passed to a helper) meeting a NumPy value compiles only where Numba holds an array, else
+the function falls back (transpiler.ir.untyped_operand). Every call equals plain: values, types,
+dtypes, exception types; also in any order through one jitted object."""
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+from reference import assert_same_outcome, outcome
+
+
+def item_plus(t, x):
+    return t[0] + x
+
+
+def unpack_scale(t, x):
+    a, b = t
+    return a * x + b
+
+
+def last_item(t, x):
+    return x - t[-1]
+
+
+def iterate_sum(t, x):
+    s = x
+    for v in t:
+        s = s + v
+    return s
+
+
+def powers(t):
+    return t[0] ** t[1]
+
+
+def whole_and_len(t, x):
+    n = len(t)
+    return t, n * x
+
+
+def helper(t, x):
+    return t[0] * x
+
+
+def through_helper(t, x):
+    return helper(t, x)
+
+
+def local_tuple(a, x):
+    u = (a, 1)
+    return u[0] + x
+
+
+def local_tuple_array(a, arr):
+    u = (a, 2)
+    return arr * u[0]
+
+
+def display_to_helper(a, x):
+    return helper((a, 3), x)
+
+
+def rebinds(t, x):
+    t = (t[0] + 1, t[1])
+    return t[0] * x
+
+
+TUPLES = [(3, 2), (2.5, 4), (True, 1), (-7, 0.5), (2 ** 40, 3), (1 + 2j, 2)]
+NUMPY = [np.int8(4), np.uint8(200), np.int16(-3), np.int64(5), np.float32(1.5),
+         np.float64(-2.0), np.complex64(1 + 1j), 3, 2.5]
+ARRAYS = [np.arange(3, dtype=np.float32), np.arange(3, dtype=np.int8),
+          np.ones(2, dtype=np.complex64)]
+
+
+def _same(fn, args, compiled=None):
+    compiled = compiled or tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = outcome(fn, args)
+        got = outcome(compiled, args)
+    assert_same_outcome(plain[0], plain[1], got[0], got[1])
+    return compiled
+
+
+@pytest.mark.parametrize("fn", [item_plus, unpack_scale, last_item, iterate_sum,
+                                through_helper, local_tuple, display_to_helper, rebinds])
+@pytest.mark.parametrize("t", TUPLES, ids=repr)
+def test_tuple_items_with_numpy_scalars(fn, t):
+    compiled = tp.jit(fn)
+    for x in NUMPY:
+        if fn in (local_tuple, display_to_helper):
+            _same(fn, (t[0], x), compiled)
+        else:
+            _same(fn, (t, x), compiled)
+
+
+@pytest.mark.parametrize("t", TUPLES, ids=repr)
+def test_tuple_items_with_arrays(t):
+    for fn, arr in itertools.product([item_plus, unpack_scale, iterate_sum, local_tuple_array],
+                                     ARRAYS):
+        _same(fn, (t[0], arr) if fn is local_tuple_array else (t, arr))
+
+
+@pytest.mark.parametrize("t", [(2, -1), (2, 3), (-2, 2), (2.0, -1), (0, -1), (7, 0)])
+def test_python_powers_of_items(t):
+    _same(powers, (t,))
+
+
+def test_the_tuple_itself_and_its_length():
+    for t, x in [((1, 2.5), 3), ((True, None, "a"), np.int8(2)), ((1.5,), np.float32(2))]:
+        _same(whole_and_len, (t, x))
+
+
+def test_compiled_where_typed():
+    compiled = _same(item_plus, ((3, 2), np.int8(4)))
+    text = str(compiled.explain())
+    assert "compiled" in text and "python " not in text, text
+
+
+def test_one_object_many_types_in_any_order():
+    calls = [((3, 2), np.int8(4)), ((2.5, 1), np.float32(1.5)), ((True, 2), 7),
+             ((2 ** 40, 1), np.int64(3)), ((1, 2), np.ones(2, np.float32)), ((1.5, 2), 2.5)]
+    for order in (calls, calls[::-1], calls[1::2] + calls[::2]):
+        compiled = tp.jit(unpack_scale)
+        for args in order:
+            _same(unpack_scale, args, compiled)

@@ -1,0 +1,113 @@
+"""Tuple arguments of Python numbers become one parameter per item, before the number analyses
+run, so that each item is typed as the Python number it is (issue 14).
+
+A specialization is guarded on the complete type of a tuple argument (transpiler.type_keys:
+its length and each item's type), so within it ``t = (2, 0.5)`` is two parameters ``t__0``
+(an int) and ``t__1`` (a float), and NEP 50, Python's ``**`` and the checked int arithmetic
+apply to them as to any Python-number argument. The analyses never see ``t`` itself:
+
+- ``t[i]`` (a constant index, negative too) -> ``t__i``;
+- ``a, b = t`` -> ``a, b = t__0, t__1``;
+- every other read of ``t`` -> the display ``(t__0, t__1)`` (the same value: a tuple of the
+  same items; ``len(t)``, ``for v in t``, passing ``t`` on).
+
+The entry still takes ``t`` (the dispatcher passes the call's arguments): the specializer
+unpacks it first (:func:`unpacking`). Not rewritten (the caller refuses the argument, as
+before): a function that assigns or deletes ``t``, or whose nested functions, lambdas or
+comprehensions read it (they would read the tuple, untyped).
+"""
+import copy
+
+import gast
+
+from ..analysis.scopes import NESTED_SCOPES
+from ..nodes import located
+
+PYTHON_ITEMS = {int: "int", bool: "int", float: "float"}   # as specialize types arguments
+
+
+def item_kinds(key):
+    """For a ``type_key`` of a tuple whose items are Python bool/int/float/complex/str/None,
+    each item's Python type; else None (a nested tuple, a NumPy value, an empty tuple)."""
+    if key[0] != "tuple" or not key[1]:
+        return None
+    kinds = []
+    for item in key[1]:
+        if item[0] != "type" or item[1] not in (int, bool, float, complex, str, type(None)):
+            return None
+        kinds.append(item[1])
+    return kinds
+
+
+def item_names(name, count, taken):
+    """Fresh parameter names for the items of tuple parameter ``name``."""
+    names = []
+    for i in range(count):
+        candidate = f"{name}__{i}"
+        while candidate in taken:
+            candidate += "_"
+        names.append(candidate)
+    return names
+
+
+def desugar(fdef, name, items):
+    """A copy of ``fdef`` (read-only) whose parameter ``name`` is replaced by the parameters
+    ``items`` (module docstring), or None when it cannot be (the caller refuses then)."""
+    for node in gast.walk(fdef):
+        if isinstance(node, gast.Name) and node.id == name and isinstance(
+                node.ctx, (gast.Store, gast.Del)):
+            return None
+        if node is not fdef and isinstance(node, NESTED_SCOPES) and any(
+                isinstance(n, gast.Name) and n.id == name for n in gast.walk(node)):
+            return None
+    fdef = copy.deepcopy(fdef)
+    count = len(items)
+
+    def item(i, where):
+        return located(gast.Name(id=items[i], ctx=gast.Load(), annotation=None,
+                                 type_comment=None), where)
+
+    def display(where):
+        return located(gast.Tuple(elts=[item(i, where) for i in range(count)],
+                                  ctx=gast.Load()), where)
+
+    class Rewrite(gast.NodeTransformer):
+        def visit_Subscript(self, node):
+            if isinstance(node.value, gast.Name) and node.value.id == name and isinstance(
+                    node.ctx, gast.Load) and isinstance(node.slice, gast.Constant) and type(
+                    node.slice.value) is int and -count <= node.slice.value < count:
+                return item(node.slice.value % count, node)
+            return self.generic_visit(node)
+
+        def visit_Assign(self, node):
+            if isinstance(node.value, gast.Name) and node.value.id == name and all(
+                    isinstance(t, (gast.Tuple, gast.List)) and len(t.elts) == count and not any(
+                        isinstance(e, gast.Starred) for e in t.elts) for t in node.targets):
+                node.value = display(node.value)
+                node.targets = [self.visit(t) for t in node.targets]
+                return node
+            return self.generic_visit(node)
+
+        def visit_Name(self, node):
+            if node.id == name and isinstance(node.ctx, gast.Load):
+                return display(node)
+            return node
+
+    body = [Rewrite().visit(stmt) for stmt in fdef.body]
+    fdef.body = body
+    args = fdef.args
+    position = [a.id for a in args.args].index(name)
+    args.args[position:position + 1] = [
+        located(gast.Name(id=n, ctx=gast.Param(), annotation=None, type_comment=None),
+                args.args[position]) for n in items]
+    return fdef
+
+
+def unpacking(name, items, where):
+    """The statement ``t__0, t__1 = t`` that opens the generated entry."""
+    return located(gast.Assign(
+        targets=[gast.Tuple(elts=[gast.Name(id=n, ctx=gast.Store(), annotation=None,
+                                            type_comment=None) for n in items],
+                            ctx=gast.Store())],
+        value=gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None),
+        type_comment=None), where)
