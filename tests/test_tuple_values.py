@@ -129,3 +129,52 @@ def test_one_object_many_types_in_any_order():
         compiled = tp.jit(unpack_scale)
         for args in order:
             _same(unpack_scale, args, compiled)
+
+
+# *args: the dispatcher binds the rest of the arguments to a tuple, passed as one parameter
+# (typed by item as above).
+
+def total(*args):
+    s = 0
+    for a in args:
+        s += a
+    return s
+
+
+def scaled(x, *factors):
+    for f in factors:
+        x = x * f
+    return x
+
+
+def count_and_first(default, *rest):
+    if len(rest) > 0:
+        return rest[0] + default, len(rest)
+    return default, 0
+
+
+VARARG_CALLS = [
+    (total, (1, 2, 3)), (total, ()), (total, (1.5, 2)), (total, (2 ** 62, 2 ** 62)),
+    (total, (np.int8(100), np.int8(100))), (total, (1, 2.5j)),
+    (scaled, (np.ones(2, np.float32), 2.5)), (scaled, (2.0,)), (scaled, (np.int8(3), 2, 3)),
+    (scaled, (np.arange(3), 0.5, 2)),
+    (count_and_first, (np.float32(1.0), 2.5, 3)), (count_and_first, (np.float32(1.0),)),
+    (count_and_first, (1, True)), (count_and_first, (np.uint8(7), 300)),
+]
+
+
+@pytest.mark.parametrize("fn,args", VARARG_CALLS, ids=lambda v: getattr(v, "__name__", repr(v)))
+def test_varargs(fn, args):
+    _same(fn, args)
+
+
+def test_varargs_compiled_and_one_object_in_any_order():
+    compiled = tp.jit(total)
+    for args in [(1, 2), (1.5, 2.5, 3.5), (1, 2)]:
+        _same(total, args, compiled)
+    text = str(compiled.explain())
+    assert "compiled" in text and "python " not in text, text
+    for args in [(), (True, 1), (1, 2), (2.5,)]:   # Numba iterates no empty or mixed tuple
+        _same(total, args, compiled)
+    with pytest.raises(TypeError):
+        tp.jit(scaled)()        # Python's binding error, as plainly

@@ -73,6 +73,7 @@ class JitFunction(SpecializationCache, FastPath):
         params = list(self._signature.parameters.values())
         self._params = [p.name for p in params]
         self._simple = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
+        self._varargs = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in params)
         unknown = set(self.static_argnames) - set(self._params)
         if unknown:
             raise ValueError(f"static_argnames {sorted(unknown)} are not parameters of "
@@ -165,10 +166,10 @@ class JitFunction(SpecializationCache, FastPath):
             return result
         values = bind_values(self._signature, len(self._params), self._simple, obj, args,
                              kwargs)
-        if values is None or not self._simple:
-            if values is not None and not self._simple:
+        if values is None or not self._varargs:    # *args: a tuple argument (passes/specialize)
+            if values is not None:
                 error = UnsupportedConstruct(
-                    "parameters other than plain positional-or-keyword ones (*args, **kwargs, "
+                    "parameters other than positional-or-keyword ones and *args (**kwargs, "
                     "keyword-only, positional-only) are not converted yet",
                     origin_of(self.python_function))
                 if self._fullgraph():

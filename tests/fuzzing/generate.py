@@ -429,6 +429,7 @@ KINDS = "bifc"
 TYPE_WEIGHTS = {"np.float16": 0.4}
 ARRAY_TYPES = [name for kind in KINDS for name in SCALAR_TYPES[kind] if name.startswith("np.")]
 NUMPY_UNIVERSE = 0.4     # share of programs drawn from the NumPy universe (pick_universe)
+TUPLE_SHARE = 0.2       # share of NumPy-universe programs with a tuple parameter ``q0``
 ILL_TYPED = 0.04         # share of operands drawn from another kind (both runs then raise alike)
 NONNEG_INTS = [0, 1, 2, 3, 4, 5, 7, 10]
 COMPLEX_CONSTS = ["1j", "(0.5-2j)", "(1+1j)", "(-1.5+0.25j)", "2j", "0j", "(3+0j)"]
@@ -865,8 +866,19 @@ class _TypedGen(_Gen):
             counts[kind] += 1
         for array in ["a", "b"] if self.chance(0.25) else ["a"]:
             params.append((array, f"array {self.numpy_type(self.pick('iiiffffbcc'))}"))
+        if self.chance(TUPLE_SHARE):
+            # a tuple of numbers, mostly Python ones (NumPy items: the entry refuses them)
+            items = [self.pick("iiffbc") for _ in range(rng.randint(1, 3))]
+            params.append(("q0", "tuple " + ",".join(
+                SCALAR_TYPES[k][0] if self.chance(0.85) else pick_type(rng, SCALAR_TYPES[k])
+                for k in items)))
         for pname, spec in params:
-            if spec.startswith("array"):
+            if spec.startswith("tuple "):
+                items = spec[len("tuple "):].split(",")
+                for i, item in enumerate(items):    # q0[1], q0[-1]: reads of its items
+                    index = i - len(items) if self.chance(0.2) else i
+                    self.pools[spec_kind(item)].append(f"{pname}[{index}]")
+            elif spec.startswith("array"):
                 length = "n" if pname == "a" else "m"
                 self.arrays[pname] = (spec_kind(spec), length)
                 self.emit(1, f"{length} = len({pname})")
@@ -1003,6 +1015,8 @@ def make_value(rng, spec):
     """A value for a parameter of type ``spec``."""
     if spec.startswith("array"):
         return random_array(rng, spec_type(spec))
+    if spec.startswith("tuple "):
+        return tuple(random_scalar(rng, item) for item in spec[len("tuple "):].split(","))
     return random_scalar(rng, spec)
 
 
@@ -1018,6 +1032,9 @@ _NEIGHBOURS = {"b": "i", "i": "bf", "f": "ic", "c": "f"}
 def retype(rng, spec):
     """Another type for a parameter of type ``spec``: mostly of the same kind (an int as
     np.int8 or np.uint64, a float32 array as int16 or float64), sometimes of another kind."""
+    if spec.startswith("tuple "):   # each item may change
+        return "tuple " + ",".join(retype(rng, item) if rng.random() < 0.5 else item
+                                   for item in spec[len("tuple "):].split(","))
     kind = spec_kind(spec)
     if rng.random() < 0.85:
         kinds = kind

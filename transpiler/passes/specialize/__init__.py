@@ -65,6 +65,7 @@ module                   job (and the state of ``Specializer`` it reads or chang
 ``fidelity`` (False in graphjit's own helpers, transpiler.helpers: converted with Numba's rules), ``program``,
 ``src``/``fn`` and ``scalar_types`` are read by most modules.
 """
+import copy
 import inspect
 
 import gast
@@ -379,6 +380,14 @@ def specialize(program, function, self_value=None, static_args=None, source=None
         UnsupportedConstruct: with the origin of the first construct not converted.
     """
     source = source or capture(function)
+    fargs = source.node.args
+    if fargs.vararg is not None and not (fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs):
+        # `def f(a, *rest)`: the dispatcher binds `rest` to a tuple, passed as a parameter
+        node = copy.copy(source.node)
+        node.args = copy.copy(fargs)
+        node.args.args = list(fargs.args) + [fargs.vararg]
+        node.args.vararg = None
+        source = FunctionSource(source.function, source.filename, node)
     params = parameter_names(source.node)
     bindings = {}
     if self_value is not None:
