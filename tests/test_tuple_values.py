@@ -4,7 +4,9 @@ Python's ``**`` and exact ints apply to them; an item graphjit cannot type (a lo
 tuple passed to a helper) meeting a NumPy value compiles only where Numba holds an array, else
 the function falls back (transpiler.ir.untyped_operand). Every call equals plain: values, types,
 dtypes, exception types; also in any order through one jitted object."""
+import collections
 import itertools
+import typing
 import warnings
 
 import numpy as np
@@ -178,3 +180,63 @@ def test_varargs_compiled_and_one_object_in_any_order():
         _same(total, args, compiled)
     with pytest.raises(TypeError):
         tp.jit(scaled)()        # Python's binding error, as plainly
+
+
+# namedtuple arguments: guarded on their class and items' types; `p.x` reads an item.
+
+Point = collections.namedtuple("Point", "x y")
+
+
+class Pair(typing.NamedTuple):
+    a: float
+    b: int
+
+
+def norm(p):
+    return (p.x * p.x + p.y * p.y) ** 0.5
+
+
+def field_and_index(p, v):
+    return p.x + v * p[1]
+
+
+def unpack_pair(q):
+    a, b = q
+    return a * b, len(q)
+
+
+def iterate_point(p):
+    s = 0
+    for v in p:
+        s += v
+    return s
+
+
+def returns_it(p):
+    return p
+
+
+NAMED = [(norm, (Point(3.0, 4.0),)), (norm, (Point(3, 4),)), (norm, (Point(True, 2.5),)),
+         (field_and_index, (Point(1, 2), np.int8(3))),
+         (field_and_index, (Point(1.5, 2), np.float32(3))),
+         (field_and_index, (Point(2 ** 62, 2 ** 62), 4)),
+         (field_and_index, (Point(1, 2), np.ones(2, np.float32))),
+         (unpack_pair, (Pair(1.5, 2),)), (unpack_pair, (Pair(2, 3),)),
+         (iterate_point, (Point(1, 2),)), (returns_it, (Point(1, 2.5),)),
+         (norm, (Point(np.float32(3), 4.0),))]
+
+
+@pytest.mark.parametrize("fn,args", NAMED, ids=lambda v: getattr(v, "__name__", repr(v)))
+def test_namedtuple_arguments(fn, args):
+    _same(fn, args)
+
+
+def test_namedtuple_items_retyped_through_one_object():
+    compiled = tp.jit(field_and_index)
+    calls = [(Point(1, 2), np.int8(3)), (Point(1.5, 2), np.int8(3)), (Point(1, 2), np.int8(3)),
+             (Point(True, 2.5), np.float32(2)), (Pair(1.0, 2), np.int8(1)), ((1, 2), 3)]
+    for order in (calls, calls[::-1]):
+        for args in order:
+            _same(field_and_index, args, compiled)
+    compiled = _same(norm, (Point(3.0, 4.0),))
+    assert "python " not in str(compiled.explain())

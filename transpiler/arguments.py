@@ -1,6 +1,6 @@
 """The arguments of a call: whether compiled code can take them, and what the specializer is
 told about them (their types, the static ones' values)."""
-from .type_keys import type_key
+from .type_keys import is_namedtuple_type, type_key
 
 
 def argument_problem(values, names):
@@ -31,7 +31,7 @@ def value_problem(value):
         return None
     if isinstance(value, np.ndarray):
         return f"an ndarray subclass ({kind.__name__}) that Numba would treat as an ndarray"
-    if kind is tuple:
+    if kind is tuple or is_namedtuple_type(kind):
         for item in value:
             problem = value_problem(item)
             if problem is not None:

@@ -87,7 +87,7 @@ def _types_only(spec, kinds):
     """Whether ``_prepare`` of ``spec`` can only return ``()`` for arguments of exact types
     ``kinds``: every guard checks an argument's exact type (no array or tuple, whose dtype or
     items the key does not hold) and it reads no runtime input."""
-    if spec.program.entry.inputs or any(k in _refined_kinds() for k in kinds):
+    if spec.program.entry.inputs or any(issubclass(k, _refined_kinds()) for k in kinds):
         return False
     return all(len(g.path) == 1 and g.path[0][0] == "arg" and g.kind in ("typekey", "type")
                for g in spec.guards)
@@ -110,7 +110,7 @@ def _compiled(spec, kinds, backend_name):
     JitFunction._run_compiled runs, inline; where the arguments' types fix the overload, the
     result's boxing is found once (Backend.result_converter)."""
     dynamic_indices = spec.dynamic_indices
-    checked = tuple(i for i in dynamic_indices if kinds[i] in _VALUE_CHECKED)
+    checked = tuple(i for i in dynamic_indices if issubclass(kinds[i], _VALUE_CHECKED))
     identity = dynamic_indices == tuple(range(len(kinds)))
     skip_prepare = _types_only(spec, kinds)
     prepare, roots, constants = spec.prepare, spec.roots, spec.constants
@@ -168,7 +168,7 @@ def _fallback(spec, message, backend_name, kinds, python):
     loops did).
     Kept for the argument key it was decided for: compared in full where the exact types do
     not hold it (arrays, tuples)."""
-    arg_key = spec.arg_key if any(k in _refined_kinds() for k in kinds) else None
+    arg_key = spec.arg_key if any(issubclass(k, _refined_kinds()) for k in kinds) else None
 
     def run_fallback(jit, args):
         if backend_name != (jit.backend or _BACKENDS[_CONTEXT["device_target"]]):
@@ -219,7 +219,8 @@ def _numpy():
 
 
 def _refined_kinds():
-    """The argument types the exact type does not say all of: arrays and tuples."""
+    """The argument types the exact type does not say all of: arrays and tuples (their
+    subclasses too: a namedtuple's items)."""
     return (_numpy().ndarray, tuple)
 
 
@@ -249,7 +250,7 @@ class FastPath:
         if len(table) >= _MAX_KEYS:
             table.clear()
         kept = table.get(kinds)
-        if kept is not None and any(k in _refined_kinds() for k in kinds):
+        if kept is not None and any(issubclass(k, _refined_kinds()) for k in kinds):
             # Arrays of another dtype, say: each decision tells its own calls apart.
             spec = getattr(decision, "spec", None)
             kept = tuple(d for d in getattr(kept, "decisions", (kept,))
@@ -277,7 +278,7 @@ class FastPath:
             return
         for name, value in zip(names, args):
             kind = type(value)
-            if kind in _VALUE_CHECKED:
+            if issubclass(kind, _VALUE_CHECKED):
                 return
             if value_problem(value) is not None:
                 if kind in _REFUSED_TYPES and f"argument {name!r} " in reason:

@@ -70,8 +70,9 @@ def typekey_condition(v, key, const):
     if key[0] == "array":
         return (f"type({v}) is not {const(key[1])} or {v}.ndim != {int(key[3])} or "
                 f"{v}.dtype != {const(key[2])}")
-    if key[0] == "tuple":
-        items = [f"type({v}) is not tuple", f"len({v}) != {len(key[1])}"]
+    if key[0] in ("tuple", "namedtuple"):
+        kind = const(key[2]) if key[0] == "namedtuple" else "tuple"
+        items = [f"type({v}) is not {kind}", f"len({v}) != {len(key[1])}"]
         items += [f"({typekey_condition(f'{v}[{i}]', k, const)})"
                   for i, k in enumerate(key[1])]
         return " or ".join(items)

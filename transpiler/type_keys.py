@@ -7,10 +7,13 @@ A leaf module: the dispatcher (transpiler.api, transpiler.specialization) and th
 
 def type_key(value):
     """The complete type of an argument, as a specialization is guarded on it: ``("type",
-    T)``; an array's ``("array", T, dtype, ndim)``; a tuple's ``("tuple", item keys)``."""
+    T)``; an array's ``("array", T, dtype, ndim)``; a tuple's ``("tuple", item keys)``; a
+    namedtuple's ``("namedtuple", item keys, T)``."""
     kind = type(value)
     if kind is tuple:
         return ("tuple", tuple(type_key(item) for item in value))
+    if is_namedtuple_type(kind):
+        return ("namedtuple", tuple(type_key(item) for item in value), kind)
     if kind.__module__ == "numpy":
         import numpy as np      # already imported: the value is NumPy's
         if isinstance(value, np.ndarray):
@@ -21,3 +24,10 @@ def type_key(value):
 def values_key(values):
     """``type_key`` of each value, as a tuple (a specialization's argument-type key)."""
     return tuple(type_key(v) for v in values)
+
+
+def is_namedtuple_type(kind):
+    """Whether ``kind`` is a class made by ``collections.namedtuple`` / ``typing.NamedTuple``
+    (a tuple subclass with ``_fields`` and ``_make``)."""
+    return issubclass(kind, tuple) and kind is not tuple and isinstance(
+        getattr(kind, "_fields", None), tuple) and hasattr(kind, "_make")

@@ -1,5 +1,5 @@
-"""Tuple arguments of Python numbers become one parameter per item, before the number analyses
-run, so that each item is typed as the Python number it is (issue 14).
+"""Tuple (and namedtuple) arguments of Python numbers become one parameter per item, before the
+number analyses run, so that each item is typed as the Python number it is (issue 14).
 
 A specialization is guarded on the complete type of a tuple argument (transpiler.type_keys:
 its length and each item's type), so within it ``t = (2, 0.5)`` is two parameters ``t__0``
@@ -9,7 +9,9 @@ apply to them as to any Python-number argument. The analyses never see ``t`` its
 - ``t[i]`` (a constant index, negative too) -> ``t__i``;
 - ``a, b = t`` -> ``a, b = t__0, t__1``;
 - every other read of ``t`` -> the display ``(t__0, t__1)`` (the same value: a tuple of the
-  same items; ``len(t)``, ``for v in t``, passing ``t`` on).
+  same items; ``len(t)``, ``for v in t``, passing ``t`` on);
+- a namedtuple's ``p.x`` -> its item; ``p`` read whole only as ``len(p)``, ``for v in p`` or
+  ``a, b = p`` (anywhere else a tuple in its place would not be a ``P``: refused).
 
 The entry still takes ``t`` (the dispatcher passes the call's arguments): the specializer
 unpacks it first (:func:`unpacking`). Not rewritten (the caller refuses the argument, as
@@ -29,7 +31,7 @@ PYTHON_ITEMS = {int: "int", bool: "int", float: "float"}   # as specialize types
 def item_kinds(key):
     """For a ``type_key`` of a tuple whose items are Python bool/int/float/complex/str/None,
     each item's Python type; else None (a nested tuple, a NumPy value, an empty tuple)."""
-    if key[0] != "tuple" or not key[1]:
+    if key[0] not in ("tuple", "namedtuple") or not key[1]:
         return None
     kinds = []
     for item in key[1]:
@@ -50,9 +52,12 @@ def item_names(name, count, taken):
     return names
 
 
-def desugar(fdef, name, items):
+def desugar(fdef, name, items, fields=None):
     """A copy of ``fdef`` (read-only) whose parameter ``name`` is replaced by the parameters
-    ``items`` (module docstring), or None when it cannot be (the caller refuses then)."""
+    ``items`` (module docstring), or None when it cannot be (the caller refuses then).
+    ``fields``: a namedtuple's field names (``p.x`` -> its item); a namedtuple read whole
+    other than by ``len``, ``for`` or unpacking cannot be rewritten (a plain tuple in its
+    place would lose its class)."""
     for node in gast.walk(fdef):
         if isinstance(node, gast.Name) and node.id == name and isinstance(
                 node.ctx, (gast.Store, gast.Del)):
@@ -72,6 +77,27 @@ def desugar(fdef, name, items):
                                   ctx=gast.Load()), where)
 
     class Rewrite(gast.NodeTransformer):
+        whole = False       # a namedtuple read whole elsewhere than len/for/unpacking
+
+        def visit_Attribute(self, node):
+            if fields and isinstance(node.value, gast.Name) and node.value.id == name and \
+                    isinstance(node.ctx, gast.Load) and node.attr in fields:
+                return item(fields.index(node.attr), node)
+            return self.generic_visit(node)
+
+        def visit_Call(self, node):
+            if isinstance(node.func, gast.Name) and node.func.id == "len" and len(
+                    node.args) == 1 and isinstance(node.args[0], gast.Name) and \
+                    node.args[0].id == name and not node.keywords:
+                node.args = [display(node.args[0])]
+                return node
+            return self.generic_visit(node)
+
+        def visit_For(self, node):
+            if isinstance(node.iter, gast.Name) and node.iter.id == name:
+                node.iter = display(node.iter)
+            return self.generic_visit(node)
+
         def visit_Subscript(self, node):
             if isinstance(node.value, gast.Name) and node.value.id == name and isinstance(
                     node.ctx, gast.Load) and isinstance(node.slice, gast.Constant) and type(
@@ -90,11 +116,14 @@ def desugar(fdef, name, items):
 
         def visit_Name(self, node):
             if node.id == name and isinstance(node.ctx, gast.Load):
+                self.whole = True
                 return display(node)
             return node
 
-    body = [Rewrite().visit(stmt) for stmt in fdef.body]
-    fdef.body = body
+    rewrite = Rewrite()
+    fdef.body = [rewrite.visit(stmt) for stmt in fdef.body]
+    if fields is not None and rewrite.whole:
+        return None
     args = fdef.args
     position = [a.id for a in args.args].index(name)
     args.args[position:position + 1] = [

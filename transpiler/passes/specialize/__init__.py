@@ -438,13 +438,14 @@ def specialize(program, function, self_value=None, static_args=None, source=None
             if kinds is not None and set(kinds) & {int, bool, float, complex}:
                 # its items typed as the Python numbers they are: one parameter each
                 items = tuple_arguments.item_names(name, len(kinds), local_names(source.node))
-                node = tuple_arguments.desugar(source.node, name, items)
+                node = tuple_arguments.desugar(source.node, name, items, key[2]._fields if
+                                               key[0] == "namedtuple" else None)
                 if node is None:
                     raise UnsupportedConstruct(
-                        f"argument {name!r} is a tuple of numbers that the function rebinds "
-                        "or reads in a nested function or comprehension: its items would not "
-                        "be typed as Python numbers (unpack it first: a, b = "
-                        f"{name})", source.origin(source.node))
+                        f"argument {name!r} is a tuple of numbers that the function rebinds, "
+                        "reads in a nested function or comprehension, or (a namedtuple) uses "
+                        "whole: its items would not be typed as Python numbers (unpack it "
+                        f"first: a, b = {name})", source.origin(source.node))
                 source = FunctionSource(source.function, source.filename, node)
                 tuple_params[name] = items
                 for item, kind in zip(items, kinds):
@@ -453,7 +454,7 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                     param_types[item] = type_of_value(kind())
             if key == ("type", complex):
                 param_types[name] = "complex"
-            if key[0] == "tuple" and _holds_numpy(key):
+            if key[0] in ("tuple", "namedtuple") and _holds_numpy(key):
                 raise UnsupportedConstruct(
                     f"argument {name!r} is a tuple holding NumPy scalars or arrays: its items "
                     "are not typed by path yet, so their arithmetic would follow Numba's rules "
@@ -476,6 +477,6 @@ def specialize(program, function, self_value=None, static_args=None, source=None
 def _holds_numpy(key):
     """Whether an argument's ``type_key`` (transpiler.type_keys) has a NumPy scalar or an array in a
     tuple."""
-    if key[0] == "tuple":
+    if key[0] in ("tuple", "namedtuple"):
         return any(_holds_numpy(k) for k in key[1])
     return key[0] == "array" or getattr(key[1], "__module__", None) == "numpy"
