@@ -38,13 +38,16 @@ def _own_nodes(fdef):
     return own, nested
 
 
-def split_webs(fdef, scalar_update=lambda node: False):
+def split_webs(fdef, scalar_update=lambda node: False, reaching=None):
     """A copy of ``fdef`` whose variables are renamed web by web (see the module docstring).
 
     Args:
         fdef (gast.FunctionDef): the function (not changed).
         scalar_update (callable): ``scalar_update(augassign)`` -> True when the target of that
             ``x op= v`` (a gast.AugAssign node of ``fdef`` itself) holds a number there.
+        reaching (dict | None): the def-use chains of ``fdef`` already computed
+            (analysis.def_use.reaching_definitions: id(use) -> definitions), reused instead
+            of computing them again (one beniget pass less per function).
 
     Returns:
         tuple[gast.FunctionDef, dict[str, str]]: the renamed copy, and new name -> old name.
@@ -53,11 +56,14 @@ def split_webs(fdef, scalar_update=lambda node: False):
     scalar = {id(new) for old, new in zip(gast.walk(original), gast.walk(fdef))
               if isinstance(old, gast.AugAssign) and isinstance(old.target, gast.Name)
               and scalar_update(old)}
-    chains = QuietDefUseChains()
-    try:
-        chains.visit(gast.Module(body=[fdef], type_ignores=[]))
-    except Exception:  # noqa: BLE001 - no chains: no renaming (it is only an optimization)
-        return fdef, {}
+    if reaching is None:
+        chains = QuietDefUseChains()
+        try:
+            chains.visit(gast.Module(body=[fdef], type_ignores=[]))
+        except Exception:  # noqa: BLE001 - no chains: no renaming (only an optimization)
+            return fdef, {}
+    elif not reaching:
+        return fdef, {}     # the chains could not be computed
     own, nested = _own_nodes(fdef)
     params = [a for a in fdef.args.args + fdef.args.posonlyargs + fdef.args.kwonlyargs]
     for extra in (fdef.args.vararg, fdef.args.kwarg):
@@ -66,12 +72,22 @@ def split_webs(fdef, scalar_update=lambda node: False):
     names = [n for n in own if isinstance(n, gast.Name)]
     defs = params + [n for n in names if isinstance(n.ctx, gast.Store)]
     reach = {}
-    for d in defs:
-        chain = chains.chains.get(d)
-        if chain is None:
-            continue
-        for user in chain.users():
-            reach.setdefault(id(user.node), []).append(d)
+    if reaching is None:
+        for d in defs:
+            chain = chains.chains.get(d)
+            if chain is None:
+                continue
+            for user in chain.users():
+                reach.setdefault(id(user.node), []).append(d)
+    else:   # the original's chains, carried over to the copy node by node
+        copies = {id(old): new for old, new in zip(gast.walk(original), gast.walk(fdef))}
+        own_defs = {id(d) for d in defs}
+        for use, found in reaching.items():
+            user = copies.get(use)
+            for d in found:
+                copied = copies.get(id(d))
+                if user is not None and copied is not None and id(copied) in own_defs:
+                    reach.setdefault(id(user), []).append(copied)
     split_aug = {}
     for node in own:
         if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):

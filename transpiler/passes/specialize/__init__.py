@@ -193,7 +193,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                 for k in kinds)}
         node, self.renamed = split_webs(source.node, lambda aug: (
             aug.target.id in numbers.kinds or numbers.is_numpy_scalar(aug.target)
-            or numbers._python_here(aug.target) or aug.target.id in scalars))
+            or numbers._python_here(aug.target) or aug.target.id in scalars), numbers._reaching)
         if self.renamed:
             self.src = source = FunctionSource(source.function, source.filename, node)
             self.locals = local_names(node)
