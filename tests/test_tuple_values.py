@@ -240,3 +240,23 @@ def test_namedtuple_items_retyped_through_one_object():
             _same(field_and_index, args, compiled)
     compiled = _same(norm, (Point(3.0, 4.0),))
     assert "python " not in str(compiled.explain())
+
+
+# An untyped item meeting a NumPy value in a ufunc call or a comparison: as for an operator.
+
+def ufunc_of_item(a, x):
+    u = (a, 1)
+    return np.add(u[0], x), np.maximum(u[0], x)
+
+
+def compare_item(a, x):
+    u = (a, 1)
+    return u[0] < x, x == u[0]
+
+
+@pytest.mark.parametrize("fn", [ufunc_of_item, compare_item])
+@pytest.mark.parametrize("x", [np.int8(4), np.uint8(4), np.float32(2.5), np.ones(2, np.int16),
+                               4, 2.5], ids=repr)
+@pytest.mark.parametrize("a", [3, 2.5, True], ids=repr)
+def test_untyped_items_in_ufuncs_and_comparisons(fn, a, x):
+    _same(fn, (a, x))

@@ -267,6 +267,10 @@ class Calls:
                 return self.materialize(Static(np.dtype(value.value).type), node_arg)
             return self._m(value, node_arg)
         args = [self.value(a) if isinstance(a, gast.Starred) else arg(a) for a in node.args]
+        if isinstance(callee.value, np.ufunc) and not any(
+                isinstance(a, gast.Starred) for a in node.args):
+            # a ufunc's loop (and a NumPy scalar result) follows its operands' types
+            args = [self._untyped(v, a) for v, a in zip(args, node.args)]
         keywords = [gast.keyword(arg=k.arg, value=arg(k.value)) if k.arg is not None
                     else self._child(k) for k in node.keywords]
         return gast.Call(func=self.materialize(callee, node.func), args=args, keywords=keywords)

@@ -133,6 +133,9 @@ class Expressions:
                 self.fail(node, f"this comparison of constants raises {type(exc).__name__} "
                                 f"in Python ({exc})")
         sources = [node.left] + node.comparators
+        for k in range(len(operands) - 1):   # NumPy compares by the operand types too
+            operands[k], operands[k + 1] = self._untyped_operands(
+                operands[k], operands[k + 1], sources[k], sources[k + 1])
         if len(operands) == 2:
             exact = self._numpy_scalar_op(node, node.ops[0], operands, sources)
             if exact is not None:

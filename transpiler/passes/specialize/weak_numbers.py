@@ -69,12 +69,18 @@ class WeakNumbers:
         kinds = [self.scalar_types.of(left_node), self.scalar_types.of(right_node)]
         values = [left, right]
         for side, other in ((0, 1), (1, 0)):
-            if UNKNOWN in kinds[side] and not isinstance(values[side], Static) and any(
-                    k.startswith(("np:", "arr:")) for k in kinds[other]):
-                values[side] = gast.copy_location(gast.Call(
-                    func=self.program.ir_symbol("untyped_operand").ref(),
-                    args=[values[side]], keywords=[]), (left_node, right_node)[side])
+            if any(k.startswith(("np:", "arr:")) for k in kinds[other]):
+                values[side] = self._untyped(values[side], (left_node, right_node)[side])
         return values[0], values[1]
+
+    def _untyped(self, value, node):
+        """``value`` through ``untyped_operand`` where the analysis could not type ``node``
+        (see _untyped_operands); itself elsewhere."""
+        if not self.fidelity or self.scalar_types is None or self.program.runs_python or \
+                isinstance(value, Static) or UNKNOWN not in self.scalar_types.of(node):
+            return value
+        return gast.copy_location(gast.Call(func=self.program.ir_symbol(
+            "untyped_operand").ref(), args=[value], keywords=[]), node)
 
     def _weak(self, value, node, like):
         number = self.materialize(value, node) if isinstance(value, Static) else value
