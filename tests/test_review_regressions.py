@@ -7,7 +7,7 @@ import pytest
 
 import transpiler as tp
 from transpiler import nn
-from reference import assert_compiles_same
+from reference import assert_compiles_same, outcome
 
 
 def twice(fn):
@@ -215,3 +215,24 @@ def test_accumulator_of_the_arrays_own_scalar_type(dtype):
         warnings.simplefilter("ignore", RuntimeWarning)    # NumPy's scalar overflow warning
         compiled = assert_compiles_same(dtype_typed_sum, x)
     assert type(compiled(x)) is type(dtype_typed_sum(x))
+
+
+def odd(k):     # a global of the name a nested function below binds later
+    return 42
+
+
+def test_nested_call_of_a_sibling_defined_later_is_not_the_global():
+    def early_global(n):
+        def even(k):
+            return True if k == 0 else odd(k - 1)
+        r = even(n)
+
+        def odd(k):
+            return False if k == 0 else even(k - 1)
+        return r
+    for n in (0, 3):
+        compiled = tp.jit(early_global)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            plain, got = outcome(early_global, (n,)), outcome(compiled, (n,))
+        assert plain == got     # n=3: NameError both ways (not the global's 42)

@@ -11,6 +11,16 @@ from ...source import FunctionSource
 from .nodes import _generated_name
 
 
+class NotYetDefined:
+    """What a nested function's call of a sibling ``def`` sees before that ``def`` ran."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"the nested function {self.name!r} before its definition (Python: NameError)"
+
+
 class LocalFunction:
     """A lambda or nested ``def`` of a converted function. It is static: each call is
     specialized into a generated function whose first parameters are the enclosing variables it
@@ -144,4 +154,7 @@ class LocalFunctions:
             pending = self.__dict__.setdefault("_later_locals", {})
             for var in later:
                 pending.setdefault(var, []).append(local)
+                # Called before `var` is defined, Python raises NameError (a free variable
+                # not yet bound), whatever global has that name: it cannot be converted.
+                static_captures[var] = Static(NotYetDefined(var))
         return local

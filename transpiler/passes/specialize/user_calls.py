@@ -13,7 +13,7 @@ from ...analysis.static_values import (is_scalar, is_user_function, library_refe
 from ...errors import UnsupportedConstruct
 from ...registry import is_bound_jit_function, is_cell, is_jit_function
 from ...source import capture
-from .local_functions import LocalFunction
+from .local_functions import LocalFunction, NotYetDefined
 from .nodes import _Converted, _generated_name, _load
 
 
@@ -38,6 +38,8 @@ class UserCalls:
         parent = path.child(".", "__self__") if path is not None and len(path) > 1 else None
         if isinstance(fn, LocalFunction):
             return fn, None
+        if isinstance(fn, NotYetDefined):
+            self.fail(node, f"this calls {fn!r}")
         if is_jit_function(fn):
             return fn.python_function, None
         if is_bound_jit_function(fn):
