@@ -235,6 +235,10 @@ class _Planner:
         the method they map (device tensors are contiguous; the CPU code keeps the check)."""
         helpers = {name for name, fn in self.functions.items()
                    if fn.qualname == "numpy_reshape" and fn.is_helper}
+        untyped = self.program.ir_name("untyped_operand")
+        if untyped:     # transpiler.ir.untyped_operand: device code takes the operand itself
+            for node in self.nodes.values():
+                _strip_calls(node, untyped)
         if not helpers:
             return
         for node in self.nodes.values():
@@ -470,3 +474,18 @@ def _grid_stride(count):
     cuda = _n("cuda")
     return _call(_n("range"), [_call(_attr(cuda, "grid"), [_const(1)]), count,
                                _call(_attr(cuda, "gridsize"), [_const(1)])])
+
+
+def _strip_calls(node, name):
+    """Replace each one-argument call of ``name`` in ``node`` by its argument (in place)."""
+    class Strip(gast.NodeTransformer):
+        def visit_Call(self, call):
+            self.generic_visit(call)
+            if isinstance(call.func, gast.Name) and call.func.id == name and len(
+                    call.args) == 1 and not call.keywords:
+                return call.args[0]
+            return call
+    for field, value in gast.iter_fields(node):
+        if isinstance(value, list):
+            setattr(node, field, [Strip().visit(v) if isinstance(v, gast.AST) else v
+                                  for v in value])

@@ -116,11 +116,15 @@ def test_relu_keeps_int32_in_graph_mode():
     assert out.dtype == np.int32 and out.tolist() == [0, 3]
 
 
-def test_fullgraph_raises_for_varargs():
-    def varargs(*xs):
+def test_fullgraph_raises_for_kwargs_and_compiles_varargs():
+    def kwargs(**xs):
         return len(xs)
     with pytest.raises(tp.UnsupportedConstruct, match="positional-or-keyword"):
-        tp.jit(varargs, fullgraph=True)(1, 2)
+        tp.jit(kwargs, fullgraph=True)(a=1, b=2)
+
+    def varargs(*xs):
+        return len(xs)
+    assert tp.jit(varargs, fullgraph=True)(1, 2) == 2
 
 
 def test_overlapping_in_place_slice_update_falls_back():
@@ -236,3 +240,39 @@ def test_nested_call_of_a_sibling_defined_later_is_not_the_global():
             warnings.simplefilter("ignore")
             plain, got = outcome(early_global, (n,)), outcome(compiled, (n,))
         assert plain == got     # n=3: NameError both ways (not the global's 42)
+
+
+def type_is_float(x):
+    return type(x) is float
+
+
+def type_of(x):
+    return type(x)
+
+
+def in_place_minus(x, v):
+    y = x
+    y -= v
+    return y
+
+
+@pytest.mark.parametrize("fn,args", [
+    (type_is_float, (1.5,)), (type_is_float, (1,)), (type_is_float, (np.float64(1.5),)),
+    (type_of, (1.5,)), (type_of, (np.int8(3),)), (type_of, (True,)),
+    (in_place_minus, (np.array([0.1, 1.0], np.float32), 0.1)),
+    (in_place_minus, (np.array([0.1, 1.3], np.complex64), 0.7)),
+    (in_place_minus, (np.array([0.1, 1.3], np.float32), 3)),
+    (in_place_minus, (np.array([1, 2], np.int8), 3)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_type_and_in_place_weak_numbers(fn, args):
+    compiled = tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain, got = outcome(fn, args), outcome(compiled, args)
+    (kind, value), _ = plain
+    (kind_c, value_c), _ = got
+    assert kind == kind_c and type(value) is type(value_c)
+    if isinstance(value, np.ndarray):
+        assert value.dtype == value_c.dtype and np.array_equal(value, value_c)
+    else:
+        assert value == value_c

@@ -260,3 +260,72 @@ def compare_item(a, x):
 @pytest.mark.parametrize("a", [3, 2.5, True], ids=repr)
 def test_untyped_items_in_ufuncs_and_comparisons(fn, a, x):
     _same(fn, (a, x))
+
+
+# Review cases: namedtuple subclasses that read their items otherwise are not split; one-item
+# tuples on the NumPy graph path.
+
+class Overridden(collections.namedtuple("Overridden0", "x y")):
+    @property
+    def x(self):
+        return 100
+
+
+class OwnGetitem(collections.namedtuple("OwnGetitem0", "a b")):
+    __slots__ = ()
+
+    def __getitem__(self, i):
+        return 7
+
+
+class OwnIter(collections.namedtuple("OwnIter0", "a b")):
+    __slots__ = ()
+
+    def __iter__(self):
+        return iter((10, 20))
+
+
+One = collections.namedtuple("One", "v")
+
+
+def attr_x(p):
+    return p.x * 2 + p.y
+
+
+def item_sum(p):
+    return p[0] + p[1]
+
+
+def unpack_tens(p):
+    a, b = p
+    return a * 10 + b
+
+
+def array_plus_item(x, t):
+    return x + t[0]
+
+
+def array_times_field(x, p):
+    return x * p.v
+
+
+def array_minus_first(x, *a):
+    return x - a[0]
+
+
+def first_minus_last(p):
+    return p[0] - p[-1]
+
+
+@pytest.mark.parametrize("fn,args", [
+    (attr_x, (Overridden(1, 2),)), (item_sum, (OwnGetitem(1, 2),)),
+    (unpack_tens, (OwnIter(1, 2),)), (iterate_point, (OwnIter(1, 2),)),
+    (array_plus_item, (np.array([1, 2], np.int8), (3,))),
+    (array_plus_item, (np.array([0.1, 1], np.float32), (0.1,))),
+    (array_times_field, (np.array([0.1, 1], np.float32), One(0.5))),
+    (array_minus_first, (np.array([1, 2], np.int8), 1000)),
+    (array_minus_first, (np.array([0.1, 1], np.float32), 0.1)),
+    (first_minus_last, (One(2.5),)), (first_minus_last, (Point(1, 2.5),)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_review_cases(fn, args):
+    _same(fn, args)

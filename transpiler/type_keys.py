@@ -28,6 +28,14 @@ def values_key(values):
 
 def is_namedtuple_type(kind):
     """Whether ``kind`` is a class made by ``collections.namedtuple`` / ``typing.NamedTuple``
-    (a tuple subclass with ``_fields`` and ``_make``)."""
-    return issubclass(kind, tuple) and kind is not tuple and isinstance(
-        getattr(kind, "_fields", None), tuple) and hasattr(kind, "_make")
+    whose items read as a tuple's: a tuple subclass with ``_fields`` and ``_make``, each field
+    still the generated item getter, and ``__getitem__``/``__iter__``/``__len__`` tuple's own
+    (a subclass overriding them, or a field with a property, reads otherwise)."""
+    if not issubclass(kind, tuple) or kind is tuple or not isinstance(
+            getattr(kind, "_fields", None), tuple) or not hasattr(kind, "_make"):
+        return False
+    if any(getattr(kind, name) is not getattr(tuple, name)
+           for name in ("__getitem__", "__iter__", "__len__")):
+        return False
+    return all(type(getattr(kind, field, None)).__name__ == "_tuplegetter"
+               for field in kind._fields)

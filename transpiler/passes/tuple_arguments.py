@@ -99,10 +99,10 @@ def desugar(fdef, name, items, fields=None):
             return self.generic_visit(node)
 
         def visit_Subscript(self, node):
+            index = _int_index(node.slice)
             if isinstance(node.value, gast.Name) and node.value.id == name and isinstance(
-                    node.ctx, gast.Load) and isinstance(node.slice, gast.Constant) and type(
-                    node.slice.value) is int and -count <= node.slice.value < count:
-                return item(node.slice.value % count, node)
+                    node.ctx, gast.Load) and index is not None and -count <= index < count:
+                return item(index % count, node)
             return self.generic_visit(node)
 
         def visit_Assign(self, node):
@@ -132,8 +132,27 @@ def desugar(fdef, name, items, fields=None):
     return fdef
 
 
+def _int_index(node):
+    """The int of a constant index (``1``, or ``-1``: gast spells it ``-(1)``), else None."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        inner = _int_index(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, gast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
 def unpacking(name, items, where):
-    """The statement ``t__0, t__1 = t`` that opens the generated entry."""
+    """The statement ``t__0, t__1 = t`` that opens the generated entry (``t__0 = t[0]`` for
+    one item: a one-name target is easy to emit as a plain assignment)."""
+    if len(items) == 1:
+        return located(gast.Assign(
+            targets=[gast.Name(id=items[0], ctx=gast.Store(), annotation=None,
+                               type_comment=None)],
+            value=gast.Subscript(value=gast.Name(id=name, ctx=gast.Load(), annotation=None,
+                                                 type_comment=None),
+                                 slice=gast.Constant(value=0, kind=None), ctx=gast.Load()),
+            type_comment=None), where)
     return located(gast.Assign(
         targets=[gast.Tuple(elts=[gast.Name(id=n, ctx=gast.Store(), annotation=None,
                                             type_comment=None) for n in items],

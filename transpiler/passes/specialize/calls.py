@@ -116,6 +116,8 @@ class Calls:
                         return Static(result)
         plain_args = not node.keywords and not any(isinstance(a, gast.Starred)
                                                    for a in node.args)
+        if fn is type and plain_args and len(node.args) == 1 and self.fidelity:
+            return self._type_of(node)
         if plain_args and self.scalar_types is not None and fn in (min, max) and \
                 len(node.args) == 1 and self.fidelity:
             kinds = self.scalar_types.of(node.args[0])
@@ -255,6 +257,22 @@ class Calls:
             self.gap(node, f"{name}() of a {dtype} array with an axis: NumPy sums it in float64 "
                            "through its buffers or gives a NumPy scalar, Numba otherwise")
         return None
+
+    def _type_of(self, node):
+        """``type(v)`` of a runtime value: the Python or NumPy class its one known type is
+        (Numba's ``type()`` gives its own type objects: ``type(1.5) is float`` was False)."""
+        kinds = self.scalar_types.of(node.args[0]) if self.scalar_types is not None else set()
+        kind = next(iter(kinds)) if len(kinds) == 1 else None
+        found = {"int": int, "float": float, "bool": bool, "complex": complex}.get(kind)
+        if kind and kind.startswith("np:"):
+            found = np.dtype(kind[3:]).type
+        elif kind and kind.startswith("arr:"):
+            found = np.ndarray
+        if found is None:
+            self.fail(node, "type() of a value whose type is not known here, or that differs "
+                            "by path (compiled code gives its own type objects)")
+        self.value(node.args[0])      # evaluated as Python does, for its errors
+        return Static(found)
 
     def _numpy_library_call(self, node, callee):
         """A NumPy function's call; a Python type given as a dtype (``np.zeros(n,

@@ -72,9 +72,10 @@ class NumpyArrayRules:
         ufunc = UFUNCS.get(name)
         dtypes = (np.dtype(kind.split(":")[1]), _ufunc_operand(other))
         try:
-            result = ufunc.resolve_dtypes(dtypes + (None,))[-1]
+            resolved = ufunc.resolve_dtypes(dtypes + (None,))
         except Exception:  # noqa: BLE001 - NumPy refuses the types: Numba's typing too
             return None
+        result = resolved[-1]
         if not np.can_cast(result, dtypes[0], casting="same_kind"):
             self.fail(node, f"NumPy cannot cast {ufunc.__name__}'s {result.name} result into "
                             f"the {dtypes[0].name} array updated in place (it raises "
@@ -84,6 +85,11 @@ class NumpyArrayRules:
         value = self._m(value, node.value)
         if other.startswith("np:") and found.loop and other[3:] != found.loop:
             value = self._np_cast(found.loop, value, node)
+        elif other in ("float", "int", "bool", "complex") and resolved[0].kind in "fc" and \
+                resolved[0].name not in ("float64", "complex128"):
+            # NEP 50: `float32_array -= 0.1` subtracts float32(0.1) in float32; Numba's
+            # in-place loop would run in float64 and cast the result (other last bits)
+            value = self._np_cast(resolved[0].name, value, node)
         if other == "int" and dtypes[0].kind in "iu":
             # NEP 50: a Python int meeting an integer array must fit its dtype
             info = np.iinfo(dtypes[0])

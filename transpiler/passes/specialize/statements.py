@@ -156,6 +156,18 @@ class Statements:
         return hoisted + [gast.AugAssign(target=target, op=node.op, value=value)]
 
     def stmt_Return(self, node):
+        if self.entry and node.value is not None:
+            parts = node.value.elts if isinstance(node.value, gast.Tuple) else [node.value]
+            for part in parts:
+                if isinstance(part, (gast.Name, gast.Attribute)) or (
+                        isinstance(part, gast.Call) and isinstance(part.func, gast.Name)
+                        and part.func.id == "type"):
+                    value = self.expr(part)
+                    if isinstance(value, Static) and isinstance(value.value, type) and \
+                            issubclass(value.value, np.generic):
+                        # Numba hands a NumPy scalar type back as a dtype (np.int8 -> dtype)
+                        self.fail(part, "returning a NumPy scalar type from compiled code "
+                                        "(it would come back as a dtype)")
         if self.return_tags is not None:    # `return (value, is_python)`: result_tag
             return [gast.Return(value=gast.Tuple(elts=[
                 self.value(node.value),
