@@ -329,3 +329,37 @@ def first_minus_last(p):
 ], ids=lambda v: getattr(v, "__name__", None))
 def test_review_cases(fn, args):
     _same(fn, args)
+
+
+# A tuple display passed to a user function: the callee takes one parameter per item (typed);
+# the caller types the callee's result from them.
+
+def product(t):
+    return t[0] * t[1]
+
+
+def display_of_item_and_scalar(t, x):
+    return product((t[0], x))
+
+
+def callee_result_times(t, x):
+    return product(t) * x
+
+
+def two_displays(a, x):
+    return product((a, x)) + product((x, x))
+
+
+def display_by_keyword(a, x):
+    return product(t=(a, x))
+
+
+@pytest.mark.parametrize("fn,args", [
+    (display_of_item_and_scalar, ((0.1, 2), np.float32(1.5))),
+    (display_of_item_and_scalar, ((3, 2), np.int8(100))),
+    (callee_result_times, ((3, 200), np.int8(1))), (callee_result_times, ((3, 2), np.int8(1))),
+    (two_displays, (3, np.int8(50))), (two_displays, (2.5, np.float32(1.5))),
+    (display_by_keyword, (2.5, np.float32(2))), (display_by_keyword, (2, 3)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_tuple_displays_passed_to_functions(fn, args):
+    _same(fn, args)

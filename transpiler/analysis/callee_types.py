@@ -44,8 +44,12 @@ class CalleeTypes:
     types, directly or through others) is solved as a least fixpoint: it first gives no type
     (bottom), then the types found so far, until they no longer grow."""
 
-    def __init__(self, depth=0, partial=None):
+    def __init__(self, depth=0, partial=None, split=None):
         self.depth = depth
+        # split(fdef, name, count) -> (fdef with parameter `name` split into one parameter
+        # per item, the items' names) or None: passes.tuple_arguments as the specializer
+        # applies it to a tuple display argument; None: such arguments are not typed
+        self.split = split
         self.memo = {}
         # key -> the result types found so far, for the calls being analysed (all depths)
         self.partial = {} if partial is None else partial
@@ -83,6 +87,27 @@ class CalleeTypes:
                             | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR) or \
                 code.co_kwonlyargcount or code.co_argcount != len(arg_kinds):
             return None
+        try:
+            source = capture(fn)
+        except Exception:  # noqa: BLE001 - no source, a lambda: not known
+            return None
+        node = source.node
+        params = [a.id for a in node.args.args]
+        key = (code, tuple(tuple(frozenset(i) for i in k) if isinstance(k, tuple) else
+                           frozenset(k) for k in arg_kinds))
+        flat = []
+        for name, kinds in zip(list(params), arg_kinds):
+            if not isinstance(kinds, tuple):
+                flat.append(kinds)
+                continue
+            found = self.split(node, name, len(kinds)) if self.split else None
+            if found is None:
+                return None
+            node, items = found          # a tuple display: one parameter per item
+            position = params.index(name)
+            params[position:position + 1] = items
+            flat.extend(kinds)
+        arg_kinds = flat
         if any(not kinds or any(k in (UNKNOWN, CALL) or not isinstance(k, str) for k in kinds)
                for kinds in arg_kinds):
             return None
@@ -90,14 +115,7 @@ class CalleeTypes:
                                        _MAX_COMBINATIONS + 1))
         if len(combos) > _MAX_COMBINATIONS:
             return None
-        try:
-            source = capture(fn)
-        except Exception:  # noqa: BLE001 - no source, a lambda: not known
-            return None
-        node = source.node
-        params = [a.id for a in node.args.args]
         resolve = _resolver(fn, local_names(node))
-        key = (code, tuple(frozenset(k) for k in arg_kinds))
         return self._solve(key, lambda: self._analyse(node, params, combos, resolve, _UNKNOWN,
                                                       {}))
 
@@ -107,7 +125,8 @@ class CalleeTypes:
         out = set()
         for combo in combos:
             analysis = ScalarTypes(node, dict(zip(params, combo)), resolve, unknown,
-                                   callees=CalleeTypes(self.depth + 1, self.partial),
+                                   callees=CalleeTypes(self.depth + 1, self.partial,
+                                                       self.split),
                                    local_defs=local_defs)
             kinds = analysis.result_types()
             if not isinstance(kinds, frozenset):

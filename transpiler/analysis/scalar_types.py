@@ -350,6 +350,12 @@ class ScalarTypes(ScalarMerges):
         if self.callees is not None:    # a user function: its own analysis, if it has one
             if any(not kinds for kinds in args):
                 return set()                # an argument not known yet in the fixpoint
+            if self.callees.split is not None:   # tuple displays: their items' types
+                args = [tuple(self.of(e) for e in a.elts) if isinstance(a, gast.Tuple) and a.elts
+                        and not any(isinstance(e, gast.Starred) for e in a.elts) else kinds
+                        for a, kinds in zip(node.args, args)]
+                if any(isinstance(k, tuple) and not all(k) for k in args):
+                    return set()                # an item not known yet in the fixpoint
             found = self.callees.result(fn, args)
             if found is not None:
                 return set(found)           # empty: bottom (a recursion, the fixpoint)

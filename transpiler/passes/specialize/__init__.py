@@ -229,10 +229,12 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         for function in self.operator_functions:
             self.expr(function)     # guards the name an operator call was read through
         if self.fidelity:
-            types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE) for p in params
+            # (the extra parameters: what a nested function passed in captures)
+            types = ScalarTypes(node, {p: self.param_types.get(p, UNKNOWN_TYPE)
+                                       for p in self.extra_params + params
                                        if p not in self.env}, self._resolve_static, UNKNOWN,
                                 int_power=self._int_power, reaching=self.numbers._reaching,
-                                callees=CalleeTypes())
+                                callees=CalleeTypes(split=_split_tuple))
             # Only the entry's result is boxed by the caller (a converted callee's result
             # stays in compiled code), and a recursive call would read the flag too.
             may_tag = self.entry and not _calls_itself(node, self.fn.__name__)
@@ -472,6 +474,14 @@ def specialize(program, function, self_value=None, static_args=None, source=None
     program.functions.append(entry)
     program.entry = entry
     return entry
+
+
+def _split_tuple(fdef, name, count):
+    """``fdef`` with its parameter ``name`` split into ``count`` item parameters, and their
+    names (passes.tuple_arguments, as a call with a tuple display converts it), or None."""
+    items = tuple_arguments.item_names(name, count, local_names(fdef))
+    rewritten = tuple_arguments.desugar(fdef, name, items)
+    return None if rewritten is None else (rewritten, items)
 
 
 def _holds_numpy(key):

@@ -7,12 +7,13 @@ import types
 
 import gast
 
-from ...analysis.scopes import parameter_names
+from ...analysis.scopes import local_names, parameter_names
 from ...analysis.static_values import (is_scalar, is_user_function, library_reference,
                                        LIBRARY_ROOTS, Static)
 from ...errors import UnsupportedConstruct
 from ...registry import is_bound_jit_function, is_cell, is_jit_function
-from ...source import capture
+from ...source import capture, FunctionSource
+from .. import tuple_arguments
 from .local_functions import LocalFunction, NotYetDefined
 from .nodes import _Converted, _generated_name, _load
 
@@ -104,6 +105,24 @@ class UserCalls:
                 self.fail(node, f"{qualname}() got an unexpected or repeated keyword argument "
                                 f"{kw.arg!r}")
             args[kw.arg] = kw.value
+        # A tuple display passed (`inner((a, x))`, or a tuple argument of the entry, which
+        # reads as one): one parameter per item, each typed (passes/tuple_arguments).
+        split = {}
+        for name in list(given):
+            value = args.get(name)
+            if not self.fidelity or not isinstance(value, gast.Tuple) or not value.elts or any(
+                    isinstance(e, gast.Starred) for e in value.elts):
+                continue
+            items = tuple_arguments.item_names(name, len(value.elts), local_names(source.node))
+            rewritten = tuple_arguments.desugar(source.node, name, items)
+            if rewritten is None:
+                continue
+            source = FunctionSource(source.function, source.filename, rewritten)
+            position = given.index(name)
+            given[position:position + 1] = items
+            del args[name]
+            args.update(zip(items, value.elts))
+            split[name] = tuple(items)
         extra = []
         for name in given:
             if name in args:
@@ -130,10 +149,13 @@ class UserCalls:
         typed_args = dict(args)
         if isinstance(fn, LocalFunction):   # captured locals are typed as arguments are
             typed_args.update((captured, _load(var)) for captured, var in fn.captures)
+        typed_args.update((param, dynamic_nodes[param]) for param in extra)   # ... and those
+        # of a nested function passed on
         typed = self._argument_types(typed_args, dynamic_nodes)
         key = (key_fn, ) + tuple(sorted(
             (name, _static_key(s.value)) for name, s in bound.items())) + (
-            ("types",) + tuple(sorted(typed[3].items())),)
+            ("types",) + tuple(sorted(typed[3].items())), ("split",) + tuple(sorted(
+                split.items())))
         if key in self.program.in_progress:
             return self._recursive_call(node, self.program.in_progress[key], dynamic_nodes)
         if key not in self.program.memo:

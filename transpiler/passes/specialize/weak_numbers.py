@@ -5,7 +5,7 @@ import copy
 
 import gast
 
-from ...analysis.scalar_kinds import UNKNOWN
+from ...analysis.scalar_kinds import CALL, UNKNOWN
 from ...analysis.static_values import Static
 from ...number_rules import WEAK_ARRAY_BINOPS, WEAK_BINOPS
 from .nodes import _pure
@@ -77,8 +77,12 @@ class WeakNumbers:
         """``value`` through ``untyped_operand`` where the analysis could not type ``node``
         (see _untyped_operands); itself elsewhere."""
         if not self.fidelity or self.scalar_types is None or self.program.runs_python or \
-                isinstance(value, Static) or UNKNOWN not in self.scalar_types.of(node):
+                isinstance(value, Static) or not self.scalar_types.of(node) & {UNKNOWN, CALL}:
             return value
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+                node.func.attr == "type" and isinstance(node.func.value, gast.Attribute) and \
+                node.func.value.attr == "dtype":
+            return value    # a.dtype.type(v): a NumPy scalar, whatever a's dtype
         return gast.copy_location(gast.Call(func=self.program.ir_symbol(
             "untyped_operand").ref(), args=[value], keywords=[]), node)
 
