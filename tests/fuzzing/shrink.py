@@ -433,7 +433,7 @@ class Shrinker:
 
 def _simpler(value):
     """Simpler values to try in place of argument ``value``, of the same type: shorter arrays
-    and rounded elements; 0, 1, -1 (ints) or 0.0, 1.0, -1.0, the rounded value (floats and
+    and rounded elements; a tuple with one item simplified; 0, 1, -1 (ints) or 0.0, 1.0, -1.0, the rounded value (floats and
     complex); a NumPy scalar stays of its dtype."""
     if isinstance(value, np.ndarray):
         options = [value[:size] for size in range(len(value))]
@@ -441,11 +441,14 @@ def _simpler(value):
                 value, np.round(value), equal_nan=True):
             options.append(np.round(value))
         return options
+    if isinstance(value, tuple):      # one item simplified at a time, the length kept
+        return [value[:i] + (item,) + value[i + 1:]
+                for i, old in enumerate(value) for item in _simpler(old)[:1]]
     if isinstance(value, np.generic):
         kind = value.dtype.kind
     else:       # a Python scalar (an int may be beyond int64)
         kind = {bool: "b", int: "i", float: "f", complex: "c"}.get(type(value), "")
-    if kind == "b":
+    if kind in ("", "b"):       # "" in "iu" would hold: a str or None has no simpler value
         return []
     tp = type(value)
     with np.errstate(all="ignore"):
