@@ -27,8 +27,7 @@ def outcome(fn, args):
 # and only in this way, and only for the functions named here: every other result's box must
 # be plain's (graphjit tags a result that is a Python number on some paths, or falls back).
 _NUMBA_BOXING = {np.float64: float, np.int64: int, np.bool_: bool, np.complex128: complex}
-LAX_BOXING = {"call_helper_tuple_in_loop",     # a callee's tuple result: not typed
-              "undef_tuple_target"}            # the items of enumerate(a): not typed
+LAX_BOXING = {"undef_tuple_target"}            # the items of enumerate(a): not typed
 _lax = [False]
 
 

@@ -2007,3 +2007,163 @@ def nested_int_or_float_by_path(k, x):
     if k:
         r = g()
     return r
+
+
+# ---------------------------------------------------------------------------------------------
+# 13. nonlocal (passes/nonlocal_functions: the variables go in and come back) and tuple
+#     results of user and nested functions typed item by item (analysis/callee_types).
+# ---------------------------------------------------------------------------------------------
+def nonlocal_counter(a):
+    count = 0
+
+    def bump(k):
+        nonlocal count
+        count += k
+        return count
+    for i in range(a.shape[0]):
+        if a[i] > 0:
+            bump(1)
+    last = bump(10)
+    return count, last
+
+
+def nonlocal_int_then_float(x):
+    c = 0
+
+    def step(v):
+        nonlocal c
+        c = c + v
+    step(x)
+    step(2)
+    return c
+
+
+def nonlocal_two_names(a):
+    n = 0
+    s = a[0] * 0
+
+    def push(v):
+        nonlocal n, s
+        n += 1
+        s = s + v * v
+    for i in range(a.shape[0]):
+        push(a[i])
+    return n, s
+
+
+def nonlocal_recursive_depth(m):
+    depth = 0
+
+    def down(k):
+        nonlocal depth
+        depth += 1
+        if k > 0:
+            down(k - 1)
+    down(m)
+    return depth
+
+
+def nonlocal_result_used(a, k):
+    total = 0
+    seen = 0
+
+    def take(v):
+        nonlocal seen
+        seen += 1
+        return v * 2
+    for i in range(a.shape[0]):
+        total += take(a[i])
+    total += take(k)
+    return total, seen
+
+
+def nonlocal_writer_calls_writer(n):
+    steps = 0
+    value = n
+
+    def halve():
+        nonlocal steps, value
+        steps += 1
+        value = value // 2
+
+    def collatz():
+        nonlocal steps, value
+        while value > 1:
+            if value % 2 == 0:
+                halve()
+            else:
+                steps += 1
+                value = 3 * value + 1
+        return steps
+    result = collatz()
+    return result, value
+
+
+def nonlocal_seen_by_reader(a):
+    scale = 1.0
+
+    def grow():
+        nonlocal scale
+        scale = scale * 2.0
+    read = lambda v: v * scale  # noqa: E731
+    total = 0.0
+    for i in range(a.shape[0]):
+        grow()
+        total += read(a[i])
+    return total, scale
+
+
+def h_pair(x):
+    return x * 2, x + 1
+
+
+def tuple_result_in_loop(a):
+    total = a[0] * 0
+    last = a[0] * 0
+    for i in range(a.shape[0]):
+        u, v = h_pair(a[i])
+        total += u
+        last = v
+    return total, last
+
+
+def tuple_result_recursive(n, x):
+    def walk(k, y):
+        if k == 0:
+            return y, 1
+        z, c = walk(k - 1, y * 2)
+        return z, c + 1
+    return walk(n, x)
+
+
+def tuple_result_item(a):
+    return h_pair(a[0])[1] + divmod(a[1], 3)[0]
+
+
+def divmod_items(a):
+    q, r = divmod(a[0], 3)
+    return q, r
+
+
+def nonlocal_call_in_condition(a):
+    n = 0
+
+    def push(v):
+        nonlocal n
+        n += 1
+        return v > 1.0
+    hits = 0
+    for i in range(a.shape[0]):
+        if push(a[i]):
+            hits += 1
+    return n, hits
+
+
+def nonlocal_bound_later(k):
+    def bump():
+        nonlocal v
+        v += 1
+    if k:
+        v = 1
+    bump()
+    return v

@@ -193,7 +193,6 @@ CASES = [
     (S.call_returns_array, (X3,)),
     (S.call_skipping_defaults, (2,)), (S.call_skipping_defaults, (1.5,)),
     (S.call_same_helper_two_types, (3, 2.5)),
-    (S.call_helper_tuple_in_loop, (M33,)), (S.call_helper_tuple_in_loop, (M23,)),
     # 7. lambdas and nested defs
     (S.lambda_local, (3,)), (S.lambda_local, (1.5,)),
     (S.lambda_two_args, (2, 7)), (S.lambda_two_args, (9, -3)),
@@ -273,12 +272,36 @@ CASES = [
     (S.nested_recursive_array_sum, (np.array([3, 4], np.int32), 1)),
     (S.nested_default_exponent, (2,)), (S.nested_default_exponent, (1.5,)),
     (S.nested_default_exponent, (np.float32(1.5),)), (S.nested_default_exponent, (np.int8(3),)),
+    # 13. nonlocal; tuple results of user and nested functions typed item by item
+    (S.nonlocal_counter, (f64(1.0, -1.0, 2.0),)), (S.nonlocal_counter, (EMPTY_F64,)),
+    (S.nonlocal_int_then_float, (1,)), (S.nonlocal_int_then_float, (1.5,)),
+    (S.nonlocal_int_then_float, (np.int8(3),)), (S.nonlocal_int_then_float, (np.float32(0.5),)),
+    (S.nonlocal_two_names, (X3,)), (S.nonlocal_two_names, (f32(1.0, 2.5),)),
+    (S.nonlocal_two_names, (np.array([100, 27], np.int8),)),
+    (S.nonlocal_recursive_depth, (5,)), (S.nonlocal_recursive_depth, (0,)),
+    (S.nonlocal_result_used, (i64(1, 2, 3), 4)), (S.nonlocal_result_used, (i64(), 4)),
+    (S.nonlocal_writer_calls_writer, (27,)), (S.nonlocal_writer_calls_writer, (1,)),
+    (S.nonlocal_seen_by_reader, (X3,)),
+    (S.tuple_result_in_loop, (X3,)), (S.tuple_result_in_loop, (f32(1.0, 2.5),)),
+    (S.tuple_result_in_loop, (np.array([3, 4], np.int16),)),
+    (S.tuple_result_recursive, (3, 1.5)), (S.tuple_result_recursive, (3, np.float32(1.5))),
+    (S.tuple_result_recursive, (2, 7)),
+    (S.tuple_result_item, (X3,)), (S.tuple_result_item, (np.array([3, 4], np.uint8),)),
+    (S.divmod_items, (X3,)), (S.divmod_items, (np.array([7, -4], np.int32),)),
 ]
 
 # Issue 15: calls whose Python result compiled code cannot give (an int beyond int64, a list of
 # mixed numbers, a generator...): the call runs again as Python or falls back, never wraps or
 # converts. Compared with fallbacks allowed (not fullgraph).
 FIDELITY_CASES = [
+    # two results each a Python float (no rows) or an np.float64 by path: one flag cannot
+    # follow both, so it falls back (it came back as Python floats before tuple items were typed)
+    (S.call_helper_tuple_in_loop, (M33,)), (S.call_helper_tuple_in_loop, (M23,)),
+    (S.call_helper_tuple_in_loop, (M33[:0],)),
+    # nonlocal where the variables cannot go in and come back (passes/nonlocal_functions):
+    # a call inside a condition; a variable maybe unbound at the call (Python: NameError)
+    (S.nonlocal_call_in_condition, (X3,)), (S.nonlocal_bound_later, (1,)),
+    (S.nonlocal_bound_later, (0,)),
     (S.gen_sum_float_array, (X3,)), (S.gen_sum_float_array, (EMPTY_F64,)),
     (S.walrus_read_before, (4,)), (S.del_then_read, (2,)), (S.match_guard_capture, (5,)),
     (S.errstate_raise, (X3, f64(0.0, 2.0, 0.0))),

@@ -38,7 +38,8 @@ _MAX_ROUNDS = 8       # of a recursion's fixpoint: types only grow, over few str
 class CalleeTypes:
     """Result types of user functions by argument types, memoised for one caller's analysis.
 
-    ``result(fn, arg_kinds)`` -> frozenset of type strings, or None when not known (not a
+    ``result(fn, arg_kinds)`` -> frozenset of type strings (a tuple of them, item by item,
+    for a function returning tuple displays of one length), or None when not known (not a
     plain Python function with readable source and only positional parameters, an argument
     of unknown type, too deep). A recursive call (the same function with the same argument
     types, directly or through others) is solved as a least fixpoint: it first gives no type
@@ -55,7 +56,8 @@ class CalleeTypes:
         self.partial = {} if partial is None else partial
 
     def _solve(self, key, compute):
-        """The least fixpoint of ``compute()`` (a frozenset or None) for ``key``."""
+        """The least fixpoint of ``compute()`` (a frozenset, a tuple of them for a tuple
+        result, or None) for ``key``."""
         if key in self.memo:
             return self.memo[key]
         if key in self.partial:
@@ -74,7 +76,8 @@ class CalleeTypes:
             del self.partial[key]
         # A result computed from another call's partial types is not final: kept only at the
         # outermost call. An empty one waits on the caller's own fixpoint (bottom).
-        if outermost and found != frozenset():
+        if outermost and found != frozenset() and not (
+                isinstance(found, tuple) and not all(found)):
             self.memo[key] = found
         return found
 
@@ -128,10 +131,25 @@ class CalleeTypes:
                                    callees=CalleeTypes(self.depth + 1, self.partial,
                                                        self.split),
                                    local_defs=local_defs)
+            analysis.refine_reads()     # the callee is not split into webs: per read
             kinds = analysis.result_types()
-            if not isinstance(kinds, frozenset):
-                return None         # no result, a tuple, or mixed arities
-            out |= kinds
+            if kinds is None:
+                return None         # no result, or mixed arities
+            if kinds == frozenset():
+                continue            # bottom: not known yet (a recursion's first round)
+            if isinstance(kinds, tuple):    # `return x, y`: the types item by item
+                if isinstance(out, list) and len(out) == len(kinds):
+                    out = [o | k for o, k in zip(out, kinds)]
+                elif out:
+                    return None     # a tuple of another length, or not a tuple
+                else:
+                    out = [set(k) for k in kinds]
+            elif isinstance(out, list):
+                return None         # a tuple for some argument types, not for others
+            else:
+                out |= kinds
+        if isinstance(out, list):
+            return tuple(frozenset(o) for o in out)
         return frozenset(out)
 
     def local_result(self, fdef, kinds_by_param, resolve, unknown, local_defs, context=()):
@@ -140,8 +158,9 @@ class CalleeTypes:
         ``resolve``/``unknown``: the enclosing analysis' resolver (names the nested function
         does not bind or capture are the enclosing function's globals); ``local_defs``: the
         enclosing function's nested functions by name (one may call another); ``context``:
-        what else the result depends on (hashable, part of the memo key). A frozenset, or
-        None when not known (an unknown argument, too deep, a tuple result); an empty
+        what else the result depends on (hashable, part of the memo key). A frozenset (a
+        tuple of them for a tuple result), or None when not known (an unknown argument, too
+        deep, mixed results); an empty
         frozenset while the result waits on the enclosing fixpoint or a recursion (bottom)."""
         if self.depth >= _MAX_DEPTH:
             return None

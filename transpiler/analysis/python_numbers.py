@@ -57,6 +57,9 @@ class Numbers:
             Attribute that is not local (a global, ``math.pi``, ``np.float32``), or UNKNOWN.
         numpy_seeds (Iterable[str]): parameters called with a NumPy scalar.
         array_dims (dict[str, int] | None): parameters called with an array -> its ndim.
+        item_kinds (dict[int, str] | None): id(store) -> type string for names bound by a
+            tuple target from a call's result whose item's type is known
+            (ScalarTypes.item_kinds: ``"int"``, ``"float"``, ``"np:float32"``...).
 
     Attributes:
         kinds (dict[str, str]): Python-number locals -> kind.
@@ -65,16 +68,26 @@ class Numbers:
     """
 
     def __init__(self, fdef, local_vars, seeds=(), resolve=None, numpy_seeds=(),
-                 array_dims=None):
+                 array_dims=None, item_kinds=None):
         self.resolve = resolve or _no_resolve
+        items = {key: ("numpy", kind) if kind.startswith("np:") else ("kind", kind)
+                 for key, kind in (item_kinds or {}).items()}
         self.array_dims = dict(array_dims or {})
         if not isinstance(seeds, dict):
             seeds = {name: "num" for name in seeds}
         definitions = {}
         params = {a.id for a in fdef.args.args}
-        for node in gast.walk(fdef):
+        for node in _outer_nodes(fdef):
             if isinstance(node, gast.Assign):
                 for target in node.targets:
+                    if isinstance(target, (gast.Tuple, gast.List)):
+                        for elt in target.elts:     # an item of a call's result, if known
+                            for store in gast.walk(elt):
+                                if isinstance(store, gast.Name) and isinstance(
+                                        store.ctx, gast.Store):
+                                    definitions.setdefault(store.id, []).append(
+                                        items.get(id(store)))
+                        continue
                     for name in _names(target):
                         value = node.value if isinstance(target, gast.Name) else None
                         definitions.setdefault(name, []).append(value)
@@ -120,6 +133,7 @@ class Numbers:
         # know: copies made by the converter) and per definition.
         numpy_seeds = set(numpy_seeds)
         self._reaching, values = _reaching_definitions(fdef, params)
+        values.update((key, item) for key, item in items.items() if key in values)
         self.numpy_scalars = set()
         defs = {key for key, value in values.items() if value is not None}
         self._numpy_defs = defs
@@ -129,8 +143,8 @@ class Numbers:
             changed = False
             for key in sorted(defs):
                 value = values[key]
-                keep = value[1] in numpy_seeds if isinstance(value, tuple) else \
-                    self.is_numpy_scalar(value)
+                keep = value[1] in numpy_seeds if isinstance(value, tuple) and value[
+                    0] == "param" else self.is_numpy_scalar(value)
                 if not keep:
                     defs.discard(key)
                     changed = True
@@ -189,6 +203,8 @@ class Numbers:
         """``"int"``, ``"float"``, ``"num"`` for a Python-number expression, else None."""
         if node is None or _is_range_def(node):
             return None
+        if isinstance(node, tuple):         # an item of a call's result (item_kinds)
+            return node[1] if node[0] == "kind" else None
         if isinstance(node, gast.Constant):
             return _kind_of_value(node.value)
         if isinstance(node, gast.Name):
@@ -319,6 +335,8 @@ class Numbers:
 
     def is_numpy_scalar(self, node):
         """Whether expression ``node`` always gives a NumPy scalar (np.float32, np.int64...)."""
+        if isinstance(node, tuple):         # an item of a call's result (item_kinds)
+            return node[0] == "numpy"
         if isinstance(node, gast.Name):
             reaching = self._reaching.get(id(node))
             if reaching is not None:
@@ -351,8 +369,8 @@ class Numbers:
             reaching = self._reaching.get(id(node))
             if reaching:
                 values = [self._def_values.get(id(d)) for d in reaching]
-                return all(v is not None and not isinstance(v, tuple) and self.is_python(v)
-                           for v in values)
+                return all(v is not None and (not isinstance(v, tuple) or v[0] == "kind")
+                           and self.is_python(v) for v in values)
         return False
 
     def _is_element(self, node):
@@ -414,6 +432,21 @@ def _join(a, b):
     if b is None or a == b:
         return a
     return "num"
+
+
+def _outer_nodes(fdef):
+    """The nodes of ``fdef`` and of its comprehensions, not those of its nested functions and
+    lambdas (their parameters and assignments are their own names) unless one declares
+    ``nonlocal`` or ``global`` (then it may assign ``fdef``'s names: walked too)."""
+    stack = [fdef]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in gast.iter_child_nodes(node):
+            if isinstance(child, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)) and \
+                    not any(isinstance(n, (gast.Nonlocal, gast.Global)) for n in gast.walk(child)):
+                continue
+            stack.append(child)
 
 
 def _is_range_def(d):

@@ -416,9 +416,9 @@ class ScalarMerges:
             return None
         arity = shapes.pop()
         if arity is None:
-            items = [self.items_of(r.value) for r in returns]
-            if items[0] is not None and all(i == items[0] for i in items):
-                return items[0]
+            items = [self._items(r.value) for r in returns]    # `return divmod(a, b)`
+            if all(isinstance(i, tuple) for i in items) and len(set(map(len, items))) == 1:
+                return tuple(frozenset().union(*parts) for parts in zip(*items))
             return frozenset().union(*[self.of(r.value) for r in returns])
         return tuple(frozenset().union(*[self.of(r.value.elts[i]) for r in returns])
                      for i in range(arity))

@@ -44,6 +44,12 @@ def _bind(defs, node, target, value):
             isinstance(e, gast.Starred) for e in target.elts + value.elts):
         for t, v in zip(target.elts, value.elts):
             _bind(defs, node, t, v)
+    elif isinstance(target, (gast.Tuple, gast.List)) and isinstance(value, gast.Call) and all(
+            isinstance(e, gast.Name) for e in target.elts):
+        # `q, r = divmod(a, b)`, `s, n = helper(x)`: the call's result item by item
+        for index, elt in enumerate(target.elts):
+            defs.setdefault(elt.id, []).append(
+                (node, ("item", value, index, len(target.elts), elt)))
     else:
         for name in _stores(target):
             defs.setdefault(name.id, []).append((node, None))
@@ -86,6 +92,7 @@ class ScalarTypes(ScalarMerges):
         self.tag_updates = {}     # alike_tag: id(stmt) -> [(name, flag update)]
         self.tag_params = {}      # alike_tag: name -> its flag as a loop region's input
         self._parent_map = None
+        self._tuples = {}         # id(call) -> its tuple result's item types (_found)
         self.int_power = int_power
         self.unknown = unknown
         self.params = dict(params)
@@ -161,6 +168,14 @@ class ScalarTypes(ScalarMerges):
             return out
         if isinstance(value, tuple) and value[0] == "param":
             return {self.params.get(value[1], UNKNOWN)}
+        if isinstance(value, tuple) and value[0] == "item":    # an item of a call's tuple
+            _, call, index, count, _ = value
+            items = self._items(call)
+            if items == "bottom":
+                return set()
+            if items is None or len(items) != count:
+                return {UNKNOWN}
+            return set(items[index])        # empty: bottom
         if isinstance(value, tuple) and value[0] == "for":
             it = value[1]
             if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and \
@@ -231,16 +246,18 @@ class ScalarTypes(ScalarMerges):
                 return {"bool"}
             if all(link == {True} for link in links):
                 return {"np:bool"}
-            if len(links) == 1:
-                return {"bool", "np:bool"}
-            return {UNKNOWN}
+            # else: the link that decides gives a bool or an np.bool_, either may (a chain
+            # gives the first false link's result, or the last's)
+            return {"bool", "np:bool"}
         if isinstance(node, gast.BoolOp):    # Python gives one of the operands
             return set().union(*[self.of(v) for v in node.values])
         if isinstance(node, gast.IfExp):
             return self.of(node.body) | self.of(node.orelse)
         if isinstance(node, gast.Subscript):
             index = _constant(node.slice)
-            items = self.items_of(node.value)
+            items = self._items(node.value) if type(index) is int else None
+            if items == "bottom":
+                return set()                # not known yet in the fixpoint
             if items is not None and type(index) is int and -len(items) <= index < len(items):
                 return set(items[index])     # divmod(a, b)[1]
             if type(index) is int and isinstance(node.value, (gast.Name, gast.Attribute)) and \
@@ -346,7 +363,7 @@ class ScalarTypes(ScalarMerges):
             found = self.callees.view_result(fn.typing_view(), args, lambda var: set(
                 self.types.get(var, ())) or ({self.params[var]} if var in self.params else
                                              set()), self.resolve, self.unknown)
-            return {UNKNOWN} if found is None else set(found)   # empty: bottom
+            return self._found(node, found, UNKNOWN)     # empty: bottom
         if self.callees is not None:    # a user function: its own analysis, if it has one
             if any(not kinds for kinds in args):
                 return set()                # an argument not known yet in the fixpoint
@@ -357,8 +374,7 @@ class ScalarTypes(ScalarMerges):
                 if any(isinstance(k, tuple) and not all(k) for k in args):
                     return set()                # an item not known yet in the fixpoint
             found = self.callees.result(fn, args)
-            if found is not None:
-                return set(found)           # empty: bottom (a recursion, the fixpoint)
+            return self._found(node, found, CALL)   # empty: bottom (a recursion, the fixpoint)
         return {CALL}       # else its result is typed where it is converted
 
     def _local_call(self, node, fdef, owner):
@@ -389,7 +405,28 @@ class ScalarTypes(ScalarMerges):
             owner.definitions) if name in owner.closure_reads)
         found = self.callees.local_result(fdef, kinds, owner.resolve, owner.unknown,
                                           self.local_defs, seen)
-        return {UNKNOWN} if found is None else set(found)   # empty: bottom
+        return self._found(node, found, UNKNOWN)   # empty: bottom
+
+    def _found(self, node, found, unknown):
+        """The types of the call ``node`` of a user or nested function whose result types
+        are ``found`` (callee_types: a frozenset, a tuple of them, or None); a tuple result
+        is kept for ``_items`` (its items' types) and is ``unknown`` as a whole."""
+        if isinstance(found, tuple):
+            self._tuples[id(node)] = found
+            return {unknown}
+        self._tuples.pop(id(node), None)
+        return {unknown} if found is None else set(found)
+
+    def _items(self, node):
+        """The item types of a call giving a tuple: ``items_of``'s, or those of a user or
+        nested function returning tuples of one length (``s, n = helper(x)``); "bottom"
+        while its arguments are not known yet in the fixpoint; else None."""
+        items = self.items_of(node)
+        if items is not None or not isinstance(node, gast.Call):
+            return items
+        if not self.of(node):
+            return "bottom"
+        return self._tuples.get(id(node))
 
     def items_of(self, node):
         """The item types of a call giving a tuple (``divmod``, ``math.frexp``,
@@ -442,6 +479,30 @@ class ScalarTypes(ScalarMerges):
                 for child in gast.iter_child_nodes(node):
                     self._parent_map[id(child)] = node
         return self._parent_map
+
+    def item_kinds(self):
+        """``{id(store): type}`` for the names a tuple target binds from a call's result
+        (``s, n = helper(x)``) whose item has one type, a Python int or float or a NumPy
+        scalar: what transpiler.analysis.python_numbers.Numbers cannot see (its
+        ``item_kinds``)."""
+        found = {}
+        for items in self.definitions.values():
+            for _, value in items:
+                if isinstance(value, tuple) and value[0] == "item":
+                    kinds = self._of_definition(value)
+                    if len(kinds) == 1:
+                        kind = next(iter(kinds))
+                        if kind in ("int", "float") or kind.startswith("np:"):
+                            found[id(value[4])] = kind
+        return found
+
+    def refine_reads(self):
+        """Type each read of a local by the definitions reaching it (def-use chains) instead
+        of by every definition of its name: ``c = c + v; return c`` with ``c`` an int
+        parameter and ``v`` a float returns a float, not an int or a float. For a function
+        analysed as written (a callee: callee_types), whose names are not split into webs;
+        after the fixpoint, so the types of the definitions are final."""
+        self._refined.update(self._read_types())
 
     def _read_types(self):
         """id(read) -> the union of the types of the definitions reaching it (beniget

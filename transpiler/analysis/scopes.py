@@ -62,8 +62,30 @@ def nested_reads(fdef):
     """Names read inside the nested functions, lambdas and comprehensions of ``fdef``: a
     closure reads them when it is called, which def-use chains and liveness of ``fdef``
     do not see."""
-    return {n.id for scope in own_nodes(fdef) if isinstance(scope, NESTED_SCOPES)
-            for n in gast.walk(scope) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+    found = set()
+    for scope in own_nodes(fdef):
+        if isinstance(scope, NESTED_SCOPES):
+            reads = {n.id for n in gast.walk(scope) if isinstance(n, gast.Name)
+                     and isinstance(n.ctx, gast.Load)}
+            found |= reads - scope_locals(scope)
+    return found
+
+
+def scope_locals(scope):
+    """The names a nested function or lambda binds itself (its parameters, what its own code
+    assigns): reading them never reads the enclosing function's variable. Empty for a
+    comprehension (its reads all count: an over-approximation, which is safe)."""
+    if not isinstance(scope, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)):
+        return set()
+    declared = {n for node in own_nodes(scope) if isinstance(node, (gast.Nonlocal, gast.Global))
+                for n in node.names}
+    names = set(parameter_names(scope))
+    for node in own_nodes(scope):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            names.add(node.name)
+    return names - declared
 
 
 def local_definitions(fdef):

@@ -22,7 +22,7 @@ import copy
 import gast
 
 from ..analysis.def_use import QuietDefUseChains
-from ..analysis.scopes import NESTED_SCOPES, own_nodes
+from ..analysis.scopes import NESTED_SCOPES, own_nodes, scope_locals
 from ..naming import web_name
 
 def _own_nodes(fdef):
@@ -30,7 +30,9 @@ def _own_nodes(fdef):
     own, nested = [], set()
     for node in own_nodes(fdef):
         if isinstance(node, NESTED_SCOPES):
-            nested |= {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
+            # (a nested function's own parameters and locals are not the names of fdef)
+            nested |= {n.id for n in gast.walk(node) if isinstance(n, gast.Name)} - \
+                scope_locals(node)
             if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
                 nested.add(node.name)
         else:

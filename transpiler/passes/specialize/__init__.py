@@ -74,7 +74,7 @@ from ...analysis.callee_types import CalleeTypes
 from ...analysis.definite_assignment import check_definite_assignment
 from .. import (attribute_stores, comprehensions, definedness_flags, delete_names,
                 errstate_blocks, function_imports, match_statements, named_expressions,
-                operator_calls, tuple_arguments)
+                nonlocal_functions, operator_calls, tuple_arguments)
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -152,7 +152,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         # `if (y := f(x)) > 0` -> `y = f(x);
         # if y > 0`, operator.add(a, b) -> a + b (the names read are guarded in run),
         # sum/any/all of a generator expression and functools.reduce -> loops.
-        desugared, imported = function_imports.desugar(match_statements.desugar(source.node))
+        desugared, imported = function_imports.desugar(nonlocal_functions.desugar(
+            match_statements.desugar(source.node)))
         self.writeback, self.attribute_reads = [], set()
         first = (parameter_names(source.node) or [None])[0]
         if entry and first in bindings and bindings[first].path == Path(((("self",)),)):
@@ -199,6 +200,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             self.locals = local_names(node)
             self.numbers = Numbers(node, self.locals - set(bindings), python_params,
                                    self._resolve_static, numpy_params, array_params)
+        self._numbers_args = (self.locals - set(bindings), python_params, self._resolve_static,
+                              numpy_params, array_params)
         # Which types each name holds by path, where Numba's one type per name would differ.
         self.param_types = dict(param_types or {})
         self.weak_merges = {}       # name -> dtype: Python numbers assigned to it are converted
@@ -237,6 +240,10 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                                 callees=CalleeTypes(split=_split_tuple))
             # Only the entry's result is boxed by the caller (a converted callee's result
             # stays in compiled code), and a recursive call would read the flag too.
+            items = types.item_kinds()
+            if items:   # `s, n = helper(x)`: what the callee's analysis says of its items
+                self.numbers = Numbers(node, *self._numbers_args, item_kinds=items)
+                self.python_numbers = set(self.numbers.kinds)
             may_tag = self.entry and not _calls_itself(node, self.fn.__name__)
             self.weak_merges = types.weak_merges(tag_result=may_tag)
             self.tagged = types.tagged

@@ -1,0 +1,176 @@
+"""Nested functions that assign enclosing variables (``nonlocal``) become functional: the
+variables go in as leading parameters and come back as leading items of the result, which
+each call assigns back (issue 20: ``def bump(k): nonlocal count; count += k``), before the
+number analyses run.
+
+Python: a ``nonlocal`` name in ``g`` is the enclosing function's variable itself (a cell, the
+language reference's "Naming and binding"): ``g`` reads it when it runs and its assignments are
+seen by the enclosing function after the call. Passing the variable's value at the call and
+assigning the returned value after it gives the same values wherever nothing but the call can
+observe the variable in between. That holds when
+
+- ``g`` is a ``def`` at the top level of the function body, bound once, not decorated, with
+  plain positional parameters, and no function nested in it declares ``nonlocal``/``global``;
+- each ``nonlocal`` name is a parameter of the enclosing function or assigned by a top-level
+  statement before the ``def`` (so it is bound at every call: Python's NameError for an unbound
+  free variable cannot happen), and is never deleted;
+- every use of ``g`` is a call that is a whole statement's value: ``g(...)``, ``x = g(...)``
+  (any targets: Python evaluates the value before the targets), ``return g(...)``, or
+  ``x op= g(...)`` of a name ``g`` does not assign; in the enclosing function or in ``g``
+  itself (recursion), never in another nested function, a lambda or a comprehension; its
+  arguments call no such function and bind no name (the variables are read at the call, after
+  the arguments, as ``g`` would read them);
+- the enclosing function has no ``try`` (an exception leaving ``g`` after an assignment loses
+  it here; without a handler nothing reads the variable again).
+
+``return v`` in ``g`` becomes ``return (n1, ..., nk, v)``, falling off its end ``(n1, ...,
+nk, None)``; a call ``x = g(a)`` becomes ``(n1, ..., nk, t) = g(n1, ..., nk, a); x = t``.
+Anything else is left as it is, and the specializer says that a nonlocal declaration is not
+converted.
+"""
+import copy
+
+import gast
+
+from ..analysis.scopes import local_names, NESTED_SCOPES, own_nodes, parameter_names
+from ..nodes import const, located, name, rewrite_blocks
+
+
+def desugar(fdef):
+    """A copy of ``fdef`` (gast.FunctionDef, read-only: shared by every specialization) with
+    its nested functions that assign ``nonlocal`` variables made functional (module
+    docstring), or ``fdef`` itself when there is none or one cannot be."""
+    if not any(isinstance(n, gast.Nonlocal) for n in gast.walk(fdef)):
+        return fdef
+    fdef = copy.deepcopy(fdef)
+    writers = {}
+    for stmt in fdef.body:
+        if isinstance(stmt, gast.FunctionDef):
+            declared = [n for node in own_nodes(stmt) if isinstance(node, gast.Nonlocal)
+                        for n in node.names]
+            if declared:
+                writers[stmt.name] = (stmt, list(dict.fromkeys(declared)))
+    if not writers or not all(_eligible(fdef, g, names, writers)
+                              for g, names in writers.values()):
+        return fdef
+    taken = local_names(fdef)
+    fresh = _Fresh(taken)
+    for g, names in writers.values():
+        g.body = [s for s in g.body if not isinstance(s, gast.Nonlocal)]
+        g.args.args[:0] = [gast.Name(id=n, ctx=gast.Param(), annotation=None,
+                                     type_comment=None) for n in names]
+        g.body = rewrite_blocks(g.body, lambda stmt: _calls(stmt, writers, fresh))
+        g.body = rewrite_blocks(g.body, lambda stmt, names=names: _returns(stmt, names))
+        if not g.body or not isinstance(g.body[-1], gast.Return):
+            g.body.append(located(gast.Return(value=_items(names, const(None))), g.body[-1]
+                                  if g.body else g))
+    fdef.body = rewrite_blocks(fdef.body, lambda stmt: _calls(stmt, writers, fresh))
+    return fdef
+
+
+class _Fresh:
+    def __init__(self, taken):
+        self.taken = set(taken)
+
+    def __call__(self, base):
+        index = 0
+        while f"{base}_{index}" in self.taken:
+            index += 1
+        self.taken.add(f"{base}_{index}")
+        return f"{base}_{index}"
+
+
+def _items(names, value):
+    return gast.Tuple(elts=[name(n) for n in names] + [value], ctx=gast.Load())
+
+
+def _returns(stmt, names):
+    """``return v`` -> ``return (n1, ..., v)`` (in ``g``'s own scope: rewrite_blocks keeps out
+    of nested functions)."""
+    if isinstance(stmt, gast.Return):
+        value = stmt.value if stmt.value is not None else const(None)
+        return [located(gast.Return(value=_items(names, value)), stmt)]
+    return [stmt]
+
+
+def _writer_call(node, writers):
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+            node.func.id in writers:
+        return node
+    return None
+
+
+def _calls(stmt, writers, fresh):
+    """The statement ``stmt`` with its call of a writer made functional (module docstring)."""
+    call = _writer_call(getattr(stmt, "value", None), writers)
+    if call is None or not isinstance(stmt, (gast.Expr, gast.Assign, gast.Return,
+                                             gast.AugAssign)):
+        return [stmt]
+    names = writers[call.func.id][1]
+    result = fresh("_nonlocal_result")
+    call.args[:0] = [name(n) for n in names]
+    unpack = located(gast.Assign(
+        targets=[gast.Tuple(elts=[name(n, store=True) for n in names + [result]],
+                            ctx=gast.Store())], value=call, type_comment=None), stmt)
+    if isinstance(stmt, gast.Expr):
+        return [unpack]
+    stmt.value = located(name(result), stmt)
+    return [unpack, stmt]
+
+
+def _eligible(fdef, g, names, writers):
+    """Whether the writer ``g`` of ``names`` may be made functional (module docstring)."""
+    args = g.args
+    if g.decorator_list or args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+        return False
+    if any(isinstance(n, (gast.Nonlocal, gast.Global)) for scope in gast.walk(g)
+           if scope is not g and isinstance(scope, NESTED_SCOPES) for n in gast.walk(scope)):
+        return False
+    own = list(own_nodes(fdef))
+    if any(isinstance(n, (gast.Try, gast.Nonlocal, gast.Global)) for n in own) or any(
+            isinstance(n, getattr(gast, "TryStar", gast.Try)) for n in own):
+        return False
+    bound_here = set(parameter_names(fdef))
+    for stmt in fdef.body:
+        if stmt is g:
+            break
+        if isinstance(stmt, (gast.Assign, gast.AnnAssign)) and (
+                not isinstance(stmt, gast.AnnAssign) or stmt.value is not None):
+            targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
+            bound_here |= {n.id for t in targets for n in gast.walk(t)
+                           if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+    if not set(names) <= bound_here:
+        return False
+    for n in gast.walk(fdef):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Del) and n.id in names:
+            return False
+        if isinstance(n, gast.FunctionDef) and n is not g and n.name == g.name:
+            return False
+        if isinstance(n, gast.Name) and n.id == g.name and not isinstance(n.ctx, gast.Load):
+            return False
+    # Every load of a writer: the function of a call that is a whole statement's value, in
+    # the enclosing function's own scope or in a writer's own scope.
+    allowed = set()
+    for scope in [fdef] + [w for w, _ in writers.values()]:
+        for node in own_nodes(scope):
+            if not isinstance(node, gast.stmt):
+                continue
+            call = _writer_call(getattr(node, "value", None), writers)
+            if call is None or not isinstance(node, (gast.Expr, gast.Assign, gast.Return,
+                                                     gast.AugAssign)):
+                continue
+            if isinstance(node, gast.AugAssign) and (not isinstance(
+                    node.target, gast.Name) or node.target.id in writers[call.func.id][1]):
+                continue
+            if call.keywords or any(isinstance(a, gast.Starred) for a in call.args) or any(
+                    isinstance(n, gast.NamedExpr) or (isinstance(n, gast.Name) and n.id in
+                                                      writers) for a in call.args
+                    for n in gast.walk(a)):
+                continue
+            if scope is not fdef and not set(writers[call.func.id][1]) <= set(
+                    writers[scope.name][1]):
+                continue    # what the callee assigns must be the caller's parameters too
+            allowed.add(id(call.func))
+    return all(id(n) in allowed for n in gast.walk(fdef)
+               if isinstance(n, gast.Name) and n.id == g.name and isinstance(n.ctx, gast.Load))
+
