@@ -2167,3 +2167,38 @@ def nonlocal_bound_later(k):
         v = 1
     bump()
     return v
+
+
+def nonlocal_while_test(k):
+    left = k
+
+    def take():
+        nonlocal left
+        left -= 1
+        return left > 0
+    steps = 0
+    while take():
+        steps += 1
+    return steps, left
+
+
+def nonlocal_read_before_call(k):
+    c = k
+
+    def bump():
+        nonlocal c
+        c = c * 10
+        return 1
+    y = c + bump()       # Python reads c before the call: the call cannot move first
+    return y, c
+
+
+def nonlocal_aug_of_own_variable(k):
+    count = k
+
+    def bump():
+        nonlocal count
+        count += 1
+        return 100
+    count += bump()      # the old count plus the result: Python's order
+    return count

@@ -282,6 +282,8 @@ CASES = [
     (S.nonlocal_result_used, (i64(1, 2, 3), 4)), (S.nonlocal_result_used, (i64(), 4)),
     (S.nonlocal_writer_calls_writer, (27,)), (S.nonlocal_writer_calls_writer, (1,)),
     (S.nonlocal_seen_by_reader, (X3,)),
+    (S.nonlocal_call_in_condition, (X3,)), (S.nonlocal_call_in_condition, (EMPTY_F64,)),
+    (S.nonlocal_while_test, (5,)), (S.nonlocal_while_test, (0,)),
     (S.tuple_result_in_loop, (X3,)), (S.tuple_result_in_loop, (f32(1.0, 2.5),)),
     (S.tuple_result_in_loop, (np.array([3, 4], np.int16),)),
     (S.tuple_result_recursive, (3, 1.5)), (S.tuple_result_recursive, (3, np.float32(1.5))),
@@ -299,9 +301,10 @@ FIDELITY_CASES = [
     (S.call_helper_tuple_in_loop, (M33,)), (S.call_helper_tuple_in_loop, (M23,)),
     (S.call_helper_tuple_in_loop, (M33[:0],)),
     # nonlocal where the variables cannot go in and come back (passes/nonlocal_functions):
-    # a call inside a condition; a variable maybe unbound at the call (Python: NameError)
-    (S.nonlocal_call_in_condition, (X3,)), (S.nonlocal_bound_later, (1,)),
-    (S.nonlocal_bound_later, (0,)),
+    # a read of the variable before the call in its statement; a variable maybe unbound at
+    # the call (Python: NameError)
+    (S.nonlocal_read_before_call, (3,)), (S.nonlocal_aug_of_own_variable, (2,)),
+    (S.nonlocal_bound_later, (1,)), (S.nonlocal_bound_later, (0,)),
     (S.gen_sum_float_array, (X3,)), (S.gen_sum_float_array, (EMPTY_F64,)),
     (S.walrus_read_before, (4,)), (S.del_then_read, (2,)), (S.match_guard_capture, (5,)),
     (S.errstate_raise, (X3, f64(0.0, 2.0, 0.0))),

@@ -17,21 +17,24 @@ import gast
 
 from ..nodes import located, rewrite_blocks
 
-def desugar(fdef):
+def desugar(fdef, protected=()):
     """A copy of ``fdef`` (gast.FunctionDef, read-only: shared by every specialization) with
     its named expressions hoisted where that keeps Python's order (module docstring), or
-    ``fdef`` itself when it has none."""
+    ``fdef`` itself when it has none. ``protected``: names the hoisted values may assign
+    besides their targets (passes/nonlocal_functions: a call of a nested function assigning
+    them), so no read of them may be evaluated before one."""
     if not any(isinstance(n, gast.NamedExpr) for n in gast.walk(fdef)):
         return fdef
     fdef = copy.deepcopy(fdef)
-    fdef.body = rewrite_blocks(fdef.body, _rewrite)
+    protected = frozenset(protected)
+    fdef.body = rewrite_blocks(fdef.body, lambda stmt: _rewrite(stmt, protected))
     return fdef
 
 
-def _rewrite(stmt):
+def _rewrite(stmt, protected):
     if isinstance(stmt, gast.While):
-        return [_while(stmt)]
-    return _hoist(stmt) + [stmt]
+        return [_while(stmt, protected)]
+    return _hoist(stmt, protected) + [stmt]
 
 
 def _root(stmt):
@@ -48,7 +51,7 @@ def _root(stmt):
     return None, ()
 
 
-def _hoist(stmt):
+def _hoist(stmt, protected=frozenset()):
     """The assignments hoisted out of ``stmt``'s first-evaluated expression (which is
     rewritten in place), in evaluation order."""
     root, read_before = _root(stmt)
@@ -56,7 +59,7 @@ def _hoist(stmt):
         return []
     out = []
     while True:
-        found = _first_hoistable(root, read_before)
+        found = _first_hoistable(root, read_before, protected)
         if found is None:
             return out
         named, parent, field, index = found
@@ -83,11 +86,11 @@ def _set_root(stmt, value):
         stmt.value = value
 
 
-def _first_hoistable(root, read_before):
+def _first_hoistable(root, read_before, protected):
     """``(named expression, parent, field, index)`` of the first named expression in
     evaluation order that may move before the statement, or None."""
     for named, path in _named_in_order(root):
-        if _movable(named, path, read_before):
+        if _movable(named, path, read_before, protected):
             parent, field, index = path[-1] if path else (None, None, None)
             return named, parent, field, index
         return None     # a later one would move before this one: keep the order
@@ -121,13 +124,14 @@ _ORDER = {gast.BinOp: ("left", "right"), gast.UnaryOp: ("operand",),
           gast.keyword: ("value",)}
 
 
-def _movable(named, path, read_before):
+def _movable(named, path, read_before, protected=frozenset()):
     """Whether nothing evaluated before ``named`` in its statement can see the move: each
     step down from the root is one Python always evaluates (not a lazy operand), and what
     it evaluates first is names and constants that are not the target."""
     if not isinstance(named.target, gast.Name):
         return False
     target = named.target.id
+    seen = protected | {target}     # names the move could change what a read sees
     before = []
     for parent, field, index in path:
         fields = _ORDER.get(type(parent))
@@ -142,13 +146,13 @@ def _movable(named, path, read_before):
             before.extend(value if isinstance(value, list) else [value])
         if index is not None:
             before.extend(getattr(parent, field)[:index])
-    if target in read_before:
+    if seen & set(read_before):
         return False
     for node in before:
         if node is None:
             continue
         for part in gast.walk(node):
-            if isinstance(part, gast.Name) and part.id == target:
+            if isinstance(part, gast.Name) and part.id in seen:
                 return False
             if not isinstance(part, (gast.Name, gast.Constant, gast.expr_context,
                                      gast.keyword)):
@@ -156,13 +160,13 @@ def _movable(named, path, read_before):
     return True
 
 
-def _while(stmt):
+def _while(stmt, protected):
     """``while`` whose test has hoistable named expressions, as ``while True:`` with them
     and ``if not test: break`` first in the body (module docstring); else ``stmt``."""
     if stmt.orelse:
         return stmt
     probe = gast.If(test=stmt.test, body=[], orelse=[])
-    hoisted = _hoist(probe)
+    hoisted = _hoist(probe, protected)
     if not hoisted:
         return stmt
     leave = located(gast.If(test=gast.UnaryOp(op=gast.Not(), operand=probe.test),

@@ -36,25 +36,29 @@ from ..analysis.scopes import local_names, NESTED_SCOPES, own_nodes, parameter_n
 from ..nodes import const, located, name, rewrite_blocks
 
 
-def desugar(fdef):
+def desugar(fdef, hoist=None):
     """A copy of ``fdef`` (gast.FunctionDef, read-only: shared by every specialization) with
     its nested functions that assign ``nonlocal`` variables made functional (module
-    docstring), or ``fdef`` itself when there is none or one cannot be."""
+    docstring), or ``fdef`` itself when there is none or one cannot be. ``hoist(fdef,
+    protected)``: passes.named_expressions.desugar, which moves a call inside an expression
+    (``if push(v):``, ``y = bump() * 2``, a ``while`` test) before its statement where
+    Python's order allows, none of the variables being read before it; None: such calls
+    are not converted."""
     if not any(isinstance(n, gast.Nonlocal) for n in gast.walk(fdef)):
         return fdef
-    fdef = copy.deepcopy(fdef)
-    writers = {}
-    for stmt in fdef.body:
-        if isinstance(stmt, gast.FunctionDef):
-            declared = [n for node in own_nodes(stmt) if isinstance(node, gast.Nonlocal)
-                        for n in node.names]
-            if declared:
-                writers[stmt.name] = (stmt, list(dict.fromkeys(declared)))
-    if not writers or not all(_eligible(fdef, g, names, writers)
-                              for g, names in writers.values()):
-        return fdef
-    taken = local_names(fdef)
-    fresh = _Fresh(taken)
+    original, fdef = fdef, copy.deepcopy(fdef)
+    writers = _writers(fdef)
+    if not writers:
+        return original
+    fresh = _Fresh(local_names(fdef))
+    if hoist is not None and _mark(fdef, writers, fresh):
+        protected = {n for _, names in writers.values() for n in names}
+        fdef = hoist(fdef, protected)
+        fdef.body = [hoist(s, protected) if isinstance(s, gast.FunctionDef) and s.name in
+                     writers else s for s in fdef.body]
+        writers = _writers(fdef)
+    if not all(_eligible(fdef, g, names, writers) for g, names in writers.values()):
+        return original
     for g, names in writers.values():
         g.body = [s for s in g.body if not isinstance(s, gast.Nonlocal)]
         g.args.args[:0] = [gast.Name(id=n, ctx=gast.Param(), annotation=None,
@@ -66,6 +70,52 @@ def desugar(fdef):
                                   if g.body else g))
     fdef.body = rewrite_blocks(fdef.body, lambda stmt: _calls(stmt, writers, fresh))
     return fdef
+
+
+def _writers(fdef):
+    """name -> (FunctionDef, the names it declares nonlocal) of the top-level nested
+    functions with a ``nonlocal`` declaration."""
+    writers = {}
+    for stmt in fdef.body:
+        if isinstance(stmt, gast.FunctionDef):
+            declared = [n for node in own_nodes(stmt) if isinstance(node, gast.Nonlocal)
+                        for n in node.names]
+            if declared:
+                writers[stmt.name] = (stmt, list(dict.fromkeys(declared)))
+    return writers
+
+
+def _mark(fdef, writers, fresh):
+    """Wrap each call of a writer that is not a statement's whole value (in ``fdef``'s own
+    scope and the writers' own) in a named expression ``(_nonlocal_call_k := g(...))``, for
+    ``hoist`` to move; not inside lambdas and comprehensions (their own scopes). Whether any
+    was wrapped."""
+    scopes = [fdef] + [g for g, _ in writers.values()]
+    whole = {id(node.value) for scope in scopes for node in own_nodes(scope)
+             if isinstance(node, (gast.Expr, gast.Assign, gast.Return, gast.AugAssign))
+             and _writer_call(node.value, writers) is not None}
+    wrapped = []
+
+    class Wrap(gast.NodeTransformer):
+        def visit_FunctionDef(self, node):
+            return node                 # a nested function: its own scope (or a writer's)
+
+        def visit_Lambda(self, node):
+            return node
+
+        visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda
+
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if _writer_call(node, writers) is None or id(node) in whole:
+                return node
+            wrapped.append(node)
+            return located(gast.NamedExpr(target=name(fresh("_nonlocal_call"), store=True),
+                                          value=node), node)
+
+    for scope in scopes:
+        scope.body = [Wrap().visit(stmt) for stmt in scope.body]
+    return bool(wrapped)
 
 
 class _Fresh:

@@ -153,7 +153,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         # if y > 0`, operator.add(a, b) -> a + b (the names read are guarded in run),
         # sum/any/all of a generator expression and functools.reduce -> loops.
         desugared, imported = function_imports.desugar(nonlocal_functions.desugar(
-            match_statements.desugar(source.node)))
+            match_statements.desugar(source.node), named_expressions.desugar))
         self.writeback, self.attribute_reads = [], set()
         first = (parameter_names(source.node) or [None])[0]
         if entry and first in bindings and bindings[first].path == Path(((("self",)),)):

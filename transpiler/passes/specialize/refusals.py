@@ -11,7 +11,10 @@ _UNSUPPORTED_STMTS = {
     gast.Try: "try/except", gast.With: "a with block", gast.AsyncWith: "async with",
     gast.AsyncFor: "async for", gast.AsyncFunctionDef: "an async def",
     gast.ClassDef: "a class definition",
-    gast.Global: "a global declaration", gast.Nonlocal: "a nonlocal declaration",
+    gast.Global: "a global declaration", gast.Nonlocal: (
+        "a nonlocal declaration (converted where each call of its function is a statement's "
+        "whole value or can move before its statement without a read of the variables "
+        "first, the variables are bound before its def, and there is no try)"),
     gast.Import: "an import statement", gast.ImportFrom: "an import statement",
     gast.Delete: "a del statement (of a name read afterwards, an item or an attribute)",
     gast.Match: "a match statement with class, sequence or mapping patterns (or a guard "
