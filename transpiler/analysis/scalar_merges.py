@@ -496,7 +496,10 @@ class ScalarMerges:
                     slots.setdefault((len(parts), i), []).append((ret, self.of(part)))
         for (_, i), items in sorted(slots.items()):
             kinds = frozenset().union(*[k for _, k in items])
-            if _differ(kinds) and not getattr(self, "tagged", None):
+            # a call typed only where it is converted (its box is Numba's) beside a NumPy
+            # scalar on another path: Numba boxes that one as a Python number
+            untyped = CALL in kinds and any(k.startswith("np:") for k in kinds)
+            if (_differ(kinds) or untyped) and not getattr(self, "tagged", None):
                 what = "the result" if len(slots) == 1 else f"item {i} of the result"
                 found.append((items[-1][0],
                               f"{what} is {_names(kinds)} depending on the path taken (Python "
