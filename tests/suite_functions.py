@@ -2202,3 +2202,80 @@ def nonlocal_aug_of_own_variable(k):
         return 100
     count += bump()      # the old count plus the result: Python's order
     return count
+
+
+# review of stop 30 (nested tuples, bool items, sibling closures, swaps)
+def h_nested_pair(y):
+    return (y, (y + 1, y * 0.5))
+
+
+def nested_tuple_target(x):
+    a, (b, c) = h_nested_pair(x)
+    return a, b, c
+
+
+def nested_tuple_item(x):
+    return h_nested_pair(x)[1][1]
+
+
+def tuple_result_bool_or_float(k):
+    def f(k):
+        if k < 2:
+            return k, 1
+        return k + 0.5, 2
+    return f(k)
+
+
+def tuple_result_through_name(k):
+    def f(k):
+        if k < 2:
+            return k, 1
+        return k + 1, 2
+    t = f(k)
+    return t
+
+
+def nonlocal_writer_calls_reader(x):
+    c = x
+
+    def r():
+        return c * 10
+
+    def g():
+        nonlocal c
+        c += 1
+        return r()
+    y = g()
+    return y, c
+
+
+def swap_through_helper(x, y):
+    def sw(a, b):
+        a, b = b, a + b
+        return a, b
+    a, b = x, y
+    a, b = sw(a, b)
+    return a, b
+
+
+def nonlocal_swap(x, y):
+    a, b = x, y
+
+    def sw():
+        nonlocal a, b
+        a, b = b, a + b
+        return a * 2
+    t = sw()
+    t2 = sw()
+    return t, t2, a, b
+
+
+def nonlocal_tuple_result(x):
+    c = 0
+
+    def g(v):
+        nonlocal c
+        c += 1
+        return v * 0.5, v + 1
+    a, b = g(x)
+    return a, b, c

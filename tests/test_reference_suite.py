@@ -284,6 +284,10 @@ CASES = [
     (S.nonlocal_seen_by_reader, (X3,)),
     (S.nonlocal_call_in_condition, (X3,)), (S.nonlocal_call_in_condition, (EMPTY_F64,)),
     (S.nonlocal_while_test, (5,)), (S.nonlocal_while_test, (0,)),
+    (S.swap_through_helper, (np.float32(1), 2)), (S.swap_through_helper, (1, 2.5)),
+    (S.nonlocal_swap, (np.float32(1), 2)), (S.nonlocal_swap, (1, 2)),
+    (S.nonlocal_tuple_result, (np.int8(3),)), (S.nonlocal_tuple_result, (np.int64(-7),)),
+    (S.nonlocal_tuple_result, (2,)), (S.nonlocal_tuple_result, (np.float64(-0.0),)),
     (S.tuple_result_in_loop, (X3,)), (S.tuple_result_in_loop, (f32(1.0, 2.5),)),
     (S.tuple_result_in_loop, (np.array([3, 4], np.int16),)),
     (S.tuple_result_recursive, (3, 1.5)), (S.tuple_result_recursive, (3, np.float32(1.5))),
@@ -305,6 +309,13 @@ FIDELITY_CASES = [
     # the call (Python: NameError)
     (S.nonlocal_read_before_call, (3,)), (S.nonlocal_aug_of_own_variable, (2,)),
     (S.nonlocal_bound_later, (1,)), (S.nonlocal_bound_later, (0,)),
+    # a nested tuple's items are not typed; a bool or a float by path; a sibling closure
+    # called by a writer (it would read the variable not yet assigned back)
+    (S.nested_tuple_target, (np.int8(3),)), (S.nested_tuple_target, (np.int64(-7),)),
+    (S.nested_tuple_target, (np.False_,)), (S.nested_tuple_item, (np.int8(3),)),
+    (S.tuple_result_bool_or_float, (True,)), (S.tuple_result_bool_or_float, (3,)),
+    (S.tuple_result_through_name, (True,)), (S.tuple_result_through_name, (5,)),
+    (S.nonlocal_writer_calls_reader, (3,)), (S.nonlocal_writer_calls_reader, (2.5,)),
     (S.gen_sum_float_array, (X3,)), (S.gen_sum_float_array, (EMPTY_F64,)),
     (S.walrus_read_before, (4,)), (S.del_then_read, (2,)), (S.match_guard_capture, (5,)),
     (S.errstate_raise, (X3, f64(0.0, 2.0, 0.0))),

@@ -32,6 +32,8 @@ def reaching_definitions(fdef, params):
                 for name in gast.walk(target):
                     if isinstance(name, gast.Name) and isinstance(name.ctx, gast.Store):
                         values[id(name)] = node.value if name is target else None
+                for name, value in paired(target, node.value):    # `a, b = x, y`
+                    values[id(name)] = value
         elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
             values[id(node.target)] = gast.BinOp(left=node.target, op=node.op,
                                                  right=node.value)
@@ -49,3 +51,20 @@ def reaching_definitions(fdef, params):
         for user in definition.users():
             reaching.setdefault(id(user.node), []).append(node)
     return reaching, values
+
+
+def paired(target, value):
+    """``[(Name, expression)]`` for a tuple target assigned a tuple display of the same
+    length, element by element (``a, b = x, y``: Python evaluates the whole display first,
+    so each name gets its own item); [] otherwise."""
+    if not (isinstance(target, (gast.Tuple, gast.List)) and isinstance(
+            value, (gast.Tuple, gast.List)) and len(target.elts) == len(value.elts)) or any(
+            isinstance(e, gast.Starred) for e in target.elts + value.elts):
+        return []
+    out = []
+    for t, v in zip(target.elts, value.elts):
+        if isinstance(t, gast.Name):
+            out.append((t, v))
+        else:
+            out.extend(paired(t, v))
+    return out

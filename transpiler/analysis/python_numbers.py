@@ -28,7 +28,7 @@ import gast
 import numpy as np
 
 from ..number_rules import PYTHON_FLOAT_MATH
-from .def_use import reaching_definitions as _reaching_definitions
+from .def_use import paired, reaching_definitions as _reaching_definitions
 
 _PY_CALLS = {"len": "any", "int": "any", "float": "any", "round": "py", "abs": "py",
              "min": "py", "max": "py"}
@@ -80,6 +80,11 @@ class Numbers:
         for node in _outer_nodes(fdef):
             if isinstance(node, gast.Assign):
                 for target in node.targets:
+                    pairs = dict((id(t), v) for t, v in paired(target, node.value))
+                    if pairs:       # `a, b = x, y`: item by item
+                        for store in _names_nodes(target):
+                            definitions.setdefault(store.id, []).append(pairs.get(id(store)))
+                        continue
                     if isinstance(target, (gast.Tuple, gast.List)):
                         for elt in target.elts:     # an item of a call's result, if known
                             for store in gast.walk(elt):
@@ -432,6 +437,11 @@ def _join(a, b):
     if b is None or a == b:
         return a
     return "num"
+
+
+def _names_nodes(target):
+    return [n for n in gast.walk(target) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Store)]
 
 
 def _outer_nodes(fdef):

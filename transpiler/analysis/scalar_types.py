@@ -50,6 +50,11 @@ def _bind(defs, node, target, value):
         for index, elt in enumerate(target.elts):
             defs.setdefault(elt.id, []).append(
                 (node, ("item", value, index, len(target.elts), elt)))
+    elif isinstance(target, (gast.Tuple, gast.List)) and isinstance(value, gast.Call):
+        # `a, (b, c) = helper(x)`: an item that is a tuple is not typed (None); marked so
+        # that a result computed from it is refused, not boxed as Numba boxes it
+        for name in _stores(target):
+            defs.setdefault(name.id, []).append((node, ("item", value, None, None, name)))
     else:
         for name in _stores(target):
             defs.setdefault(name.id, []).append((node, None))
@@ -170,6 +175,8 @@ class ScalarTypes(ScalarMerges):
             return {self.params.get(value[1], UNKNOWN)}
         if isinstance(value, tuple) and value[0] == "item":    # an item of a call's tuple
             _, call, index, count, _ = value
+            if index is None:
+                return {UNKNOWN}            # inside a nested tuple target
             items = self._items(call)
             if items == "bottom":
                 return set()
@@ -502,7 +509,11 @@ class ScalarTypes(ScalarMerges):
         parameter and ``v`` a float returns a float, not an int or a float. For a function
         analysed as written (a callee: callee_types), whose names are not split into webs;
         after the fixpoint, so the types of the definitions are final."""
-        self._refined.update(self._read_types())
+        for _ in range(4):      # each round reads the last one's types: they only shrink
+            found = self._read_types()
+            if all(self._refined.get(key) == kinds for key, kinds in found.items()):
+                break
+            self._refined.update(found)
 
     def _read_types(self):
         """id(read) -> the union of the types of the definitions reaching it (beniget

@@ -20,6 +20,8 @@ observe the variable in between. That holds when
   itself (recursion), never in another nested function, a lambda or a comprehension; its
   arguments call no such function and bind no name (the variables are read at the call, after
   the arguments, as ``g`` would read them);
+- ``g`` calls no other nested function but writers of its own variables (another one would
+  read them from the enclosing function, not yet assigned back);
 - the enclosing function has no ``try`` (an exception leaving ``g`` after an assignment loses
   it here; without a handler nothing reads the variable again).
 
@@ -59,16 +61,18 @@ def desugar(fdef, hoist=None):
         writers = _writers(fdef)
     if not all(_eligible(fdef, g, names, writers) for g, names in writers.values()):
         return original
+    arity = {name: _tuple_arity(g) for name, (g, _) in writers.items()}
     for g, names in writers.values():
         g.body = [s for s in g.body if not isinstance(s, gast.Nonlocal)]
         g.args.args[:0] = [gast.Name(id=n, ctx=gast.Param(), annotation=None,
                                      type_comment=None) for n in names]
-        g.body = rewrite_blocks(g.body, lambda stmt: _calls(stmt, writers, fresh))
-        g.body = rewrite_blocks(g.body, lambda stmt, names=names: _returns(stmt, names))
+        g.body = rewrite_blocks(g.body, lambda stmt: _calls(stmt, writers, fresh, arity))
+        g.body = rewrite_blocks(g.body, lambda stmt, names=names, flat=arity[g.name]: _returns(
+            stmt, names, flat))
         if not g.body or not isinstance(g.body[-1], gast.Return):
             g.body.append(located(gast.Return(value=_items(names, const(None))), g.body[-1]
                                   if g.body else g))
-    fdef.body = rewrite_blocks(fdef.body, lambda stmt: _calls(stmt, writers, fresh))
+    fdef.body = rewrite_blocks(fdef.body, lambda stmt: _calls(stmt, writers, fresh, arity))
     return fdef
 
 
@@ -130,16 +134,30 @@ class _Fresh:
         return f"{base}_{index}"
 
 
-def _items(names, value):
-    return gast.Tuple(elts=[name(n) for n in names] + [value], ctx=gast.Load())
+def _items(names, value, flat=None):
+    values = list(value.elts) if flat is not None else [value]
+    return gast.Tuple(elts=[name(n) for n in names] + values, ctx=gast.Load())
 
 
-def _returns(stmt, names):
-    """``return v`` -> ``return (n1, ..., v)`` (in ``g``'s own scope: rewrite_blocks keeps out
-    of nested functions)."""
+def _tuple_arity(g):
+    """The length of the tuple displays ``g`` returns when every return of its own scope is
+    one of that length and its body ends in a return (its result is then flattened into
+    the returned tuple, so each item keeps its type: ``a, b = g(x)``); else None."""
+    returns = [n for n in own_nodes(g) if isinstance(n, gast.Return)]
+    if not returns or not g.body or not isinstance(g.body[-1], gast.Return):
+        return None
+    sizes = {len(r.value.elts) if isinstance(r.value, gast.Tuple) and not any(
+        isinstance(e, gast.Starred) for e in r.value.elts) else None for r in returns}
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def _returns(stmt, names, flat=None):
+    """``return v`` -> ``return (n1, ..., v)``, ``return (v1, v2)`` -> ``return (n1, ...,
+    v1, v2)`` where ``flat`` (in ``g``'s own scope: rewrite_blocks keeps out of nested
+    functions)."""
     if isinstance(stmt, gast.Return):
         value = stmt.value if stmt.value is not None else const(None)
-        return [located(gast.Return(value=_items(names, value)), stmt)]
+        return [located(gast.Return(value=_items(names, value, flat)), stmt)]
     return [stmt]
 
 
@@ -150,21 +168,23 @@ def _writer_call(node, writers):
     return None
 
 
-def _calls(stmt, writers, fresh):
+def _calls(stmt, writers, fresh, arity):
     """The statement ``stmt`` with its call of a writer made functional (module docstring)."""
     call = _writer_call(getattr(stmt, "value", None), writers)
     if call is None or not isinstance(stmt, (gast.Expr, gast.Assign, gast.Return,
                                              gast.AugAssign)):
         return [stmt]
     names = writers[call.func.id][1]
-    result = fresh("_nonlocal_result")
+    size = arity.get(call.func.id)
+    results = [fresh(f"{call.func.id}_result") for _ in range(1 if size is None else size)]
     call.args[:0] = [name(n) for n in names]
     unpack = located(gast.Assign(
-        targets=[gast.Tuple(elts=[name(n, store=True) for n in names + [result]],
+        targets=[gast.Tuple(elts=[name(n, store=True) for n in names + results],
                             ctx=gast.Store())], value=call, type_comment=None), stmt)
     if isinstance(stmt, gast.Expr):
         return [unpack]
-    stmt.value = located(name(result), stmt)
+    stmt.value = located(name(results[0]) if size is None else gast.Tuple(
+        elts=[name(r) for r in results], ctx=gast.Load()), stmt)
     return [unpack, stmt]
 
 
@@ -197,6 +217,17 @@ def _eligible(fdef, g, names, writers):
         if isinstance(n, gast.FunctionDef) and n is not g and n.name == g.name:
             return False
         if isinstance(n, gast.Name) and n.id == g.name and not isinstance(n.ctx, gast.Load):
+            return False
+    # Another nested function of fdef called from g would read the variables from fdef,
+    # where they are not yet assigned back: not converted.
+    functions = {n.name for n in gast.walk(fdef) if isinstance(n, gast.FunctionDef)
+                 and n is not fdef} | {t.id for n in gast.walk(fdef) if isinstance(
+                     n, gast.Assign) and isinstance(n.value, gast.Lambda) for t in n.targets
+                     if isinstance(t, gast.Name)}
+    for node in own_nodes(g):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and \
+                node.id in functions and not (node.id in writers and set(
+                    writers[node.id][1]) <= set(names)):
             return False
     # Every load of a writer: the function of a call that is a whole statement's value, in
     # the enclosing function's own scope or in a writer's own scope.
