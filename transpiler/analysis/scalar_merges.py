@@ -22,6 +22,7 @@ import numpy as np
 
 from .scalar_kinds import (_BINOPS, _FLOATS, _PY, _SAME, CALL, UNKNOWN, _constant,
                            _number_pair, alike_pair)
+from .tuple_items import result_types, untyped_tuple_item, value_items
 
 
 class ScalarMerges:
@@ -404,61 +405,10 @@ class ScalarMerges:
             return self.of(target.value) == {f"arr:{kind[3:]}:{_ndim(target)}"}
         return False
 
-    def _untyped_tuple_item(self, value):
-        """What in the returned expression ``value`` reads an item of a user or nested
-        function's tuple result that has no known type: ``"helper(...)"``, a name bound
-        from one, or None."""
-        if value is None:
-            return None
-        whole = [value] + [n.value for n in gast.walk(value) if isinstance(n, gast.Subscript)]
-        for node in whole:      # `return helper(x)`, `helper(x)[1][1]`: a nested tuple
-            if isinstance(node, gast.Call) and id(node) in self._tuples and any(
-                    not kinds or UNKNOWN in kinds for kinds in self._tuples[id(node)]):
-                return "a call's result"
-        for node in gast.walk(value):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-                for _, held in self.definitions.get(node.id, ()):
-                    if isinstance(held, tuple) and held[0] == "item" and held[2] is None:
-                        return f"'{node.id}'"     # `a, (b, c) = helper(x)`
-        return None
-
-    def value_items(self, node):
-        """The item types of a tuple value that is not a display: a call's tuple result
-        (``_items``), or a local name every definition of which is such a call of one
-        arity (``t = helper(k); return t``); None when not known."""
-        if isinstance(node, gast.Name) and node.id in self.definitions:
-            found = []
-            for stmt, value in self.definitions[node.id]:
-                if not (isinstance(stmt, gast.Assign) and isinstance(value, gast.Call)):
-                    return None
-                items = self._items(value)
-                if not isinstance(items, tuple):
-                    return None
-                found.append(items)
-            if found and len(set(map(len, found))) == 1:
-                return tuple(frozenset().union(*parts) for parts in zip(*found))
-            return None
-        items = self._items(node)
-        return items if isinstance(items, tuple) else None
-
-    def result_types(self):
-        """The types of the function's result: a frozenset for ``return x``, a tuple of them
-        for ``return x, y`` (every return the same arity), None when unknown or mixed."""
-        returns = self.returns
-        if not returns or any(r.value is None for r in returns):
-            return None
-        shapes = {len(r.value.elts) if isinstance(r.value, gast.Tuple) else None
-                  for r in returns}
-        if len(shapes) != 1:
-            return None
-        arity = shapes.pop()
-        if arity is None:
-            items = [self.value_items(r.value) for r in returns]   # `return divmod(a, b)`
-            if all(isinstance(i, tuple) for i in items) and len(set(map(len, items))) == 1:
-                return tuple(frozenset().union(*parts) for parts in zip(*items))
-            return frozenset().union(*[self.of(r.value) for r in returns])
-        return tuple(frozenset().union(*[self.of(r.value.elts[i]) for r in returns])
-                     for i in range(arity))
+    # the item types of tuple values (analysis/tuple_items.py)
+    _untyped_tuple_item = untyped_tuple_item
+    value_items = value_items
+    result_types = result_types
 
     def problems(self, weak=(), renamed=None):
         """``[(node, message)]``: the merges of types that change a result (module docstring),
