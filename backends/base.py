@@ -11,6 +11,7 @@ import os
 
 import gast
 
+from transpiler.type_keys import list_array
 from transpiler.errors import Origin
 from transpiler.guards import failed_condition
 from transpiler.loader import load_source
@@ -252,6 +253,8 @@ def _emit_prepare(program):
             expr = f"{parent}.{step[1]}"
         elif step[0] == "[]":
             expr = f"{parent}[{step[1]!r}]"
+        elif step[0] == "list":     # a list argument read as an array (list_arguments)
+            expr = f"{const(list_array)}({parent}, {step[1]!r})"
         else:
             expr = f"{parent}.cell_contents"
         temp = f"_{len(temps)}"

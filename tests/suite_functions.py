@@ -2279,3 +2279,52 @@ def nonlocal_tuple_result(x):
         return v * 0.5, v + 1
     a, b = g(x)
     return a, b, c
+
+
+# 14. List arguments of Python numbers of one type (passes/list_arguments: read as an array,
+# each element the Python number it is).
+
+def list_polyval(coeffs, x):
+    y = 0 * x
+    for c in coeffs:
+        y = y * x + c
+    return y
+
+
+def list_weighted(ws, a):
+    out = np.zeros_like(a)
+    for i, w in enumerate(ws):
+        out = out + a * w
+    return out
+
+
+def list_histogram(values, n):
+    counts = np.zeros(n, dtype=np.int64)
+    for v in values:
+        if 0 <= v < n:
+            counts[v] += 1
+    return counts
+
+
+def list_running_mean(xs):
+    s = 0.0
+    n = 0
+    for v in xs:
+        s += v
+        n += 1
+    return s / n if n else 0.0
+
+
+def list_first_negative(xs):
+    for i in range(len(xs)):
+        if xs[i] < 0:
+            return i
+    return -1
+
+
+def list_flags_count(flags, x):
+    k = 0
+    for f in flags:
+        if f:
+            k += 1
+    return k * x

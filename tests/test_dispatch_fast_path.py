@@ -148,7 +148,7 @@ def test_an_attribute_reassignment_is_seen_by_the_next_call():
 
 
 @pytest.mark.parametrize("function, args", [(uses_try, (1.5, 2.0)),
-                                            (takes_anything, ([1, 2], 2))])
+                                            (takes_anything, ({1: 2, 3: 4}, 2))])
 def test_a_fallback_warns_through_the_filters_and_gives_plains_result(function, args):
     jitted = tp.jit(function)
     with warnings.catch_warnings(record=True) as caught:
@@ -202,10 +202,10 @@ def test_fullgraph_from_the_environment_raises_for_a_refused_type(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", tp.FallbackWarning)
         for _ in range(3):
-            assert jitted([1, 2], 2) == 4
+            assert jitted({1: 2, 3: 4}, 2) == 4
     monkeypatch.setenv("GRAPHJIT_FULLGRAPH", "1")
     with pytest.raises(tp.UnsupportedConstruct):
-        jitted([1, 2], 2)
+        jitted({1: 2, 3: 4}, 2)
 
 
 def test_sixteen_threads_alternating_types_agree_with_plain():

@@ -294,6 +294,16 @@ CASES = [
     (S.tuple_result_recursive, (2, 7)),
     (S.tuple_result_item, (X3,)), (S.tuple_result_item, (np.array([3, 4], np.uint8),)),
     (S.divmod_items, (X3,)), (S.divmod_items, (np.array([7, -4], np.int32),)),
+    # 14. list arguments of Python numbers of one type, read as arrays
+    (S.list_polyval, ([1, -2, 3], 2)), (S.list_polyval, ([1.5, 2.0], np.float32(0.5))),
+    (S.list_polyval, ([1, 2], np.int8(3))), (S.list_polyval, ([1, 2, 3], X3)),
+    (S.list_weighted, ([0.5, 2.0], f32(1.0, 2.0))), (S.list_weighted, ([1, 2], X3)),
+    (S.list_histogram, ([0, 2, 2, 5, -1], 4)), (S.list_histogram, ([], 3)),
+    (S.list_running_mean, ([1.0, 2.5],)), (S.list_running_mean, ([],)),
+    (S.list_running_mean, ([3, 4],)),
+    (S.list_first_negative, ([3, -1, 2],)), (S.list_first_negative, ([0.5],)),
+    (S.list_flags_count, ([True, False, True], 1.5)),
+    (S.list_flags_count, ([True], np.float32(2))),
 ]
 
 # Issue 15: calls whose Python result compiled code cannot give (an int beyond int64, a list of

@@ -1,22 +1,24 @@
 """The arguments of a call: whether compiled code can take them, and what the specializer is
 told about them (their types, the static ones' values)."""
-from .type_keys import is_namedtuple_type, type_key
+from .type_keys import is_namedtuple_type, list_element_type, type_key
 
 
 def argument_problem(values, names):
     """Why these runtime arguments cannot go to compiled code, or None.
 
     Arrays (exactly ``np.ndarray``), NumPy scalars, Python bool/int (within int64)/float/
-    complex/str/None and tuples of them can. Lists cannot: Numba's reflected lists do not behave
-    like Python lists (a float stored into an int list is truncated). ndarray subclasses cannot:
-    Numba would treat a masked array as a plain one.
+    complex/str/None and tuples of them can; so can a list whose elements are all ints within
+    int64, all floats or all bools (read as an array: passes/list_arguments.py). Other lists
+    cannot: Numba's reflected lists do not behave like Python lists (a float stored into an
+    int list is truncated). ndarray subclasses cannot: Numba would treat a masked array as a
+    plain one.
     """
     for name, value in zip(names, values):
         problem = value_problem(value)
         if problem is not None:
             return (f"argument {name!r} is {problem}; compiled code takes arrays, numbers, "
-                    "strings and tuples of them (pass objects as attributes of self, or name "
-                    "them in static_argnames)")
+                    "strings, tuples of them and lists of numbers of one type (pass objects "
+                    "as attributes of self, or name them in static_argnames)")
     return None
 
 
@@ -37,6 +39,13 @@ def value_problem(value):
             if problem is not None:
                 return f"a tuple holding {problem}"
         return None
+    if kind is list:
+        if list_element_type(value) is not None:
+            return None
+        kinds = sorted({type(v).__name__ for v in value})
+        return (f"a list of {' and '.join(kinds)} values" if len(kinds) > 1 else
+                f"a list of {kinds[0]} values beyond int64" if kinds == ["int"] else
+                f"a list of {kinds[0]} values")
     article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
     return f"{article} {kind.__name__}"
 

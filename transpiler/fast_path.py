@@ -48,11 +48,12 @@ except AttributeError:  # pragma: no cover - not CPython's os.environ
     _ENV_DATA, _DISABLE_KEY, _FULLGRAPH_KEY = os.environ, "GRAPHJIT_DISABLE", "GRAPHJIT_FULLGRAPH"
 
 # Value-dependent argument checks (argument_problem): an int may be beyond int64, a tuple may
-# hold one. Every other type is accepted or refused by its type alone.
-_VALUE_CHECKED = (int, tuple)
+# hold one, a list may hold several types. Every other type is accepted or refused by its type
+# alone.
+_VALUE_CHECKED = (int, tuple, list)
 # Types a refusal is kept for: builtins no guard accepts (their instances have no ``ndim`` or
 # ``dtype`` that an array guard could read), so no specialization could ever match them.
-_REFUSED_TYPES = frozenset({list, dict, set, frozenset, bytes, bytearray, range, slice})
+_REFUSED_TYPES = frozenset({dict, set, frozenset, bytes, bytearray, range, slice})
 _PYTHON_FIXED = frozenset({float, int, bool, complex, str, type(None)})
 _MAX_DECISIONS = 4      # kept per key whose arguments hold arrays or tuples
 
@@ -219,9 +220,9 @@ def _numpy():
 
 
 def _refined_kinds():
-    """The argument types the exact type does not say all of: arrays and tuples (their
-    subclasses too: a namedtuple's items)."""
-    return (_numpy().ndarray, tuple)
+    """The argument types the exact type does not say all of: arrays, tuples (their
+    subclasses too: a namedtuple's items) and lists (their elements' type)."""
+    return (_numpy().ndarray, tuple, list)
 
 
 class FastPath:

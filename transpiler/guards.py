@@ -9,6 +9,7 @@ the dispatcher must pick which of a class's shared specializations an instance m
 import math
 
 from .program import Forgotten
+from .type_keys import list_element_type
 
 
 def failed_condition(guard, v, const, structural=False):
@@ -66,7 +67,7 @@ def _has_zero_part(value):
 def typekey_condition(v, key, const):
     """A condition true when value expression ``v`` does not have the complete type ``key``
     (transpiler.type_keys.type_key): its type, an array's dtype and ndim, a tuple's length and the
-    keys of its items."""
+    keys of its items, a list's elements' type."""
     if key[0] == "array":
         return (f"type({v}) is not {const(key[1])} or {v}.ndim != {int(key[3])} or "
                 f"{v}.dtype != {const(key[2])}")
@@ -76,6 +77,9 @@ def typekey_condition(v, key, const):
         items += [f"({typekey_condition(f'{v}[{i}]', k, const)})"
                   for i, k in enumerate(key[1])]
         return " or ".join(items)
+    if key[0] == "list":    # its elements' one type (passes/list_arguments.py)
+        return (f"type({v}) is not list or {const(list_element_type)}({v}) is not "
+                f"{const(key[1])}")
     return f"type({v}) is not {const(key[1])}"
 
 

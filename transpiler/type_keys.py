@@ -8,8 +8,11 @@ A leaf module: the dispatcher (transpiler.api, transpiler.specialization) and th
 def type_key(value):
     """The complete type of an argument, as a specialization is guarded on it: ``("type",
     T)``; an array's ``("array", T, dtype, ndim)``; a tuple's ``("tuple", item keys)``; a
-    namedtuple's ``("namedtuple", item keys, T)``."""
+    namedtuple's ``("namedtuple", item keys, T)``; a list's ``("list", T)``, T its elements'
+    one type when compiled code takes it (:func:`list_element_type`), else None."""
     kind = type(value)
+    if kind is list:
+        return ("list", list_element_type(value))
     if kind is tuple:
         return ("tuple", tuple(type_key(item) for item in value))
     if is_namedtuple_type(kind):
@@ -19,6 +22,36 @@ def type_key(value):
         if isinstance(value, np.ndarray):
             return ("array", kind, value.dtype, value.ndim)
     return ("type", kind)
+
+
+_LIST_ELEMENTS = (int, float, bool)
+
+
+def list_element_type(value):
+    """The one Python type of the elements of list ``value`` when it is ``int`` (every one
+    within int64), ``float`` or ``bool``; ``int`` for an empty list; else None (several
+    types, or another type: the list stays Python). passes/list_arguments.py reads such a
+    list as an array."""
+    kinds = set(map(type, value))
+    if not kinds:
+        return int
+    if len(kinds) != 1:
+        return None
+    kind = kinds.pop()
+    if kind is int:
+        if not -2 ** 63 <= min(value) <= max(value) < 2 ** 63:
+            return None
+    elif kind not in _LIST_ELEMENTS:
+        return None
+    return kind
+
+
+def list_array(value, dtype):
+    """The 1-D array (a copy, of NumPy dtype name ``dtype``) compiled code reads list
+    argument ``value`` as (passes/list_arguments.py; ``_prepare`` calls it after the guard on
+    its elements' type); OverflowError for an int beyond ``dtype`` (NumPy's own check)."""
+    import numpy as np      # a list argument's call: NumPy is loaded by then
+    return np.array(value, dtype=dtype)
 
 
 def values_key(values):

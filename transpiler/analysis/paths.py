@@ -8,8 +8,9 @@ class Path(tuple):
 
     ``root`` is ``("self",)``, ``("arg", i)`` (the i-th static argument) or ``("root", k)``
     (the k-th extra root object: a module's globals dict or a closure cell). A step is
-    ``(".", name)`` (attribute), ``("[]", index)`` (item) or ``("cell", name)`` (the contents
-    of the closure cell of variable ``name``).
+    ``(".", name)`` (attribute), ``("[]", index)`` (item), ``("cell", name)`` (the contents
+    of the closure cell of variable ``name``) or ``("list", dtype)`` (a list argument read
+    as an array of that dtype: passes/list_arguments.py).
     """
 
     __slots__ = ()
@@ -39,6 +40,9 @@ class Path(tuple):
                 value = getattr(value, step[1])
             elif step[0] == "[]":
                 value = value[step[1]]
+            elif step[0] == "list":
+                from ..type_keys import list_array
+                value = list_array(value, step[1])
             else:
                 value = value.cell_contents
         return value
@@ -53,6 +57,8 @@ class Path(tuple):
                 text += f".{step[1]}"
             elif step[0] == "[]":
                 text = f"{text}[{step[1]!r}]" if text else str(step[1])
+            elif step[0] == "list":
+                pass    # the list itself, as the user passed it
             else:
                 text = text or step[1]
         return text

@@ -74,7 +74,7 @@ from ...analysis.callee_types import CalleeTypes
 from ...analysis.definite_assignment import check_definite_assignment
 from .. import (attribute_stores, comprehensions, definedness_flags, delete_names,
                 errstate_blocks, function_imports, match_statements, named_expressions,
-                nonlocal_functions, operator_calls, tuple_arguments)
+                list_arguments, nonlocal_functions, operator_calls, tuple_arguments)
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -129,6 +129,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.symbol = None
         self.dynamic_params = []
         self.tuple_params = {}      # an entry's tuple parameter -> its items' parameters
+        self.list_params = {}       # an entry's list parameter -> the Path _prepare converts
         self.src = source
         self.fn = source.function
         code = getattr(self.fn, "__code__", None)
@@ -222,8 +223,10 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         if args.vararg or args.kwarg or args.kwonlyargs:
             self.fail(node, "*args, **kwargs and keyword-only parameters are not converted yet")
         self.symbol = symbol
-        self.dynamic_params = dynamic = self.extra_params + [p for p in params
-                                                             if p not in self.env]
+        self.dynamic_params = dynamic = self.extra_params + [
+            p for p in params if p not in self.env and p not in self.list_params]
+        for name, path in self.list_params.items():     # read as an array (list_arguments)
+            self.inputs[path] = name
         items = {item: name for name, held in self.tuple_params.items() for item in held}
         if items:   # the entry takes the tuple itself: unpacked first (passes/tuple_arguments)
             self.dynamic_params = dynamic = [items.get(p, p) for p in dynamic
@@ -437,7 +440,7 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                 # The analyses read the dtype and the number of dimensions: guard both.
                 program.guard(Path(((("arg", index)),)), "array", (ndim, dtype[0]))
                 param_types[name] = f"arr:{dtype[0]}:{ndim}"
-    tuple_params = {}
+    tuple_params, list_params = {}, {}
     for name, (index, key) in (arg_keys or {}).items():
         # Every other argument is guarded on its complete type too (None, str, complex, a
         # tuple and its items' types...): a call never reuses code made for another type.
@@ -461,6 +464,22 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                     if kind in tuple_arguments.PYTHON_ITEMS:
                         python_params[item] = tuple_arguments.PYTHON_ITEMS[kind]
                     param_types[item] = type_of_value(kind())
+            if key[0] == "list" and key[1] is not None:
+                # read as a 1-D array whose elements come back as Python numbers
+                node = list_arguments.desugar(source.node, name, key[1],
+                                              comprehensions.builtin_shadowed(
+                                                  function, local_names(source.node)))
+                if node is None:
+                    raise UnsupportedConstruct(
+                        f"argument {name!r} is a list that the function uses other than by "
+                        f"{name}[i], for v in {name}, enumerate, len, sum, any or all (a store, "
+                        "a method, a slice, passing it on): compiled code reads a list of "
+                        "numbers only as an array", source.origin(source.node))
+                source = FunctionSource(source.function, source.filename, node)
+                dtype = list_arguments.ELEMENTS[key[1]][1]
+                array_params[name] = 1
+                param_types[name] = f"arr:{dtype}:1"
+                list_params[name] = Path(((("arg", index)), ("list", dtype)))
             if key == ("type", complex):
                 param_types[name] = "complex"
             if key[0] in ("tuple", "namedtuple") and _holds_numpy(key):
@@ -473,6 +492,7 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                               param_types=param_types, entry=True)
     specializer.python_values = python_values
     specializer.tuple_params = tuple_params
+    specializer.list_params = list_params
     key = (function,) + tuple(sorted((name, _static_key(s.value))
                                      for name, s in bindings.items()))
     program.in_progress[key] = specializer      # a recursive call finds the entry itself

@@ -29,6 +29,11 @@ def _instance_like(value):
         types.MethodType)) or callable(value) and not hasattr(value, "__dict__"))
 
 
+# Index types a list read as an array takes as Python takes them (ScalarTypes' names).
+_LIST_INDEX_TYPES = frozenset({"int"} | {f"np:{k}{b}" for k in ("int", "uint")
+                                         for b in (8, 16, 32, 64)})
+
+
 class Environment:
     """Static values: names, attributes, subscripts, their guards and inputs."""
 
@@ -146,6 +151,13 @@ class Environment:
         return self.static(value, path, node)
 
     def expr_Subscript(self, node):
+        if isinstance(node.value, gast.Name) and node.value.id in self.list_params:
+            # a list read as an array (passes/list_arguments): Python indexes it by ints
+            # (bool and np.integer through __index__); NumPy would read a bool as a mask
+            found = self.scalar_types.of(node.slice) if self.scalar_types else set()
+            if not found or not found <= _LIST_INDEX_TYPES:
+                self.fail(node.slice, "this list index is not known to be an int (a bool, or "
+                                      "anything else, indexes an array otherwise)")
         base = self.expr(node.value)
         index = self.expr(node.slice)
         if isinstance(base, Static) and isinstance(index, Static) and isinstance(
