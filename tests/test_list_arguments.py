@@ -239,3 +239,35 @@ def test_threads():
     for t in threads:
         t.join()
     assert not failures, failures[:3]
+
+
+def mean_of_squares(xs):
+    return sum(v * v for v in xs) / len(xs)
+
+
+def squares_above(xs, t):
+    return [v * v for v in xs if v > t]
+
+
+def rebinds_in_comprehension(xs):
+    return sum(v for v in xs for v in range(v))
+
+
+@pytest.mark.parametrize("fn,args", [
+    (mean_of_squares, ([1, 2, 4],)), (mean_of_squares, ([0.5, 1.5],)),
+    (squares_above, ([1, 5, 3], 2)),
+    (squares_above, ([1.5, -2.0], 0)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_comprehensions_over_a_list_compile(fn, args):
+    assert_compiles_same(fn, *args)
+
+
+def test_comprehensions_over_every_list():
+    for fn in (mean_of_squares, rebinds_in_comprehension):
+        compiled = tp.jit(fn)
+        for xs in LISTS:
+            _same(fn, (xs,), compiled)
+    compiled = tp.jit(squares_above)
+    for xs in LISTS:
+        for t in (0, 1.5, np.int8(1), np.float32(0.5)):
+            _same(squares_above, (xs, t), compiled)

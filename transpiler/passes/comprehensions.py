@@ -55,7 +55,7 @@ def desugar(fdef, shadowed, resolve=None, guarded=None):
     fdef = copy.deepcopy(fdef)
     taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     fdef.body = rewrite_blocks(fdef.body, lambda stmt: _hoist(
-        stmt, is_consumer, taken, guarded) + [stmt])
+        stmt, is_consumer, taken, guarded, shadowed) + [stmt])
     return fdef
 
 
@@ -85,7 +85,7 @@ def _consumer(node, shadowed):
     return len(node.args) <= most and not any(isinstance(a, gast.Starred) for a in node.args)
 
 
-def _hoist(stmt, is_consumer, taken, guarded):
+def _hoist(stmt, is_consumer, taken, guarded, shadowed):
     """The loops computing ``stmt``'s consumed generators (each call replaced by its result's
     name), or [] where the statement does not allow it (module docstring)."""
     if isinstance(stmt, (gast.Assign, gast.Return, gast.Expr)) or (
@@ -93,7 +93,7 @@ def _hoist(stmt, is_consumer, taken, guarded):
         root = stmt.value
     else:
         return []
-    calls = _hoistable(root, is_consumer) if root is not None else []
+    calls = _hoistable(root, is_consumer, shadowed) if root is not None else []
     loops = []
     for call in calls:
         if isinstance(call.args[0], gast.GeneratorExp):
@@ -110,11 +110,13 @@ def _hoist(stmt, is_consumer, taken, guarded):
     return loops
 
 
-def _hoistable(root, is_consumer):
+def _hoistable(root, is_consumer, shadowed):
     """The consumer calls of ``root`` in evaluation order, when moving them before the
     statement changes nothing else: every other call of the statement is one they are
-    arguments of (a pure function reference, every other argument pure), and no lazy or
-    scoped expression holds one. Else []."""
+    arguments of (a pure function reference, every other argument pure) or ``len`` of a name
+    (``sum(v * v for v in a) / len(a)``: it runs no code and, where compiled code types it,
+    cannot raise, so which runs first cannot be seen), and no lazy or scoped expression holds
+    one. Else []."""
     consumers, parents, stack = [], {}, [root]
     while stack:
         node = stack.pop()
@@ -146,6 +148,8 @@ def _hoistable(root, is_consumer):
         if any(node is c for c in consumers):
             continue
         inside = id(node) in ancestors
+        if not inside and _len_of_name(node, shadowed):
+            continue
         if isinstance(node, gast.Call):
             if not inside or not _pure(node.func) or not all(
                     id(a) in ancestors or any(a is c for c in consumers) or _pure(a)
@@ -160,6 +164,13 @@ def _hoistable(root, is_consumer):
         stack.extend(gast.iter_child_nodes(node))
     # evaluation order: left to right in the source
     return sorted(consumers, key=lambda c: (c.lineno, c.col_offset))
+
+
+def _len_of_name(node, shadowed):
+    """Whether ``node`` is ``len(name)`` of the builtin ``len``."""
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+        node.func.id == "len" and not shadowed("len") and len(node.args) == 1 and \
+        isinstance(node.args[0], gast.Name) and not node.keywords
 
 
 def _parts(call):

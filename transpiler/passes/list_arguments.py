@@ -17,10 +17,13 @@ number Python reads:
 - ``for v in xs:`` -> ``for e in xs: v = int(e)`` (and ``for i, v in enumerate(xs)``);
 - ``sum(xs)``, ``any(xs)``, ``all(xs)`` -> the same of ``(int(e) for e in xs)``, which
   passes/comprehensions.py lowers to a loop (``sum`` from the int 0, as Python's);
+- a comprehension iterating ``xs`` first, into a name bound nowhere else in it:
+  ``(v * v for v in xs)`` -> ``(int(e) * int(e) for e in xs)`` (the name's every read is
+  the element; ``int`` of an array element is pure);
 - ``len(xs)`` as it is (an array's length is the list's).
 
 Any other use of ``xs`` (a store into it, a method call, a slice, ``in``, passing it on,
-returning it, a read in a nested function or comprehension) returns None: the caller refuses
+returning it, a read in a nested function or in another comprehension) returns None: the caller refuses
 the argument then and the call runs as Python, as before. Sources: Python's list semantics
 (language reference, "Subscriptions"; ``sum`` starts from 0), NumPy's ``np.array`` (an int
 beyond int64 raises OverflowError: the guard fails, the call is decided again and falls
@@ -52,8 +55,9 @@ def desugar(fdef, name, kind, shadowed):
         if isinstance(node, gast.Name) and node.id == name and isinstance(
                 node.ctx, (gast.Store, gast.Del)):
             return None
-        if node is not fdef and isinstance(node, NESTED_SCOPES) and any(
-                isinstance(n, gast.Name) and n.id == name for n in gast.walk(node)):
+        if node is not fdef and isinstance(node, NESTED_SCOPES) and not _iterates(
+                node, name) and any(isinstance(n, gast.Name) and n.id == name
+                                    for n in gast.walk(node)):
             return None
     fdef = copy.deepcopy(fdef)
     taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
@@ -102,6 +106,29 @@ def desugar(fdef, name, kind, shadowed):
                     return node
             return self.generic_visit(node)
 
+        def _comprehension(self, node):
+            if not _iterates(node, name):
+                return self.generic_visit(node)
+            first = node.generators[0]
+            item, variable = temp(), first.target.id
+            first.target = _store(item, node)
+
+            class Substitute(gast.NodeTransformer):     # v -> int(item): v's only binding
+                def visit_Name(self, read):
+                    if read.id == variable and isinstance(read.ctx, gast.Load):
+                        return element(_load(item, read), read)
+                    return read
+            first.ifs = [self.visit(Substitute().visit(c)) for c in first.ifs]
+            for comp in node.generators[1:]:
+                comp.iter = self.visit(Substitute().visit(comp.iter))
+                comp.ifs = [self.visit(Substitute().visit(c)) for c in comp.ifs]
+            for field in ("elt", "key", "value"):
+                if hasattr(node, field):
+                    setattr(node, field, self.visit(Substitute().visit(getattr(node, field))))
+            return node
+
+        visit_GeneratorExp = visit_ListComp = visit_SetComp = visit_DictComp = _comprehension
+
         def visit_For(self, node):
             target = None
             if is_list(node.iter):
@@ -127,6 +154,27 @@ def desugar(fdef, name, kind, shadowed):
     if rewrite.other:
         return None
     return fdef
+
+
+def _iterates(node, name):
+    """Whether comprehension ``node`` reads list ``name`` only as its first iterable (which
+    the enclosing scope evaluates), into a plain name bound nowhere else in it, and holds no
+    nested function (so every read of that name is the comprehension's own)."""
+    if not isinstance(node, (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)):
+        return False
+    first = node.generators[0]
+    if not (isinstance(first.iter, gast.Name) and first.iter.id == name and isinstance(
+            first.target, gast.Name)) or first.target.id == name:
+        return False
+    for n in gast.walk(node):
+        if isinstance(n, (gast.Lambda, gast.FunctionDef, gast.ClassDef)):
+            return False
+        if isinstance(n, gast.Name) and n is not first.iter and n.id == name:
+            return False
+        if isinstance(n, gast.Name) and n is not first.target and n.id == first.target.id \
+                and not isinstance(n.ctx, gast.Load):
+            return False
+    return True
 
 
 def _enumerates(node, is_list):
