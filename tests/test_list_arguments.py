@@ -192,7 +192,7 @@ def test_other_lists_fall_back_and_say_why():
         assert compiled([1, 2.0]) == 3.0
     with pytest.warns(tp.FallbackWarning, match="beyond int64"):
         assert compiled([2 ** 64]) == 2 ** 64
-    with pytest.warns(tp.FallbackWarning, match="uses other than"):
+    with pytest.warns(tp.FallbackWarning, match="used here other than"):
         tp.jit(appends)([1])
     with pytest.raises(tp.TranspileError):
         tp.jit(appends, fullgraph=True)([1])
@@ -271,3 +271,51 @@ def test_comprehensions_over_every_list():
     for xs in LISTS:
         for t in (0, 1.5, np.int8(1), np.float32(0.5)):
             _same(squares_above, (xs, t), compiled)
+
+
+# Found by review: a list inside a tuple is not an argument read as an array (it stays
+# Python: a store into it, an append, an alias must reach the caller's list).
+
+def store_in_tuple_item(t):
+    t[0][0] = 2.5
+    return t[0][0]
+
+
+def length_of_tuple_item(t):
+    return len(t[0])
+
+
+def index_only(xs, i):
+    return xs[i]
+
+
+def truth_of(xs):
+    if xs:
+        return 1
+    return 0
+
+
+def test_lists_in_tuples_stay_python():
+    for fn, args in [(store_in_tuple_item, (([1, 2], 3),)),
+                     (store_in_tuple_item, (([1.5], 3),)),
+                     (length_of_tuple_item, (([], 1),)), (length_of_tuple_item, (([1], 1),))]:
+        _same(fn, args)
+    xs = [1, 2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tp.jit(store_in_tuple_item)((xs, xs))
+    assert xs == [2.5, 2]
+
+
+def test_straight_line_list_reads_index_as_a_list():
+    """Straight-line array code may run as a NumPy graph; a list's reads never do (an
+    np.uint64 index beyond intp is Python's IndexError, not NumPy's OverflowError)."""
+    compiled = tp.jit(index_only)
+    for xs in ([True, False], [1, 2], [0.5]):
+        for i in (np.uint64(2 ** 63), np.uint64(2 ** 64 - 1), np.uint64(1), -2, 2):
+            _same(index_only, (xs, i), compiled)
+
+
+def test_the_refusal_names_the_use():
+    with pytest.warns(tp.FallbackWarning, match=r"(?s)used here other than.*if xs:"):
+        assert tp.jit(truth_of)([1]) == 1

@@ -35,6 +35,8 @@ def value_problem(value):
         return f"an ndarray subclass ({kind.__name__}) that Numba would treat as an ndarray"
     if kind is tuple or is_namedtuple_type(kind):
         for item in value:
+            if type(item) is list:      # only an argument itself is read as an array
+                return "a tuple holding a list"
             problem = value_problem(item)
             if problem is not None:
                 return f"a tuple holding {problem}"
@@ -44,8 +46,9 @@ def value_problem(value):
             return None
         kinds = sorted({type(v).__name__ for v in value})
         return (f"a list of {' and '.join(kinds)} values" if len(kinds) > 1 else
-                f"a list of {kinds[0]} values beyond int64" if kinds == ["int"] else
-                f"a list of {kinds[0]} values")
+                "a list of int values beyond int64" if kinds == ["int"] else
+                f"a list of {kinds[0]} values (lists are read as arrays only when their "
+                "elements are all Python ints, all floats or all bools)")
     article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
     return f"{article} {kind.__name__}"
 

@@ -203,6 +203,10 @@ def graph_backend(program, numpy_args, python_args):
         return None, "its result carries a flag of its Python or NumPy box (Numba's boxing)"
     if getattr(program.entry, "writeback", None):
         return None, "it stores into attributes of its object (written back after the call)"
+    if any(path[-1][0] == "list" for _, path in program.entry.inputs):
+        # NumPy indexes the array with NumPy's rules (np.uint64 beyond intp: OverflowError);
+        # compiled code checks each index as a list's (passes/list_arguments.py)
+        return None, "it reads a list argument (as an array indexed as a list)"
     backend = NumpyGraphBackend(numpy_args, python_args or {})
     try:
         backend.plan(program)

@@ -24,7 +24,7 @@ number Python reads:
 
 Any other use of ``xs`` (a store into it, a method call, a slice, ``in``, passing it on,
 returning it, a read in a nested function or in another comprehension) returns None: the caller refuses
-the argument then and the call runs as Python, as before. Sources: Python's list semantics
+the argument then (naming that use) and the call runs as Python, as before. Sources: Python's list semantics
 (language reference, "Subscriptions"; ``sum`` starts from 0), NumPy's ``np.array`` (an int
 beyond int64 raises OverflowError: the guard fails, the call is decided again and falls
 back).
@@ -43,22 +43,22 @@ _CONSUMERS = ("sum", "any", "all")
 
 
 def desugar(fdef, name, kind, shadowed):
-    """A copy of ``fdef`` (read-only) reading its parameter ``name``, a list of ``kind``
-    elements taken as an array, as the module docstring says; None when ``name`` is used any
-    other way (the caller refuses the argument). ``shadowed(identifier)``: whether a builtin's
+    """``(copy, None)``: a copy of ``fdef`` (read-only) reading its parameter ``name``, a list
+    of ``kind`` elements taken as an array, as the module docstring says; ``(None, node)``
+    when ``name`` is used another way, at ``node`` (the caller refuses the argument). ``shadowed(identifier)``: whether a builtin's
     name means something else in the function (passes.comprehensions.builtin_shadowed): the
     rewrite then leaves that call alone (and so refuses the list)."""
     convert = ELEMENTS[kind][0]
     if shadowed(convert):
-        return None
+        return None, fdef
     for node in gast.walk(fdef):
         if isinstance(node, gast.Name) and node.id == name and isinstance(
                 node.ctx, (gast.Store, gast.Del)):
-            return None
+            return None, node
         if node is not fdef and isinstance(node, NESTED_SCOPES) and not _iterates(
                 node, name) and any(isinstance(n, gast.Name) and n.id == name
                                     for n in gast.walk(node)):
-            return None
+            return None, node
     fdef = copy.deepcopy(fdef)
     taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
 
@@ -76,11 +76,11 @@ def desugar(fdef, name, kind, shadowed):
         return made
 
     class Rewrite(gast.NodeTransformer):
-        other = False       # a use the rewrite does not cover
+        other = None        # the first use the rewrite does not cover
 
         def visit_Name(self, node):
-            if is_list(node):
-                self.other = True
+            if is_list(node) and self.other is None:
+                self.other = node
             return node
 
         def visit_Subscript(self, node):
@@ -151,9 +151,9 @@ def desugar(fdef, name, kind, shadowed):
 
     rewrite = Rewrite()
     fdef.body = [rewrite.visit(stmt) for stmt in fdef.body]
-    if rewrite.other:
-        return None
-    return fdef
+    if rewrite.other is not None:
+        return None, rewrite.other
+    return fdef, None
 
 
 def _iterates(node, name):

@@ -466,15 +466,15 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                     param_types[item] = type_of_value(kind())
             if key[0] == "list" and key[1] is not None:
                 # read as a 1-D array whose elements come back as Python numbers
-                node = list_arguments.desugar(source.node, name, key[1],
-                                              comprehensions.builtin_shadowed(
-                                                  function, local_names(source.node)))
+                node, use = list_arguments.desugar(source.node, name, key[1],
+                                                   comprehensions.builtin_shadowed(
+                                                       function, local_names(source.node)))
                 if node is None:
                     raise UnsupportedConstruct(
-                        f"argument {name!r} is a list that the function uses other than by "
-                        f"{name}[i], for v in {name}, enumerate, len, sum, any or all (a store, "
-                        "a method, a slice, passing it on): compiled code reads a list of "
-                        "numbers only as an array", source.origin(source.node))
+                        f"argument {name!r} is a list, used here other than by {name}[i], "
+                        f"for v in {name}, enumerate, a comprehension, len, sum, any or all: "
+                        "compiled code reads a list of numbers only as an array",
+                        source.origin(use))
                 source = FunctionSource(source.function, source.filename, node)
                 dtype = list_arguments.ELEMENTS[key[1]][1]
                 array_params[name] = 1

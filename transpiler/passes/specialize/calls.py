@@ -20,6 +20,21 @@ from .numpy_scalar_rules import Abs
 from .python_number_rules import _IR_CHECKED, _IR_OPERATORS
 from .refusals import _DIFFERENT_BUILTINS
 
+def _defines_trunc(kind):
+    """Whether values of ScalarTypes type ``kind`` have ``__trunc__``, which CPython's
+    ``math.trunc`` looks up on the type and raises TypeError without (Modules/mathmodule.c
+    ``math_trunc``): Python's bool/int/float and np.float64 (a float subclass); no other
+    NumPy scalar type defines it (NumPy 2)."""
+    if kind in ("int", "bool", "float"):
+        return True
+    if kind.startswith("np:"):
+        try:
+            return hasattr(np.dtype(kind[3:]).type, "__trunc__")
+        except TypeError:
+            return False
+    return False
+
+
 # NumPy reductions compiled exactly (transpiler.helpers.numpy_reductions), by array kind:
 # "f" float32/float64, "c" complex, "i" integer or bool (their sums Numba gives exactly).
 _REDUCTIONS = {
@@ -156,6 +171,12 @@ class Calls:
         if _hashable(fn) and fn is math.gcd and not all(
                 self._integer_typed(a) or self.numbers.kind(a) == "int" for a in node.args):
             self.fail(node, "math.gcd() of a value that may be a float (Python raises "
+                            "TypeError; compiled code would compute)")
+        if _hashable(fn) and fn is math.trunc and len(node.args) == 1 and not all(
+                _defines_trunc(k) for k in (self.scalar_types.of(node.args[0])
+                                            if self.scalar_types else {"?"}) or {"?"}):
+            self.fail(node, "math.trunc() of a value that may be a NumPy scalar other than "
+                            "float64 (NumPy defines no __trunc__ there: Python raises "
                             "TypeError; compiled code would compute)")
         if (_hashable(fn) and fn in REPLACEMENTS and
                 len(node.args) == REPLACEMENT_ARITY.get(fn, 1) and not node.keywords
