@@ -319,3 +319,31 @@ def test_straight_line_list_reads_index_as_a_list():
 def test_the_refusal_names_the_use():
     with pytest.warns(tp.FallbackWarning, match=r"(?s)used here other than.*if xs:"):
         assert tp.jit(truth_of)([1]) == 1
+
+
+# Found by review: a bool element (bool(e)) and enumerate's counter are Python numbers (weak
+# against NumPy arrays: NEP 50), in loops too.
+
+def bool_sum_against_array(x, xs):
+    t = 0.0
+    for v in xs:
+        t = t + v
+    return x + t
+
+
+def counter_against_array(a, x):
+    t = 0.0
+    for i, v in enumerate(a):
+        t += i
+    return x + t
+
+
+def test_bools_and_counters_stay_weak():
+    for xs in ([True], [True, False], [1, 2], [0.5]):
+        for x in (np.ones(2, np.float32), np.ones(2, np.int8), np.float32(1), 2):
+            _same(bool_sum_against_array, (x, xs))
+    for a in (np.arange(3.0), [1, 2, 3], np.ones(2, np.float32)):
+        for x in (np.ones(2, np.float32), np.ones(2, np.int8)):
+            _same(counter_against_array, (a, x))
+    assert tp.jit(counter_against_array)(np.arange(3.0), np.ones(2, np.float32)).dtype == \
+        np.float32

@@ -30,8 +30,8 @@ import numpy as np
 from ..number_rules import PYTHON_FLOAT_MATH
 from .def_use import paired, reaching_definitions as _reaching_definitions
 
-_PY_CALLS = {"len": "any", "int": "any", "float": "any", "round": "py", "abs": "py",
-             "min": "py", "max": "py"}
+_PY_CALLS = {"len": "any", "int": "any", "float": "any", "bool": "any", "round": "py",
+             "abs": "py", "min": "py", "max": "py"}
 _INT_MATH = frozenset({"floor", "ceil", "trunc", "factorial", "gcd", "lcm", "isqrt", "comb",
                        "perm"})
 _REDUCTIONS = frozenset({"sum", "prod", "mean", "max", "min", "amax", "amin", "std", "var",
@@ -101,7 +101,12 @@ class Numbers:
                     gast.BinOp(left=node.target, op=node.op, right=node.value))
             elif isinstance(node, (gast.For, gast.comprehension)):
                 ranged = node.iter if _is_range(node.iter) else None
+                counter = self._enumerate_counter(node)
+                if counter is not None:     # enumerate's count is a Python int
+                    definitions.setdefault(counter, []).append(("range", None))
                 for name in _names(node.target):
+                    if name == counter:
+                        continue
                     simple = isinstance(node.target, gast.Name)
                     definitions.setdefault(name, []).append(
                         ("range", ranged if simple else None) if ranged is not None else None)
@@ -166,6 +171,17 @@ class Numbers:
                            for d in definitions[name]):
                     scalars.discard(name)
                     changed = True
+
+    def _enumerate_counter(self, node):
+        """The name ``i`` of ``for i, v in enumerate(a)`` (the builtin, one argument), else
+        None. CPython's enumerate counts with Python ints (Objects/enumobject.c)."""
+        it, target = node.iter, node.target
+        if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and len(
+                it.args) == 1 and not it.keywords and self.resolve(it.func) is enumerate and \
+                isinstance(target, gast.Tuple) and len(target.elts) == 2 and isinstance(
+                    target.elts[0], gast.Name):
+            return target.elts[0].id
+        return None
 
     def _kind_fixpoint(self, py, seeds):
         definitions = self._definitions
@@ -252,8 +268,8 @@ class Numbers:
         if isinstance(func, gast.Name) and func.id in _PY_CALLS and \
                 func.id not in self._definitions:
             name = func.id
-            if name in ("len", "int"):
-                return "int"
+            if name in ("len", "int", "bool"):
+                return "int"        # (a bool computes as an int: True + 0.5 is 1.5)
             if name == "float":
                 return "float"
             kinds = [self.kind(a) for a in node.args]

@@ -228,3 +228,62 @@ def python_complex_pow(x, y):
     if rr == math.inf or rr == -math.inf or ri == math.inf or ri == -math.inf:
         raise OverflowError("complex exponentiation")
     return complex(rr, ri)
+
+
+# -- comparisons of a Python int with a Python float: exact, as CPython's ------------------------
+
+_TWO_63 = 9223372036854775808.0     # 2 ** 63: every int64 is below it
+_EXACT_INT = 9007199254740992       # 2 ** 53 as an int
+
+
+def _int_float_order(i, f):
+    """-1, 0 or 1 as the int64 ``i`` is below, equal to or above the float ``f``, exactly;
+    2 when ``f`` is nan. CPython compares an int with a float by their exact values
+    (Objects/floatobject.c ``float_richcompare``); Numba converts the int to float64 first,
+    so ``2**53 + 1 > 2.0**53`` would be False there."""
+    if f != f:
+        return 2
+    if -_EXACT_INT <= i <= _EXACT_INT:  # float64 holds i exactly (int bounds: compared
+        # with a float bound, Numba would round i first)
+        g = float(i)
+        return -1 if g < f else (1 if g > f else 0)
+    if f >= _TWO_63:
+        return -1
+    if f < -_TWO_63:
+        return 1
+    if -_EXACT < f < _EXACT:            # |i| > 2**53 > |f|: the sign decides
+        return 1 if i > 0 else -1
+    n = int(f)                          # f is integral here (|f| >= 2**53) and in int64
+    return -1 if i < n else (1 if i > n else 0)
+
+
+def int_float_lt(i, f):
+    """``i < f`` of a Python int and a Python float, exactly (:func:`_int_float_order`)."""
+    return _int_float_order(i, f) == -1
+
+
+def int_float_le(i, f):
+    """``i <= f`` exactly."""
+    order = _int_float_order(i, f)
+    return order == -1 or order == 0
+
+
+def int_float_gt(i, f):
+    """``i > f`` exactly."""
+    return _int_float_order(i, f) == 1
+
+
+def int_float_ge(i, f):
+    """``i >= f`` exactly."""
+    order = _int_float_order(i, f)
+    return order == 1 or order == 0
+
+
+def int_float_eq(i, f):
+    """``i == f`` exactly."""
+    return _int_float_order(i, f) == 0
+
+
+def int_float_ne(i, f):
+    """``i != f`` exactly (True against nan)."""
+    return _int_float_order(i, f) != 0

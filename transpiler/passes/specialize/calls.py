@@ -20,6 +20,11 @@ from .numpy_scalar_rules import Abs
 from .python_number_rules import _IR_CHECKED, _IR_OPERATORS
 from .refusals import _DIFFERENT_BUILTINS
 
+# Python's ints define __floor__/__ceil__/__trunc__ (the int itself); NumPy's integer scalars
+# do not, so math.floor goes through float there (np.int64(2**53 + 1) -> 2**53), as Numba's.
+_INTEGER_TYPES = frozenset({"int", "bool"})
+
+
 def _defines_trunc(kind):
     """Whether values of ScalarTypes type ``kind`` have ``__trunc__``, which CPython's
     ``math.trunc`` looks up on the type and raises TypeError without (Modules/mathmodule.c
@@ -178,6 +183,13 @@ class Calls:
             self.fail(node, "math.trunc() of a value that may be a NumPy scalar other than "
                             "float64 (NumPy defines no __trunc__ there: Python raises "
                             "TypeError; compiled code would compute)")
+        if _hashable(fn) and fn in (math.floor, math.ceil, math.trunc) and len(
+                node.args) == 1 and not node.keywords and self.fidelity and \
+                self.scalar_types is not None and not self.program.runs_python and (
+                    self.scalar_types.of(node.args[0]) or {"?"}) <= _INTEGER_TYPES:
+            # of an integer: the int itself (CPython's int.__floor__); the float route would
+            # round beyond 2**53
+            return self._call_user(node, REPLACEMENTS[int], None)
         if (_hashable(fn) and fn in REPLACEMENTS and
                 len(node.args) == REPLACEMENT_ARITY.get(fn, 1) and not node.keywords
                 and self.fidelity     # not inside one of graphjit's own helpers

@@ -137,7 +137,8 @@ class Expressions:
             operands[k], operands[k + 1] = self._untyped_operands(
                 operands[k], operands[k + 1], sources[k], sources[k + 1])
         if len(operands) == 2:
-            exact = self._numpy_scalar_op(node, node.ops[0], operands, sources)
+            exact = self._numpy_scalar_op(node, node.ops[0], operands, sources) or \
+                self._int_float_compare(node, node.ops[0], operands, sources)
             if exact is not None:
                 return exact
         python_int = len(operands) == 2 and any(

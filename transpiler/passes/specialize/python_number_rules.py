@@ -8,8 +8,9 @@ import numpy as np
 from ...analysis.scalar_types import CALL as CALL_TYPE, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.static_values import constant_node, Static
 from ...helpers.python_arith import (
-    checked_pow, checked_pow_num, int64_pow_bounds, int_pow, int_pow_bounded,
-    python_complex_pow, python_floordiv_int, python_lshift, python_rshift)
+    checked_pow, checked_pow_num, int64_pow_bounds, int_float_eq, int_float_ge, int_float_gt,
+    int_float_le, int_float_lt, int_float_ne, int_pow, int_pow_bounded, python_complex_pow,
+    python_floordiv_int, python_lshift, python_rshift)
 from ...helpers.weak import weak_left, weak_right
 from ...number_rules import NUM_CHECKED, NUMPY_BINOPS
 from ...ir import int_add as ir_int_add, int_mul as ir_int_mul, int_sub as ir_int_sub
@@ -21,6 +22,13 @@ _CHECKED_BINOPS = {gast.Add: "int_add", gast.Sub: "int_sub", gast.Mult: "int_mul
 _IR_OPERATORS = {form: op for op, form in _CHECKED_BINOPS.items()}
 
 _IR_CHECKED = {ir_int_add: "int_add", ir_int_sub: "int_sub", ir_int_mul: "int_mul"}
+
+
+# `int op float` as an exact helper of (int, float); the float on the left swaps the order.
+_INT_FLOAT_COMPARE = {gast.Lt: int_float_lt, gast.LtE: int_float_le, gast.Gt: int_float_gt,
+                      gast.GtE: int_float_ge, gast.Eq: int_float_eq, gast.NotEq: int_float_ne}
+_SWAPPED = {gast.Lt: gast.Gt, gast.LtE: gast.GtE, gast.Gt: gast.Lt, gast.GtE: gast.LtE,
+            gast.Eq: gast.Eq, gast.NotEq: gast.NotEq}
 
 
 def _weak_number(value):
@@ -162,6 +170,27 @@ class PythonNumberRules:
             return False
         kinds = self.scalar_types.of(node)
         return bool(kinds) and kinds <= {"int", "bool"} and "int" in kinds
+
+    def _int_float_compare(self, node, op, values, sources):
+        """A Python int compared with a Python float: exactly, as Python does
+        (helpers.python_arith ``int_float_lt``...: Numba would round the int to float64
+        first); None where the operands are not one of each."""
+        if not self.fidelity or self.scalar_types is None or type(op) not in _SWAPPED:
+            return None
+        kinds = [{type_of_value(v.value)} if isinstance(v, Static) else self.scalar_types.of(s)
+                 for v, s in zip(values, sources)]
+        ints = [bool(k) and k <= {"int", "bool"} for k in kinds]
+        floats = [k == {"float"} for k in kinds]
+        if ints[0] and floats[1]:
+            helper, order = _INT_FLOAT_COMPARE[type(op)], (0, 1)
+        elif floats[0] and ints[1]:
+            helper, order = _INT_FLOAT_COMPARE[_SWAPPED[type(op)]], (1, 0)
+        else:
+            return None
+        if all(isinstance(v, Static) for v in values):
+            return None
+        operands = [self._m(values[k], sources[k]) for k in order]
+        return self._call_helper(node, helper, operands)
 
     def _python_number(self, value, node):
         """Whether ``value`` (``node`` rewritten) always is a Python int/float."""
