@@ -76,3 +76,14 @@ def test_floor_ceil_trunc_of_ints_are_the_ints():
         got = element(a)
         assert got == floor_of_element(a) and all(type(v) is int for v in got), a
     assert element(np.array([2 ** 53 + 1])) == (2 ** 53, 2 ** 53)
+
+
+def chained(n, f):
+    return 0 <= n < f, f <= n <= 2 ** 62, n < f < n + 2
+
+
+def test_chained_comparisons():
+    compiled = tp.jit(chained, fullgraph=True)
+    for n, f in itertools.product([2 ** 53 + 1, 2 ** 53, 3, -1, 2 ** 62],
+                                  [2.0 ** 53, 2.0 ** 53 + 2, 0.5, math.nan, 2.0 ** 62]):
+        assert compiled(n, f) == chained(n, f), (n, f)

@@ -117,6 +117,9 @@ class Expressions:
         return gast.UnaryOp(op=node.op, operand=self._m(operand, node.operand))
 
     def expr_Compare(self, node):
+        links = self._int_float_chain(node)     # exact int/float links: one by one
+        if links is not None:
+            return self.expr(links)
         operands = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
         if all(isinstance(o, Static) for o in operands):
             self._compare_fact(node.ops, operands)

@@ -192,6 +192,28 @@ class PythonNumberRules:
         operands = [self._m(values[k], sources[k]) for k in order]
         return self._call_helper(node, helper, operands)
 
+    def _int_float_chain(self, node):
+        """A chained comparison with a Python int beside a Python float (``0 <= n < 1e16``)
+        as the ``and`` of its links, each then compared exactly (:meth:`_int_float_compare`):
+        where every operand is pure (evaluated twice, the same value); else it does not
+        compile. None when no link compares an int with a float."""
+        if not self.fidelity or self.scalar_types is None or len(node.ops) < 2:
+            return None
+        sources = [node.left] + node.comparators
+        kinds = [self.scalar_types.of(s) for s in sources]
+
+        def mixed(a, b):
+            return bool(a) and a <= {"int", "bool"} and b == {"float"}
+        if not any(mixed(a, b) or mixed(b, a) for a, b in zip(kinds, kinds[1:])):
+            return None
+        if not all(_pure(s) for s in sources):
+            self.fail(node, "a chained comparison of a Python int with a Python float whose "
+                            "operands are not names or arithmetic of them: Python compares "
+                            "them exactly, Numba would round the int (write two comparisons)")
+        links = [gast.copy_location(gast.Compare(left=a, ops=[op], comparators=[b]), node)
+                 for op, a, b in zip(node.ops, sources, sources[1:])]
+        return gast.copy_location(gast.BoolOp(op=gast.And(), values=links), node)
+
     def _python_number(self, value, node):
         """Whether ``value`` (``node`` rewritten) always is a Python int/float."""
         return _weak_number(value) or (not isinstance(value, Static) and self.numbers.is_python(
