@@ -15,7 +15,9 @@ zero, ``math.sqrt`` of a possibly negative value, ``int ** negative``, raw ``a[k
 
 The NumPy universe (``generate(rng, universe="numpy")``, 40% of a round's programs: see
 ``pick_universe``) has parameters of every scalar type (Python bool/int/float/complex, NumPy
-bool_, int8..int64, uint8..uint64, float16/32/64, complex64/128) and arrays of every dtype, and
+bool_, int8..int64, uint8..uint64, float16/32/64, complex64/128), arrays of every dtype, a
+tuple ``q0`` of numbers (``TUPLE_SHARE``) and a list ``l0`` of Python numbers of one kind
+(``LIST_SHARE``; re-typed in a history to NumPy elements, which stay Python), and
 adds ``<< >> & | ^ ~``, unary ``+``, divmod, round, sum, isinstance, complex, bool and more of
 math.* (``_TypedGen``). Expressions are mostly well-typed by kind (bool, int, float, complex);
 a few operands are of another kind on purpose (then both runs must raise the same exception).
@@ -430,6 +432,7 @@ TYPE_WEIGHTS = {"np.float16": 0.4}
 ARRAY_TYPES = [name for kind in KINDS for name in SCALAR_TYPES[kind] if name.startswith("np.")]
 NUMPY_UNIVERSE = 0.4     # share of programs drawn from the NumPy universe (pick_universe)
 TUPLE_SHARE = 0.2       # share of NumPy-universe programs with a tuple parameter ``q0``
+LIST_SHARE = 0.12       # ... and with a list parameter ``l0`` (Python numbers of one kind)
 ILL_TYPED = 0.04         # share of operands drawn from another kind (both runs then raise alike)
 NONNEG_INTS = [0, 1, 2, 3, 4, 5, 7, 10]
 COMPLEX_CONSTS = ["1j", "(0.5-2j)", "(1+1j)", "(-1.5+0.25j)", "2j", "0j", "(3+0j)"]
@@ -872,8 +875,14 @@ class _TypedGen(_Gen):
             params.append(("q0", "tuple " + ",".join(
                 SCALAR_TYPES[k][0] if self.chance(0.85) else pick_type(rng, SCALAR_TYPES[k])
                 for k in items)))
+        if self.chance(LIST_SHARE):
+            # a list of Python numbers of one kind (read as an array: passes/list_arguments)
+            params.append(("l0", "list " + SCALAR_TYPES[self.pick("iifb")][0]))
         for pname, spec in params:
-            if spec.startswith("tuple "):
+            if spec.startswith("list "):    # l0[0], l0[-1]: reads of its elements
+                for index in ("0", "-1", "len(l0) - 1")[:rng.randint(1, 3)]:
+                    self.pools[spec_kind(spec[len("list "):])].append(f"l0[{index}]")
+            elif spec.startswith("tuple "):
                 items = spec[len("tuple "):].split(",")
                 for i, item in enumerate(items):    # q0[1], q0[-1]: reads of its items
                     index = i - len(items) if self.chance(0.2) else i
@@ -1017,6 +1026,9 @@ def make_value(rng, spec):
         return random_array(rng, spec_type(spec))
     if spec.startswith("tuple "):
         return tuple(random_scalar(rng, item) for item in spec[len("tuple "):].split(","))
+    if spec.startswith("list "):    # at least one element (l0[0] is read), mostly
+        return [random_scalar(rng, spec[len("list "):])
+                for _ in range(rng.randint(0 if rng.random() < 0.05 else 1, 4))]
     return random_scalar(rng, spec)
 
 
@@ -1035,6 +1047,8 @@ def retype(rng, spec):
     if spec.startswith("tuple "):   # each item may change
         return "tuple " + ",".join(retype(rng, item) if rng.random() < 0.5 else item
                                    for item in spec[len("tuple "):].split(","))
+    if spec.startswith("list "):    # another element type (a NumPy one: the list stays Python)
+        return "list " + retype(rng, spec[len("list "):])
     kind = spec_kind(spec)
     if rng.random() < 0.85:
         kinds = kind

@@ -8,7 +8,7 @@ prints progress every few hundred programs and a summary line::
 
 Programs come from two universes (generate.py): the classic one (ints, floats, a float32 array)
 and, for 40% of them, the NumPy one (Python and NumPy scalars of every dtype, arrays of every
-dtype); each is called with 3 inputs and then a history of 3 re-typed calls, all through one
+dtype, tuples and lists of numbers); each is called with 3 inputs and then a history of 3 re-typed calls, all through one
 jitted object (check.compare_function).
 
 Every mismatch kind (check.py) is shrunk (at most ``--shrink-per-kind`` examples each) and the

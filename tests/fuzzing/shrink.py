@@ -441,6 +441,10 @@ def _simpler(value):
                 value, np.round(value), equal_nan=True):
             options.append(np.round(value))
         return options
+    if isinstance(value, list):       # shorter (one element at least), or one simpler
+        return [value[:size] for size in range(1, len(value))] + [
+            value[:i] + [item] + value[i + 1:]
+            for i, old in enumerate(value) for item in _simpler(old)[:1]]
     if isinstance(value, tuple):      # one item simplified at a time, the length kept
         return [value[:i] + (item,) + value[i + 1:]
                 for i, old in enumerate(value) for item in _simpler(old)[:1]]
