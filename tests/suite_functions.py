@@ -2328,3 +2328,48 @@ def list_flags_count(flags, x):
         if f:
             k += 1
     return k * x
+
+
+# 15. Lambdas and nested defs made in a loop, called after their definition in that body
+# (passes/specialize/local_functions: one function of the same code; its captures are read
+# at each call, as Python's closures read them).
+
+def loop_lambda_scale(a):
+    total = 0.0
+    for k in range(3):
+        scale = lambda x: x * k
+        total += scale(a[0])
+    return total
+
+
+def loop_def_offset(a, b):
+    out = a * 0
+    for i in range(len(a)):
+        def shifted(v):
+            return v + b * i
+        out[i] = shifted(a[i])
+    return out
+
+
+def loop_lambda_nested(n, x):
+    acc = x
+    for i in range(n):
+        for j in range(2):
+            mix = lambda u: u * 0.5 + i - j
+            acc = mix(acc)
+    return acc
+
+
+def loop_lambda_read_before(n):
+    total = 0
+    for k in range(n):
+        if k > 0:
+            total += step(k)
+        step = lambda v: v + 1
+    return total
+
+
+def loop_lambda_after_loop(n):
+    for k in range(n):
+        f = lambda v: v * k
+    return f(2)

@@ -304,12 +304,23 @@ CASES = [
     (S.list_first_negative, ([3, -1, 2],)), (S.list_first_negative, ([0.5],)),
     (S.list_flags_count, ([True, False, True], 1.5)),
     (S.list_flags_count, ([True], np.float32(2))),
+    # 15. lambdas and nested defs made in a loop
+    (S.loop_lambda_scale, (X3,)), (S.loop_lambda_scale, (f32(1.0, 2.5),)),
+    (S.loop_lambda_scale, (np.array([7, 2], np.int8),)),
+    (S.loop_def_offset, (X3, 2)), (S.loop_def_offset, (f32(1.0, 2.0), 0.5)),
+    (S.loop_def_offset, (np.array([1, 2], np.int16), np.int16(3))),
+    (S.loop_lambda_nested, (3, 1.0)), (S.loop_lambda_nested, (2, np.float32(1))),
+    (S.loop_lambda_nested, (0, 5.0)),
 ]
 
 # Issue 15: calls whose Python result compiled code cannot give (an int beyond int64, a list of
 # mixed numbers, a generator...): the call runs again as Python or falls back, never wraps or
 # converts. Compared with fallbacks allowed (not fullgraph).
 FIDELITY_CASES = [
+    # a function made in a loop read before its definition there (an earlier iteration's:
+    # 0 or NameError-free by value), or after the loop (unbound when it ran no iteration)
+    (S.loop_lambda_read_before, (3,)), (S.loop_lambda_read_before, (1,)),
+    (S.loop_lambda_after_loop, (3,)), (S.loop_lambda_after_loop, (0,)),
     # two results each a Python float (no rows) or an np.float64 by path: one flag cannot
     # follow both, so it falls back (it came back as Python floats before tuple items were typed)
     (S.call_helper_tuple_in_loop, (M33,)), (S.call_helper_tuple_in_loop, (M23,)),

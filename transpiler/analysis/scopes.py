@@ -90,10 +90,13 @@ def scope_locals(scope):
 
 def local_definitions(fdef):
     """The nested functions of ``fdef`` that calls can be typed through: name -> FunctionDef,
-    for a ``def`` at the top level of its body or ``name = lambda ...`` (as a FunctionDef
-    returning the lambda's body), the name bound nowhere else in ``fdef``."""
+    for a ``def`` at the top level of its body or of a loop's body, or ``name = lambda ...``
+    there (as a FunctionDef returning the lambda's body), the name bound nowhere else in
+    ``fdef``."""
     found, stores = {}, {}
-    for stmt in fdef.body:
+    bodies = [fdef.body] + [node.body for node in own_nodes(fdef)
+                            if isinstance(node, (gast.For, gast.While))]
+    for stmt in (stmt for body in bodies for stmt in body):
         if isinstance(stmt, gast.FunctionDef) and not stmt.decorator_list:
             found[stmt.name] = stmt
         elif isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(

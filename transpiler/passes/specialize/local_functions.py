@@ -67,6 +67,25 @@ class LocalFunction:
         return FunctionSource(self.owner.function, self.owner.filename, node)
 
 
+def _defined_in_loop(fdef, name, node):
+    """Whether the definition ``node`` of local function ``name`` (a nested def, or the
+    lambda of ``name = lambda ...``) is a statement of a ``for``/``while`` body and every
+    read of ``name`` comes after it in that body. Each iteration then makes a new function
+    of the same code whose free variables Python reads when it is called (the captures are
+    passed at each call), and no read can see an earlier iteration's function or none:
+    binding it once is the same (Python reference, "Naming and binding": closures read
+    free variables at call time)."""
+    for loop in gast.walk(fdef):
+        if not isinstance(loop, (gast.For, gast.While)):
+            continue
+        for position, stmt in enumerate(loop.body):
+            if stmt is node or (isinstance(stmt, gast.Assign) and stmt.value is node):
+                after = {id(n) for later in loop.body[position + 1:] for n in gast.walk(later)}
+                return all(id(n) in after for n in gast.walk(fdef) if isinstance(
+                    n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load))
+    return False
+
+
 class LocalFunctions:
     """Lambdas and nested ``def``: bound as static LocalFunction values."""
 
@@ -86,9 +105,10 @@ class LocalFunctions:
                          and isinstance(n.ctx, (gast.Store, gast.Del)))
                      or (isinstance(n, gast.FunctionDef) and n.name == name
                          and n is not self.src.node))
-        if stores != 1 or self.nesting:
+        if stores != 1 or (self.nesting and not _defined_in_loop(self.src.node, name, node)):
             self.fail(node, f"the local function {name!r} must be defined once, at the top "
-                            "level of the function body, to be converted")
+                            "level of the function body or of a loop's body that alone "
+                            "calls it after the definition, to be converted")
         local = self._local_function(node, name, name)
         self.env[name] = Static(local)
         # Functions defined before this one that call it (mutual recursion) see it now, as
