@@ -75,7 +75,7 @@ class Numbers:
         self.array_dims = dict(array_dims or {})
         if not isinstance(seeds, dict):
             seeds = {name: "num" for name in seeds}
-        definitions = {}
+        definitions, elements = {}, {}
         params = {a.id for a in fdef.args.args}
         for node in _outer_nodes(fdef):
             if isinstance(node, gast.Assign):
@@ -104,8 +104,13 @@ class Numbers:
                 counter = self._enumerate_counter(node)
                 if counter is not None:     # enumerate's count is a Python int
                     definitions.setdefault(counter, []).append(("range", None))
+                element = self._loop_element(node)
+                if element is not None:     # an element of a 1-D array: a NumPy scalar
+                    store, value = element
+                    definitions.setdefault(store.id, []).append(value)
+                    elements[id(store)] = value
                 for name in _names(node.target):
-                    if name == counter:
+                    if name == counter or (element is not None and name == element[0].id):
                         continue
                     simple = isinstance(node.target, gast.Name)
                     definitions.setdefault(name, []).append(
@@ -144,6 +149,7 @@ class Numbers:
         numpy_seeds = set(numpy_seeds)
         self._reaching, values = _reaching_definitions(fdef, params)
         values.update((key, item) for key, item in items.items() if key in values)
+        values.update((key, value) for key, value in elements.items() if key in values)
         self.numpy_scalars = set()
         defs = {key for key, value in values.items() if value is not None}
         self._numpy_defs = defs
@@ -171,6 +177,19 @@ class Numbers:
                            for d in definitions[name]):
                     scalars.discard(name)
                     changed = True
+
+    def _loop_element(self, node):
+        """``(store, a[0])`` for the target ``v`` of ``for v in a`` or ``for i, v in
+        enumerate(a)`` with ``a`` a 1-D array parameter (the element read stands for every
+        element: ``_is_element`` then checks ``a`` is never reassigned), else None."""
+        it, target = node.iter, node.target
+        if self._enumerate_counter(node) is not None:
+            it, target = it.args[0], target.elts[1]
+        if isinstance(it, gast.Name) and self.array_dims.get(it.id) == 1 and isinstance(
+                target, gast.Name):
+            return target, gast.Subscript(value=it, slice=gast.Constant(value=0, kind=None),
+                                          ctx=gast.Load())
+        return None
 
     def _enumerate_counter(self, node):
         """The name ``i`` of ``for i, v in enumerate(a)`` (the builtin, one argument), else

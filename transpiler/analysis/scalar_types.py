@@ -303,7 +303,13 @@ class ScalarTypes(ScalarMerges):
     def _call(self, node):
         if any(isinstance(a, gast.Starred) for a in node.args):
             return {UNKNOWN}
+        if node.keywords and isinstance(node.func, gast.Name) and \
+                node.func.id in self.local_defs and self.callees is not None:
+            return self._local_call(node, *self.local_defs[node.func.id])   # binds keywords
         if node.keywords:
+            positional = self._keywords_bound(node)
+            if positional is not None:      # a user function's g(x, y=v): as g(x, v)
+                return self.of(positional)
             if not (isinstance(node.func, gast.Attribute) and node.func.attr in ("var", "std")
                     and all(k.arg == "ddof" for k in node.keywords)):
                 return {UNKNOWN}
@@ -384,18 +390,54 @@ class ScalarTypes(ScalarMerges):
             return self._found(node, found, CALL)   # empty: bottom (a recursion, the fixpoint)
         return {CALL}       # else its result is typed where it is converted
 
+    def _keywords_bound(self, node):
+        """The call ``node`` of a Python function with keyword arguments as the positional
+        call Python binds it to (skipped parameters given their default values as
+        constants), or None: not a plain Python function, or not bound that way (``**``, an
+        unknown or repeated name: Python raises TypeError there, typed where converted)."""
+        fn = self.resolve(node.func) if isinstance(node.func, (gast.Name, gast.Attribute)) \
+            else self.unknown
+        code = getattr(fn, "__code__", None)
+        if code is None or self.callees is None or any(
+                isinstance(a, gast.Starred) for a in node.args) or code.co_flags & 0x0C or \
+                code.co_kwonlyargcount or code.co_posonlyargcount:
+            return None
+        params = list(code.co_varnames[:code.co_argcount])
+        defaults = dict(zip(reversed(params), reversed(fn.__defaults__ or ())))
+        bound = dict(zip(params, node.args))
+        for keyword in node.keywords:
+            if keyword.arg is None or keyword.arg not in params or keyword.arg in bound:
+                return None
+            bound[keyword.arg] = keyword.value
+        last = max(params.index(p) for p in bound)
+        args = []
+        for p in params[:last + 1]:
+            if p in bound:
+                args.append(bound[p])
+            elif p in defaults and type(defaults[p]) in (int, float, bool, complex):
+                args.append(gast.Constant(value=defaults[p], kind=None))
+            else:
+                return None
+        return gast.Call(func=node.func, args=args, keywords=[])
+
     def _local_call(self, node, fdef, owner):
         """The result types of a call of the nested function ``fdef`` defined in ``owner``'s
         function (callee_types.CalleeTypes.local_result): its parameters take this call's
         argument types (its defaults ``owner``'s), the enclosing variables it reads
         ``owner``'s types of them."""
         params = [a.id for a in fdef.args.args]
-        if node.keywords or len(node.args) > len(params) or any(
+        if len(node.args) > len(params) or any(
                 isinstance(a, gast.Starred) for a in node.args):
             return {UNKNOWN}
         kinds = {p: self.of(a) for p, a in zip(params, node.args)}
+        for keyword in node.keywords:       # g(y=i): bound by name, as Python binds it
+            if keyword.arg not in params or keyword.arg in kinds:
+                return {UNKNOWN}            # **kw, or Python raises TypeError
+            kinds[keyword.arg] = self.of(keyword.value)
         defaults = dict(zip(reversed(params), reversed(fdef.args.defaults)))
-        for p in params[len(node.args):]:
+        for p in params:
+            if p in kinds:
+                continue
             if p not in defaults:
                 return {UNKNOWN}            # Python raises TypeError: typed where converted
             kinds[p] = owner.of(defaults[p])

@@ -86,6 +86,23 @@ def _defined_in_loop(fdef, name, node):
     return False
 
 
+def _check_comprehension_shadowing(specializer, fdef, binding, captures, where):
+    """Refuse a local function called inside a comprehension whose own variable has the name
+    of one it captures: the call passes the capture by that name, which there is the
+    comprehension's variable, not the enclosing one the closure reads."""
+    captured = {var for var, _ in captures}
+    for comp in gast.walk(fdef):
+        if not isinstance(comp, (gast.ListComp, gast.SetComp, gast.DictComp,
+                                 gast.GeneratorExp)):
+            continue
+        bound = {n.id for g in comp.generators for n in gast.walk(g.target)
+                 if isinstance(n, gast.Name)}
+        if bound & captured and any(isinstance(n, gast.Call) and isinstance(
+                n.func, gast.Name) and n.func.id == binding for n in gast.walk(comp)):
+            specializer.fail(where, f"the local function {binding!r} is called in a "
+                                    "comprehension whose variable shadows a name it reads")
+
+
 class LocalFunctions:
     """Lambdas and nested ``def``: bound as static LocalFunction values."""
 
@@ -165,6 +182,8 @@ class LocalFunctions:
             if var in self.env and var not in static_captures and var not in parameter_names(
                     fdef):
                 static_captures.pop(var, None)
+        if binding is not None:
+            _check_comprehension_shadowing(self, self.src.node, binding, captures, node)
         local = LocalFunction(fdef, self.src, captures, static_captures, defaults,
                               f"{_generated_name(self.fn)}_{name}")
         if binding is not None and any(isinstance(n, gast.Name) and n.id == binding

@@ -179,7 +179,8 @@ class PythonNumberRules:
             return None
         kinds = [{type_of_value(v.value)} if isinstance(v, Static) else self.scalar_types.of(s)
                  for v, s in zip(values, sources)]
-        ints = [bool(k) and k <= {"int", "bool"} for k in kinds]
+        ints = [bool(k) and k <= {"int", "bool"} and "int" in k for k in kinds]   # (a bool
+        # is exact in float64: Numba's float(bool) would not even compile in the helper)
         floats = [k == {"float"} for k in kinds]
         if ints[0] and floats[1]:
             helper, order = _INT_FLOAT_COMPARE[type(op)], (0, 1)
@@ -197,13 +198,24 @@ class PythonNumberRules:
         as the ``and`` of its links, each then compared exactly (:meth:`_int_float_compare`):
         where every operand is pure (evaluated twice, the same value); else it does not
         compile. None when no link compares an int with a float."""
-        if not self.fidelity or self.scalar_types is None or len(node.ops) < 2:
+        if not self.fidelity or self.scalar_types is None:
             return None
         sources = [node.left] + node.comparators
-        kinds = [self.scalar_types.of(s) for s in sources]
 
         def mixed(a, b):
-            return bool(a) and a <= {"int", "bool"} and b == {"float"}
+            return bool(a) and a <= {"int", "bool"} and "int" in a and b == {"float"}
+        for op, right in zip(node.ops, node.comparators):
+            if isinstance(op, (gast.In, gast.NotIn)) and isinstance(right, (
+                    gast.Tuple, gast.List)):
+                left = self.scalar_types.of(sources[node.comparators.index(right)])
+                if any(mixed(left, self.scalar_types.of(e)) or mixed(
+                        self.scalar_types.of(e), left) for e in right.elts):
+                    self.fail(node, "'in' of a Python int and a Python float: Python compares "
+                                    "them exactly, Numba would round the int (compare with "
+                                    "== one by one)")
+        if len(node.ops) < 2:
+            return None
+        kinds = [self.scalar_types.of(s) for s in sources]
         if not any(mixed(a, b) or mixed(b, a) for a, b in zip(kinds, kinds[1:])):
             return None
         if not all(_pure(s) for s in sources):
