@@ -31,6 +31,7 @@ from .scalar_kinds import (_BINOPS, _PY_CALLS, _SAME, _UNARY, CALL, UNKNOWN,  # 
                            _apply, _constant, _method, _pow_negative, random_state_kept, sample,
                            type_of_value)
 from .scalar_merges import ScalarMerges, assigns  # noqa: F401
+from .call_binding import positional_call
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
 
 
@@ -307,7 +308,9 @@ class ScalarTypes(ScalarMerges):
                 node.func.id in self.local_defs and self.callees is not None:
             return self._local_call(node, *self.local_defs[node.func.id])   # binds keywords
         if node.keywords:
-            positional = self._keywords_bound(node)
+            fn = self.resolve(node.func) if isinstance(node.func, (
+                gast.Name, gast.Attribute)) else self.unknown
+            positional = positional_call(node, fn) if self.callees is not None else None
             if positional is not None:      # a user function's g(x, y=v): as g(x, v)
                 return self.of(positional)
             if not (isinstance(node.func, gast.Attribute) and node.func.attr in ("var", "std")
@@ -389,36 +392,6 @@ class ScalarTypes(ScalarMerges):
             found = self.callees.result(fn, args)
             return self._found(node, found, CALL)   # empty: bottom (a recursion, the fixpoint)
         return {CALL}       # else its result is typed where it is converted
-
-    def _keywords_bound(self, node):
-        """The call ``node`` of a Python function with keyword arguments as the positional
-        call Python binds it to (skipped parameters given their default values as
-        constants), or None: not a plain Python function, or not bound that way (``**``, an
-        unknown or repeated name: Python raises TypeError there, typed where converted)."""
-        fn = self.resolve(node.func) if isinstance(node.func, (gast.Name, gast.Attribute)) \
-            else self.unknown
-        code = getattr(fn, "__code__", None)
-        if code is None or self.callees is None or any(
-                isinstance(a, gast.Starred) for a in node.args) or code.co_flags & 0x0C or \
-                code.co_kwonlyargcount or code.co_posonlyargcount:
-            return None
-        params = list(code.co_varnames[:code.co_argcount])
-        defaults = dict(zip(reversed(params), reversed(fn.__defaults__ or ())))
-        bound = dict(zip(params, node.args))
-        for keyword in node.keywords:
-            if keyword.arg is None or keyword.arg not in params or keyword.arg in bound:
-                return None
-            bound[keyword.arg] = keyword.value
-        last = max(params.index(p) for p in bound)
-        args = []
-        for p in params[:last + 1]:
-            if p in bound:
-                args.append(bound[p])
-            elif p in defaults and type(defaults[p]) in (int, float, bool, complex):
-                args.append(gast.Constant(value=defaults[p], kind=None))
-            else:
-                return None
-        return gast.Call(func=node.func, args=args, keywords=[])
 
     def _local_call(self, node, fdef, owner):
         """The result types of a call of the nested function ``fdef`` defined in ``owner``'s
