@@ -177,9 +177,9 @@ class Calls:
                 self._integer_typed(a) or self.numbers.kind(a) == "int" for a in node.args):
             self.fail(node, "math.gcd() of a value that may be a float (Python raises "
                             "TypeError; compiled code would compute)")
-        if _hashable(fn) and fn is math.trunc and len(node.args) == 1 and not all(
-                _defines_trunc(k) for k in (self.scalar_types.of(node.args[0])
-                                            if self.scalar_types else {"?"}) or {"?"}):
+        if _hashable(fn) and fn is math.trunc and len(node.args) == 1 and self.fidelity and \
+                not all(_defines_trunc(k) for k in (self.scalar_types.of(node.args[0])
+                                                    if self.scalar_types else {"?"}) or {"?"}):
             self.fail(node, "math.trunc() of a value that may be a NumPy scalar other than "
                             "float64 (NumPy defines no __trunc__ there: Python raises "
                             "TypeError; compiled code would compute)")
