@@ -250,7 +250,7 @@ def squares_above(xs, t):
 
 
 def rebinds_in_comprehension(xs):
-    return sum(v for v in xs for v in range(v))
+    return sum(v for v in xs for v in range(v % 4))     # (bounded: LISTS holds 2**62)
 
 
 @pytest.mark.parametrize("fn,args", [

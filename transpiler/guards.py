@@ -9,7 +9,7 @@ the dispatcher must pick which of a class's shared specializations an instance m
 import math
 
 from .program import Forgotten
-from .type_keys import list_element_type
+from .type_keys import list_holds
 
 
 def failed_condition(guard, v, const, structural=False):
@@ -78,8 +78,7 @@ def typekey_condition(v, key, const):
                   for i, k in enumerate(key[1])]
         return " or ".join(items)
     if key[0] == "list":    # its elements' one type (passes/list_arguments.py)
-        return (f"type({v}) is not list or {const(list_element_type)}({v}) is not "
-                f"{const(key[1])}")
+        return f"type({v}) is not list or not {const(list_holds)}({v}, {const(key[1])})"
     return f"type({v}) is not {const(key[1])}"
 
 

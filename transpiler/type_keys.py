@@ -46,6 +46,15 @@ def list_element_type(value):
     return kind
 
 
+def list_holds(value, kind):
+    """Whether every element of list ``value`` is exactly a ``kind`` (an empty list: ``kind``
+    is int), the guard of a specialization made for ``("list", kind)``. The int64 range is
+    not checked here: :func:`list_array` raises OverflowError beyond it, which fails the
+    call's ``_prepare`` as a guard would (the call is decided again, and falls back)."""
+    kinds = set(map(type, value))
+    return kinds == {kind} if kinds else kind is int
+
+
 def list_array(value, dtype):
     """The 1-D array (a copy, of NumPy dtype name ``dtype``) compiled code reads list
     argument ``value`` as (passes/list_arguments.py; ``_prepare`` calls it after the guard on
