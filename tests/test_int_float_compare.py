@@ -87,3 +87,15 @@ def test_chained_comparisons():
     for n, f in itertools.product([2 ** 53 + 1, 2 ** 53, 3, -1, 2 ** 62],
                                   [2.0 ** 53, 2.0 ** 53 + 2, 0.5, math.nan, 2.0 ** 62]):
         assert compiled(n, f) == chained(n, f), (n, f)
+
+
+def chain_with_call(x, n):
+    return 0 <= abs(x) < 1.5, -1 < float(n) <= 2.5
+
+
+def test_small_int_constants_need_no_helper():
+    """``0 <= abs(x) < 1.5``: the int constant is exact in float64, so the chain compiles
+    as it is (an impure operand is no reason to fall back there)."""
+    compiled = tp.jit(chain_with_call, fullgraph=True)
+    for x, n in [(0.5, 2), (-3.0, 1), (2.0 ** 53, 2 ** 53 + 1)]:
+        assert compiled(x, n) == chain_with_call(x, n)

@@ -190,6 +190,9 @@ class PythonNumberRules:
             return None
         if all(isinstance(v, Static) for v in values):
             return None
+        held = values[order[0]]
+        if isinstance(held, Static) and -2 ** 53 <= held.value <= 2 ** 53:
+            return None     # float64 holds this int exactly: the operator is exact (x > 0)
         operands = [self._m(values[k], sources[k]) for k in order]
         return self._call_helper(node, helper, operands)
 
@@ -215,7 +218,11 @@ class PythonNumberRules:
                                     "== one by one)")
         if len(node.ops) < 2:
             return None
-        kinds = [self.scalar_types.of(s) for s in sources]
+
+        def exact(source):      # an int constant float64 holds exactly: no rounding to fear
+            value = self.numbers.constant(source)
+            return type(value) is int and -2 ** 53 <= value <= 2 ** 53
+        kinds = [set() if exact(s) else self.scalar_types.of(s) for s in sources]
         if not any(mixed(a, b) or mixed(b, a) for a, b in zip(kinds, kinds[1:])):
             return None
         if not all(_pure(s) for s in sources):
