@@ -2,6 +2,8 @@
 ``import transpiler`` stays fast)."""
 import re
 
+from ..type_keys import list_array
+
 
 class Path(tuple):
     """How to reach a static value from a root: ``(root, step, step, ...)``.
@@ -41,7 +43,6 @@ class Path(tuple):
             elif step[0] == "[]":
                 value = value[step[1]]
             elif step[0] == "list":
-                from ..type_keys import list_array
                 value = list_array(value, step[1])
             else:
                 value = value.cell_contents
