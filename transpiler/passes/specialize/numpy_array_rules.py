@@ -125,9 +125,34 @@ class NumpyArrayRules:
             return value     # a store into a slice: broadcast by NumPy's casting rules
         dtype = np.dtype(parts[1])
         kinds = self.scalar_types.of(source) if kinds is None else kinds
-        if dtype.kind not in "iu" or len(kinds) != 1:
+        if dtype.kind not in "iu" or not kinds:
             return value
-        kind = next(iter(kinds))
+        if len(kinds) > 1:
+            # A value of several types (`y = 1; ..; y -= x` with x a np.float64): compiled
+            # code holds it in one unified type, so a per-type check cannot apply. Where any
+            # of its types needs one, fall back rather than store what Numba's cast gives.
+            if all(self._checked_store_kind(node, dtype, kind, source, value) is value
+                   for kind in sorted(kinds)):
+                return value
+            if all(_real_kind(k) for k in kinds) and all(dtype.kind == "i" or k in ("int", "bool", "float")
+                                     for k in kinds):
+                # every one of its types is converted as int() converts it: one check of
+                # the unified value applies to each
+                if any(k == "float" or (k.startswith("np:") and np.dtype(k[3:]).kind == "f")
+                       for k in kinds):
+                    return self._store_float_check(node, dtype, value)
+                info = np.iinfo(dtype)
+                return self._call_helper(node, store_int_checked, [
+                    value, constant_node(int(info.min)), constant_node(int(info.max))])
+            self.fail(node, f"a value of several types ({', '.join(sorted(kinds))}) stored "
+                            f"into an {dtype.name} array (NumPy converts each type its own "
+                            "way)")
+        return self._checked_store_kind(node, dtype, next(iter(kinds)), source, value)
+
+    def _checked_store_kind(self, node, dtype, kind, source, value):
+        """``value`` (of type ``kind``) stored into an element of an integer ``dtype`` array:
+        ``value`` itself where NumPy and Numba store alike, else a checked form (see
+        _checked_store)."""
         if kind == "np:" + dtype.name:
             return value
         if not (kind in ("int", "bool", "float", "complex") or kind.startswith("np:")):
@@ -160,8 +185,22 @@ class NumpyArrayRules:
             return self._call_helper(node, store_numpy_float_unsigned, [
                 value, constant_node(-bound - (1.0 if bound < 2 ** 53 else 2048.0)),
                 constant_node(bound)])
+        return self._store_float_check(node, dtype, value)
+
+    def _store_float_check(self, node, dtype, value):
+        """``value`` (a float) stored into an integer ``dtype`` array as ``int()`` converts
+        it: nan raises ValueError, a value beyond the dtype's range OverflowError."""
+        info = np.iinfo(dtype)
         low = float(info.min) - 1.0
         if low == float(info.min):
             low = float(np.nextafter(float(info.min), -np.inf))
         return self._call_helper(node, store_float_checked, [
             value, constant_node(low), constant_node(float(info.max) + 1.0)])
+
+
+def _real_kind(kind):
+    """Whether a value type (analysis.scalar_types' name) is a real number: a Python bool,
+    int or float, or a NumPy bool, integer or float scalar."""
+    if kind in ("int", "bool", "float"):
+        return True
+    return kind.startswith("np:") and np.dtype(kind[3:]).kind in "biuf"

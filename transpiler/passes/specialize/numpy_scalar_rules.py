@@ -44,9 +44,18 @@ class NumpyScalarRules:
         ufunc = op if isinstance(op, np.ufunc) else None
         name = ufunc.__name__ if ufunc is not None else type(op).__name__
         kinds = []
-        for value, source in zip(values, sources):
-            found = ({type_of_value(value.value)} if isinstance(value, Static)
-                     else self.scalar_types.of(source))
+        every = [({type_of_value(value.value)} if isinstance(value, Static)
+                  else self.scalar_types.of(source)) for value, source in zip(values, sources)]
+        if name in ("Div", "Pow") and any(len(found) > 1 for found in every) and any(
+                k == "complex" or k.startswith("np:complex") for found in every for k in found):
+            # A complex value that is a Python complex on one path and a NumPy one on another
+            # (or meets one): CPython divides (_Py_c_quot) and raises to powers (complex_pow)
+            # otherwise than NumPy (npy_math_complex.c.src cdiv, npy_cpow); compiled code has
+            # one type, so one of them.
+            self.fail(node, "a complex " + ("division" if name == "Div" else "power") +
+                            " of a value that is a Python or a NumPy number by path (CPython "
+                            "and NumPy compute it differently)")
+        for found in every:
             if len(found) != 1:
                 return None
             kinds.append(next(iter(found)))

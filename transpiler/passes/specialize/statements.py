@@ -148,12 +148,28 @@ class Statements:
                 node.op, [current, value], [node.target, node.value]):
             return hoisted + [gast.Assign(targets=[target], value=self._checked_int(
                 node, _CHECKED_BINOPS[type(node.op)], [like, value]), type_comment=None)]
-        if isinstance(target, gast.Name) and (scalar_target or self._holds_numbers(target.id)):
+        if isinstance(target, gast.Name) and (scalar_target or self._holds_numbers(target.id)
+                                              or self._number_unknown_op(node)):
             # Spelled as a rebinding, so that an `x op= v` left in the generated code is an
             # in-place update of an array (analysis.effects relies on it).
             return hoisted + [gast.Assign(targets=[target], value=gast.BinOp(
                 left=like, op=node.op, right=value), type_comment=None)]
         return hoisted + [gast.AugAssign(target=target, op=node.op, value=value)]
+
+    def _number_unknown_op(self, node):
+        """Whether ``x op= v`` (``node``) updates a name that holds numbers but for this very
+        operation, whose result type is unknown (``n &= 1j``: Python raises TypeError, Numba
+        refuses to type it where it is reached). A number has no in-place operator, so the
+        update is a rebinding, and it is spelled so (analysis.effects reads an ``x op= v``
+        left in the generated code as an array updated in place)."""
+        if self.scalar_types is None:
+            return False
+        kinds = self.scalar_types.types.get(node.target.id) or set()
+        known = set(kinds) - {"?"}
+        result = self.scalar_types.of(gast.BinOp(left=node.target, op=node.op,
+                                                 right=node.value))
+        return bool(known) and "?" in result and all(
+            k in ("int", "float", "bool", "complex") or k.startswith("np:") for k in known)
 
     def stmt_Return(self, node):
         if self.entry and node.value is not None:
