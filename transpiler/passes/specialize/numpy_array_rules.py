@@ -134,8 +134,9 @@ class NumpyArrayRules:
             if all(self._checked_store_kind(node, dtype, kind, source, value) is value
                    for kind in sorted(kinds)):
                 return value
-            if all(_real_kind(k) for k in kinds) and all(dtype.kind == "i" or k in ("int", "bool", "float")
-                                     for k in kinds):
+            as_int = all(_real_kind(k) and (dtype.kind == "i" or k in ("int", "bool", "float"))
+                         for k in kinds)
+            if as_int:
                 # every one of its types is converted as int() converts it: one check of
                 # the unified value applies to each
                 if any(k == "float" or (k.startswith("np:") and np.dtype(k[3:]).kind == "f")
