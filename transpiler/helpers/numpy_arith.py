@@ -182,6 +182,16 @@ def numpy_cdiv64(x, y):
     return np.complex64(complex(re, im))
 
 
+def element_index_checked(a, index):
+    """``index`` (an int, or a tuple of ``a.ndim`` ints) checked to address an element of
+    ``a`` before a checked store converts the value: NumPy's setitem raises IndexError
+    before it converts (``a[5] = -1.5`` into a uint64 array of 3 elements), while the value
+    check runs before Numba's own bounds check. Rewriting the element keeps the read from
+    being removed as dead code; LLVM drops the redundant store."""
+    a[index] = a[index]
+    return index
+
+
 def store_int_checked(x, low, high):
     """An integer value stored into a signed integer array (or a Python int into any integer
     array): NumPy 2's setitem converts it to a Python int and raises OverflowError where it

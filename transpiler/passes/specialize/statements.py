@@ -6,6 +6,7 @@ import gast
 import numpy as np
 
 from ...analysis.static_values import Static, library_reference
+from ...helpers.numpy_arith import element_index_checked
 from .nodes import _as_load, _load, _pure, _store
 from .python_number_rules import _CHECKED_BINOPS
 from .refusals import _UNSUPPORTED_STMTS
@@ -57,7 +58,12 @@ class Statements:
             return []
         value = self.value(node.value)
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
-            value = self._checked_store(node, node.targets[0], node.value, value)
+            checked = self._checked_store(node, node.targets[0], node.value, value)
+            if checked is not value:
+                # Python evaluates the value, then the index, and NumPy's setitem checks the
+                # index before it converts the value: `a[1 % 0] = -1.5` raises
+                # ZeroDivisionError and `a[len(a)] = -1.5` IndexError, not OverflowError.
+                return self._store_after_index(node, value)
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Name) and \
                 node.targets[0].id in self.weak_merges and not (
                     self.scalar_types.of(node.value) & {"np:" + self.weak_merges[
@@ -69,6 +75,30 @@ class Statements:
                                                  args=[value], keywords=[]), node.value)
         return [gast.Assign(targets=[self.target(t) for t in node.targets], value=value,
                             type_comment=None)]
+
+    def _store_after_index(self, node, value):
+        """``a[index] = value`` with a store check (numpy_array_rules._checked_store) in
+        Python's and NumPy's order: ``v = value; i = index; element_index_checked(a, i);
+        a[i] = check(v)``."""
+        target = self.target(node.targets[0])
+        held = self.new_local("value")
+        out = [gast.Assign(targets=[_store(held)], value=value, type_comment=None)]
+        base, index = target.value, target.slice
+        if not _pure(base):
+            out.append(gast.Assign(targets=[_store(self.new_local("array"))], value=base,
+                                   type_comment=None))
+            base = _load(out[-1].targets[0].id)
+        if not _cannot_raise(node.targets[0].slice):
+            out.append(gast.Assign(targets=[_store(self.new_local("index"))], value=index,
+                                   type_comment=None))
+            index = _load(out[-1].targets[0].id)
+        out.append(gast.Expr(value=self._call_helper(node, element_index_checked,
+                                                     [base, index])))
+        checked = self._checked_store(node, node.targets[0], node.value, _load(held))
+        out.append(gast.Assign(targets=[gast.Subscript(value=base, slice=index,
+                                                       ctx=gast.Store())],
+                               value=checked, type_comment=None))
+        return out
 
     def stmt_AnnAssign(self, node):
         if node.value is None:
@@ -257,3 +287,13 @@ class Statements:
         if isinstance(node, gast.Starred):
             return gast.Starred(value=self.target(node.value), ctx=gast.Store())
         self.fail(node, f"cannot assign to {type(node).__name__}")
+
+
+def _cannot_raise(index):
+    """Whether evaluating a subscript's index can raise nothing: names and constants (a
+    tuple of them), as opposed to arithmetic (``1 % 0``) or calls."""
+    if isinstance(index, gast.Tuple):
+        return all(_cannot_raise(e) for e in index.elts)
+    if isinstance(index, gast.UnaryOp) and isinstance(index.op, (gast.USub, gast.UAdd)):
+        return isinstance(index.operand, gast.Constant)      # a[-1]
+    return isinstance(index, (gast.Name, gast.Constant))
