@@ -19,7 +19,8 @@ from .context import default_backend, env_flag, parallel_value
 from .errors import (FallbackWarning, SourceUnavailable, TranspileError, UnsupportedConstruct,
                      translate_numba_error, user_stacklevel)
 # Explanation, ExplainRow, GeneratedSource and Specialization: still importable from here.
-from .explain import Explanation, ExplainRow, explain, region_fell_back  # noqa: F401
+from .explain import (Explanation, ExplainRow, explain, fallback_message,  # noqa: F401
+                      region_fell_back)
 from .graph_dispatch import MISS, graph_call, remember_graph
 from .python_scope import run_reaching
 from .raise_sites import note_raise_site
@@ -43,6 +44,8 @@ class JitFunction(SpecializationCache, FastPath):
     Attributes:
         python_function: the original Python function (always callable as plain Python).
     """
+
+    _quiet = False   # a callee of a caller's Python (python_callees): no FallbackWarning
 
     def __init__(self, function, backend=None, fullgraph=None, static_argnames=(),
                  cache=None, boundscheck=True, source=None, split=True, check_int_overflow=True,
@@ -340,7 +343,7 @@ class JitFunction(SpecializationCache, FastPath):
         if spec.effect_free is None:
             from .analysis.effects import effect_free
             spec.effect_free = effect_free(str(spec.source))
-        if not spec.effect_free or str(exc) == USER_EXCEPTION:
+        if not spec.effect_free or str(exc) == USER_EXCEPTION or self._quiet:
             return spec.effect_free   # a user exception class: Python raises it, no warning
         reason = (f"{exc} (the compiled code has no effects, so the call ran again as "
                   "Python; it does at every such call)")
@@ -370,16 +373,20 @@ class JitFunction(SpecializationCache, FastPath):
         """Try region-level fallback (transpiler.split); None when nothing compiles."""
         if not self._split_allowed:
             return None
+        from .python_callees import redirects
         from .split import split
         try:
-            return split(self.python_function, obj, self._region_jit)
+            return split(self.python_function, obj, self._region_jit,
+                         functools.partial(redirects, self))
         except Exception:  # noqa: BLE001 - splitting is an optimisation: never break the call
             return None
 
     def _region_jit(self, function, source):
         """The JitFunction of a loop region of this function (transpiler.split): its options,
-        its own parsed ``source``, never split again."""
-        return JitFunction(function, source=source, split=False, **self._options())
+        its own parsed ``source``, never split again; quiet where this function is."""
+        region = JitFunction(function, source=source, split=False, **self._options())
+        region._quiet = self._quiet
+        return region
 
     def _transpile_check(self, obj):
         """Specialize for ``obj`` now (argument types aside); raise TranspileError if the code
@@ -396,22 +403,15 @@ class JitFunction(SpecializationCache, FastPath):
         return fullgraph_may_be_set() and env_flag("GRAPHJIT_FULLGRAPH")
 
     def _fall_back(self, spec, error, reason=None):
+        if self._quiet:
+            return
         warnings.warn(self._fallback_message(spec, error, reason), FallbackWarning,
                       stacklevel=user_stacklevel())
 
     def _fallback_message(self, spec, error, reason=None):
         """The text of the FallbackWarning of ``spec`` (None: no specialization), ``error``
-        or ``reason``."""
-        reason = reason or (str(error) if error is not None else spec.fallback_reason)
-        how = "runs as plain Python"
-        compiled = [] if spec is None or spec.split is None else [
-            r for r in spec.split.regions if not region_fell_back(r)]
-        if compiled:
-            loops = ", ".join(f"line {r.origin.lineno}" for r in compiled)
-            how = f"runs as Python with {len(compiled)} compiled loop(s) ({loops}; see explain())"
-        elif spec is not None and spec.split is not None:
-            how = "runs as plain Python, its loops too (see explain())"
-        return f"graphjit: {self.python_function.__qualname__} {how}: {reason}"
+        or ``reason`` (transpiler.explain.fallback_message)."""
+        return fallback_message(self, spec, error, reason)
 
     # -- specialization ---------------------------------------------------------------------
 

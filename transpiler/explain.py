@@ -45,6 +45,7 @@ def explain(jit_function, obj):
         if spec.split is not None:
             rows.extend(split_rows(spec.split))
     rows.extend(reached_rows(jit_function))
+    rows.extend(callee_rows(jit_function))
     return Explanation(fn.__qualname__, rows)
 
 
@@ -69,6 +70,50 @@ def reached_rows(jit_function):
                                    f"{qualname} of a {kind.__name__}, called from this "
                                    f"function's Python: {why}"))
     return rows
+
+
+def callee_rows(jit_function):
+    """A row per plain function that this function's Python calls compiled
+    (transpiler.python_callees): how it ran."""
+    from .python_callees import callees
+    return _callee_rows(callees(jit_function))
+
+
+def _callee_rows(pairs):
+    """Rows of ``(name, callee JitFunction)`` pairs (callee_rows)."""
+    rows = []
+    for name, callee in pairs:
+        specs = callee._specs_for(None)
+        ran = [s for s in specs if s.fallback_reason is None and s.for_calls]
+        why = next((s.fallback_reason for s in specs if s.fallback_reason), None) or next(
+            (str(e) for s in specs for e in s.failed_types.values()), None)
+        where = origin_of(callee.python_function)
+        if ran:
+            rows.append(ExplainRow("call", where, "compiled",
+                                   f"{name}(), called from this function's Python, runs "
+                                   f"compiled (by {ran[0].backend.name}; see its explain())"))
+        if why is not None or not ran:
+            rows.append(ExplainRow("call", where, "python",
+                                   f"{name}(), called from this function's Python: "
+                                   f"{why or 'not run yet'}"
+                                   + (" (for some argument types)" if ran else "")))
+    return rows
+
+
+def fallback_message(jit_function, spec, error, reason=None):
+    """The text of ``jit_function``'s FallbackWarning for ``spec`` (None: no
+    specialization), ``error`` or ``reason``: how it runs (plain, or with its compiled loops)
+    and why."""
+    reason = reason or (str(error) if error is not None else spec.fallback_reason)
+    how = "runs as plain Python"
+    compiled = [] if spec is None or spec.split is None else [
+        r for r in spec.split.regions if not region_fell_back(r)]
+    if compiled:
+        loops = ", ".join(f"line {r.origin.lineno}" for r in compiled)
+        how = f"runs as Python with {len(compiled)} compiled loop(s) ({loops}; see explain())"
+    elif spec is not None and spec.split is not None:
+        how = "runs as plain Python, its loops too (see explain())"
+    return f"graphjit: {jit_function.python_function.__qualname__} {how}: {reason}"
 
 
 def region_fell_back(region):
@@ -97,6 +142,8 @@ def split_rows(split):
         rows.append(ExplainRow("loop", origin, "python", why))
     rows.append(ExplainRow("rest of the function", None, "python",
                            "the statements between the compiled loops run as Python"))
+    from .python_callees import callee_jit
+    rows.extend(_callee_rows((name, callee_jit(r)) for name, r in split.callees.items()))
     return rows
 
 

@@ -178,9 +178,11 @@ def _fallback(spec, message, backend_name, kinds, python):
             return _MISS
         if message is None:
             return jit._run_fallback(spec, None, args, {}, warn=True)
-        frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
-        level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else user_stacklevel()
-        _warn(message, FallbackWarning, level)
+        if not jit._quiet:
+            frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
+            level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else \
+                user_stacklevel()
+            _warn(message, FallbackWarning, level)
         if jit.__dict__.get("_reaches") is False:   # reaches no Cell (python_scope): plain
             return python(*args)
         return run_reaching(jit, python, args, {})
@@ -193,9 +195,11 @@ def _refused(message, python):
     def run_refused(jit, args):
         if jit._fullgraph():
             return _MISS
-        frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
-        level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else user_stacklevel()
-        _warn(message, FallbackWarning, level)
+        if not jit._quiet:
+            frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
+            level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else \
+                user_stacklevel()
+            _warn(message, FallbackWarning, level)
         if jit.__dict__.get("_reaches") is False:
             return python(*args)
         return run_reaching(jit, python, args, {})

@@ -26,9 +26,12 @@ def active():
 
 def run_reaching(jit, function, args, kwargs):
     """``function(*args, **kwargs)`` with the Cells it calls compiled (see the module
-    docstring), for ``jit`` (a JitFunction) whose Python ``function`` is."""
+    docstring) and the plain functions it calls too (transpiler.python_callees), for ``jit``
+    (a JitFunction) whose Python ``function`` is."""
     if not reaches_compiled(jit):
         return function(*args, **kwargs)
+    from .python_callees import variant
+    function = variant(jit, function)
     stack = getattr(_local, "stack", None)
     if stack is None:
         stack = _local.stack = []
@@ -51,10 +54,15 @@ def note(graph_function, obj):
 def reaches_compiled(jit):
     """Whether ``jit``'s Python function names a Cell (class or instance) or a jitted function
     anywhere in its code (nested code objects included), as resolved in its globals, builtins
-    and closure now; computed once."""
+    and closure now, or calls a plain function that runs compiled (python_callees); computed
+    once."""
     found = jit.__dict__.get("_reaches")
     if found is None:
-        found = jit.__dict__["_reaches"] = _names_compiled(jit.python_function)
+        found = _names_compiled(jit.python_function)
+        if not found:   # or a plain function it calls runs compiled (python_callees)
+            from .python_callees import variant
+            found = variant(jit, jit.python_function) is not jit.python_function
+        jit.__dict__["_reaches"] = found
     return found
 
 

@@ -62,24 +62,27 @@ class SplitFunction:
     Attributes:
         regions (list[Region]): the compiled loops.
         python_parts (list[tuple[Origin, str]]): loops kept in Python and why.
+        callees (dict[str, callable]): plain functions the driver calls compiled
+            (transpiler.python_callees).
     """
 
-    def __init__(self, function, regions, python_parts, factory):
+    def __init__(self, function, regions, python_parts, factory, callees=None):
         self.function = function
         self.regions = regions
         self.python_parts = python_parts
+        self.callees = callees or {}     # name -> the compiled callee the driver calls
         self._factory = factory
 
     def __call__(self, obj, args, kwargs):
         closure = self.function.__closure__ or ()
         values = [cell.cell_contents for cell in closure]
-        driver = self._factory(self.regions, *values)
+        driver = self._factory(self.regions, *values, *self.callees.values())
         if obj is None:
             return driver(*args, **kwargs)
         return driver(obj, *args, **kwargs)
 
 
-def split(function, obj, make_jit):
+def split(function, obj, make_jit, redirect=None):
     """Split ``function`` into a Python driver and compiled regions.
 
     Args:
@@ -87,6 +90,9 @@ def split(function, obj, make_jit):
         obj: the instance of a method call (regions are checked against it), or None.
         make_jit (callable): ``make_jit(python_region, region_source)`` -> the region's
             JitFunction (transpiler.api: the function's options, never split again).
+        redirect (callable): ``redirect(function, driver_def)`` -> ``{name: callable}``, the
+            plain functions the driver calls that run compiled (transpiler.python_callees);
+            None: none.
 
     Returns:
         SplitFunction, or None when there is no loop worth compiling (or the function cannot
@@ -168,13 +174,15 @@ def split(function, obj, make_jit):
             type_comment=None)], orelse=[])
         fdef.body.append(located(keep, fdef.body[-1]))
     freevars = list(function.__code__.co_freevars)
-    factory_def = _factory_def(fdef, freevars)
+    callees = redirect(function, fdef) if redirect is not None else {}
+    factory_def = _factory_def(fdef, freevars + list(callees))
     module = gast.Module(body=[factory_def], type_ignores=[])
     tree = gast.gast_to_ast(module)
     ast.fix_missing_locations(tree)
     namespace = {}
     exec(compile(tree, source.filename, "exec"), function.__globals__, namespace)
-    return SplitFunction(function, regions, python_parts, namespace["__graphjit_factory__"])
+    return SplitFunction(function, regions, python_parts, namespace["__graphjit_factory__"],
+                         callees)
 
 
 def _ordered(names, node):

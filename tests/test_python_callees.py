@@ -1,0 +1,241 @@
+"""Plain functions called from a jitted function's Python run compiled (issue 20,
+transpiler/python_callees.py): a jitted function that falls back still calls compiled code for
+the plain user functions with loops that it calls by a global name, quietly, with Python's
+semantics: every call equals the plain call (values, types, dtypes, argument mutation,
+exception types) over the argument universe, in any order, from several threads; rebinding the
+global calls the new function; a name used as a value, a library function or a function
+without a loop is not redirected."""
+import heapq
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+from transpiler.python_callees import callees
+from reference import assert_same_outcome, outcome
+
+
+def total(a):
+    s = 0
+    for v in a:
+        s += v
+    return s
+
+
+def bump_all(a):
+    for i in range(len(a)):
+        a[i] += 1
+    return a
+
+
+def first_over(a, t):
+    for i in range(len(a)):
+        if a[i] > t:
+            return i
+    raise ValueError("none over")
+
+
+def keyed(a):
+    seen = {}
+    for v in a:
+        seen[str(v)] = v        # str() of numbers: runs as Python
+    return len(seen)
+
+
+def double(x):
+    return x * 2                # no loop: not worth compiling, not redirected
+
+
+def driver(a):
+    """Falls back (a dict of str keys), then calls three plain functions."""
+    names = {"x": 1}
+    return total(a) + double(names["x"]), keyed(a)
+
+
+def mutating_driver(a, t):
+    names = {"t": t}
+    bump_all(a)
+    return first_over(a, names["t"])
+
+
+def passes_as_value(a):
+    names = {}
+    return list(map(total, [a])), names
+
+
+def calls_library(a):
+    names = {}
+    return heapq.nlargest(2, list(a)), names
+
+
+def rebinding_target(a):
+    names = {}
+    return total(a), names
+
+
+ARGUMENTS = [np.arange(5).astype(d) for d in (
+    np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
+    np.float16, np.float32, np.float64, np.complex64, np.complex128, np.bool_)] + [
+    np.array([[1.5, 2.5], [3.5, 4.5]]), np.array([], dtype=np.float32),
+    np.array([100, 100, 100], dtype=np.int8), (1, 2.5), (np.int8(100), np.int8(100)),
+    [1, 2, 3], [0.5, 1.5], "abc", (True, False), np.int64(3)]
+
+
+def _compiled_callees(jit):
+    return {name: callee for name, callee in callees(jit)}
+
+
+def test_callees_of_a_fallback_run_compiled_and_equal_plain():
+    jitted = tp.jit(driver)
+    for arg in ARGUMENTS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", tp.FallbackWarning)
+            assert_same_outcome(*outcome(driver, (arg,)), *outcome(jitted, (arg,)))
+    found = _compiled_callees(jitted)
+    assert set(found) == {"total", "keyed"}      # double() has no loop
+    assert any(s.fallback_reason is None for s in found["total"]._specs_for(None))
+    rows = [row for row in jitted.explain().rows if row[0] == "call"]
+    assert any(status == "compiled" and "total()" in why for _, _, status, why in rows)
+
+
+def test_a_callee_that_does_not_compile_is_quiet():
+    jitted = tp.jit(driver)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        jitted(np.arange(3.0))
+        jitted(np.arange(3.0))
+    messages = [str(w.message) for w in caught if issubclass(w.category, tp.FallbackWarning)]
+    # the driver's own warnings only (its reason may name a callee it converted inline)
+    assert messages and all(m.startswith("graphjit: driver ") for m in messages)
+
+
+@pytest.mark.parametrize("order", [0, 1, 2])
+def test_argument_mutation_and_exceptions_in_any_order(order):
+    jitted = tp.jit(mutating_driver)
+    calls = [(np.arange(4, dtype=np.int8), 2), (np.array([127, 0], dtype=np.int8), 0),
+             (np.arange(3.0), 10.0), (np.arange(3, dtype=np.uint16), np.uint16(1)),
+             (np.zeros(0), 0), (np.array([1.5, 2.5], np.float32), 2)]
+    calls = calls[order:] + calls[:order]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for args in calls:
+            assert_same_outcome(*outcome(mutating_driver, args), *outcome(jitted, args))
+    assert set(_compiled_callees(jitted)) == {"bump_all", "first_over"}
+
+
+def test_a_name_used_as_a_value_or_a_library_function_is_not_redirected():
+    for fn in (passes_as_value, calls_library):
+        jitted = tp.jit(fn)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", tp.FallbackWarning)
+            assert_same_outcome(*outcome(fn, (np.arange(4.0),)),
+                                *outcome(jitted, (np.arange(4.0),)))
+        assert _compiled_callees(jitted) == {}
+
+
+def test_rebinding_the_global_calls_the_new_function(monkeypatch):
+    jitted = tp.jit(rebinding_target)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert jitted(np.arange(4.0))[0] == 6.0
+        monkeypatch.setitem(globals(), "total", lambda a: -1.0)
+        assert jitted(np.arange(4.0))[0] == -1.0
+        monkeypatch.delitem(globals(), "total")
+        with pytest.raises(NameError):
+            jitted(np.arange(4.0))
+
+
+def test_closure_cells_are_shared_with_the_variant():
+    count = 0
+
+    @tp.jit
+    def step(a):
+        nonlocal count
+        names = {"n": count}
+        count = names["n"] + 1
+        return total(a)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert step(np.arange(3)) == 3
+        assert step(np.arange(4)) == 6
+    assert count == 2
+    assert set(_compiled_callees(step)) == {"total"}
+
+
+def test_a_function_without_source_runs_as_python():
+    namespace = {"total": total}
+    exec("def no_source(a):\n    d = {}\n    return total(a), d\n", namespace)
+    jitted = tp.jit(namespace["no_source"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert jitted(np.arange(3))[0] == 3
+    assert _compiled_callees(jitted) == {}
+
+
+def test_threads_calling_one_driver():
+    jitted = tp.jit(driver)
+    inputs = [np.arange(6, dtype=d) for d in (np.int8, np.float32, np.uint64, np.float64)]
+    expected = [outcome(driver, (a,)) for a in inputs]
+    failures = []
+
+    def work(k):
+        try:
+            for j in range(6):
+                i = (k + j) % len(inputs)
+                assert_same_outcome(*expected[i], *outcome(jitted, (inputs[i],)))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            failures.append(exc)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not failures, failures[:3]
+
+
+class Stats:
+    def __init__(self):
+        self.seen = []
+
+    @tp.jit
+    def record(self, a):
+        self.seen.append(len(a))        # a list attribute: runs as Python
+        return total(a)
+
+
+def test_a_method_that_falls_back_calls_compiled_functions():
+    s = Stats()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert s.record(np.arange(4)) == 6
+        assert s.record(np.arange(5, dtype=np.int8)) == np.int8(10)
+    assert s.seen == [4, 5]
+    assert set(_compiled_callees(Stats.record)) == {"total"}
+
+
+def split_driver(a, n):
+    """Splits: the loop compiles as a region, the dict and the call of total() run as
+    Python between."""
+    names = {"n": n}
+    acc = 0.0
+    for i in range(names["n"]):
+        acc += i * 0.5
+    return acc + total(a)
+
+
+def test_a_split_driver_calls_compiled_functions():
+    jitted = tp.jit(split_driver)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for args in [(np.arange(4.0), 3), (np.arange(3, dtype=np.int8), 2),
+                     (np.arange(2, dtype=np.float32), 5), ((1, 2), 1)]:
+            assert_same_outcome(*outcome(split_driver, args), *outcome(jitted, args))
+    rows = jitted.explain().rows
+    assert any(r[0].startswith("loop") and r[2] == "compiled" for r in rows), rows
+    assert any(r[0] == "call" and r[2] == "compiled" and "total()" in r[3] for r in rows), rows
