@@ -84,20 +84,64 @@ ARGUMENTS = [np.arange(5).astype(d) for d in (
 
 
 def _compiled_callees(jit):
-    return {name: callee for name, callee in callees(jit)}
+    return {name: redirect.jit for name, redirect in callees(jit)}
+
+
+def _redirect(jit, name):
+    return dict(callees(jit))[name]
+
+
+BIG = np.arange(20000.0)        # a plain call of total() on it takes about a millisecond
+
+
+def _warm(jitted, args):
+    """Three calls (a callee's timed plain calls: long ones, so it compiles after them)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for _ in range(3):
+            jitted(*args)
 
 
 def test_callees_of_a_fallback_run_compiled_and_equal_plain():
     jitted = tp.jit(driver)
-    for arg in ARGUMENTS:
+    _warm(jitted, (BIG,))
+    found = _compiled_callees(jitted)
+    assert set(found) == {"total"}   # keyed() does not convert (str), double() has no loop
+    assert _redirect(jitted, "total").choice is found["total"]
+    for arg in ARGUMENTS + [BIG]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", tp.FallbackWarning)
             assert_same_outcome(*outcome(driver, (arg,)), *outcome(jitted, (arg,)))
-    found = _compiled_callees(jitted)
-    assert set(found) == {"total", "keyed"}      # double() has no loop
     assert any(s.fallback_reason is None for s in found["total"]._specs_for(None))
     rows = [row for row in jitted.explain().rows if row[0] == "call"]
     assert any(status == "compiled" and "total()" in why for _, _, status, why in rows)
+
+
+def small_total(a):
+    s = 0
+    for v in a:
+        s += v
+    return s
+
+
+def small_driver(a):
+    names = {}
+    return small_total(a), names
+
+
+def test_a_callee_that_does_little_per_call_stays_plain():
+    jitted = tp.jit(small_driver)
+    _warm(jitted, (np.arange(3.0),))
+    redirect = _redirect(jitted, "small_total")
+    assert redirect.choice is small_total and len(redirect.samples) == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for arg in ARGUMENTS + [BIG]:
+            assert_same_outcome(*outcome(small_driver, (arg,)), *outcome(jitted, (arg,)))
+    assert not _compiled_callees(jitted)["small_total"]._specs_for(None)   # never compiled
+    # the variant was made again without it: the function itself runs
+    assert jitted.__dict__["_variant"][1] is small_driver
+    assert any("stays Python" in row[3] for row in jitted.explain().rows)
 
 
 def test_a_callee_that_does_not_compile_is_quiet():
@@ -114,6 +158,7 @@ def test_a_callee_that_does_not_compile_is_quiet():
 @pytest.mark.parametrize("order", [0, 1, 2])
 def test_argument_mutation_and_exceptions_in_any_order(order):
     jitted = tp.jit(mutating_driver)
+    _warm(jitted, (np.zeros(20000), 0.5))
     calls = [(np.arange(4, dtype=np.int8), 2), (np.array([127, 0], dtype=np.int8), 0),
              (np.arange(3.0), 10.0), (np.arange(3, dtype=np.uint16), np.uint16(1)),
              (np.zeros(0), 0), (np.array([1.5, 2.5], np.float32), 2)]
@@ -137,6 +182,7 @@ def test_a_name_used_as_a_value_or_a_library_function_is_not_redirected():
 
 def test_rebinding_the_global_calls_the_new_function(monkeypatch):
     jitted = tp.jit(rebinding_target)
+    _warm(jitted, (BIG,))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", tp.FallbackWarning)
         assert jitted(np.arange(4.0))[0] == 6.0
@@ -159,9 +205,11 @@ def test_closure_cells_are_shared_with_the_variant():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", tp.FallbackWarning)
+        for _ in range(3):
+            step(np.arange(20000))
         assert step(np.arange(3)) == 3
         assert step(np.arange(4)) == 6
-    assert count == 2
+    assert count == 5
     assert set(_compiled_callees(step)) == {"total"}
 
 
@@ -177,6 +225,7 @@ def test_a_function_without_source_runs_as_python():
 
 def test_threads_calling_one_driver():
     jitted = tp.jit(driver)
+    _warm(jitted, (BIG,))
     inputs = [np.arange(6, dtype=d) for d in (np.int8, np.float32, np.uint64, np.float64)]
     expected = [outcome(driver, (a,)) for a in inputs]
     failures = []
@@ -213,9 +262,11 @@ def test_a_method_that_falls_back_calls_compiled_functions():
     s = Stats()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", tp.FallbackWarning)
+        for _ in range(3):
+            s.record(np.arange(20000))
         assert s.record(np.arange(4)) == 6
         assert s.record(np.arange(5, dtype=np.int8)) == np.int8(10)
-    assert s.seen == [4, 5]
+    assert s.seen == [20000] * 3 + [4, 5]
     assert set(_compiled_callees(Stats.record)) == {"total"}
 
 
@@ -231,6 +282,7 @@ def split_driver(a, n):
 
 def test_a_split_driver_calls_compiled_functions():
     jitted = tp.jit(split_driver)
+    _warm(jitted, (BIG, 2))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", tp.FallbackWarning)
         for args in [(np.arange(4.0), 3), (np.arange(3, dtype=np.int8), 2),
@@ -239,3 +291,151 @@ def test_a_split_driver_calls_compiled_functions():
     rows = jitted.explain().rows
     assert any(r[0].startswith("loop") and r[2] == "compiled" for r in rows), rows
     assert any(r[0] == "call" and r[2] == "compiled" and "total()" in r[3] for r in rows), rows
+
+
+# -- found by review: each compared with the plain call --------------------------------------
+
+def swappable(a, k):
+    s = 0
+    for v in a:
+        s += v
+    return s + k
+
+
+def _swap():
+    global swappable
+    swappable = lambda a, k: -1       # noqa: E731 - rebinding while arguments are evaluated
+    return 0
+
+
+def rebinds_in_arguments(a):
+    names = {}
+    return swappable(a, _swap()), names
+
+
+def test_the_callee_is_looked_up_before_its_arguments_run(monkeypatch):
+    original = swappable
+    jitted = tp.jit(rebinds_in_arguments)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for _ in range(4):
+            plain = rebinds_in_arguments([1, 2])
+            monkeypatch.setitem(globals(), "swappable", original)
+            compiled = jitted([1, 2])
+            monkeypatch.setitem(globals(), "swappable", original)
+            assert plain == compiled == (3, {})
+
+
+def scaled(a, k=1):
+    s = 0
+    for v in a:
+        s += v * k
+    return s
+
+
+def uses_defaults(a, m=1):
+    names = {}
+    return scaled(a) * m, names
+
+
+def test_changed_defaults_and_code_are_seen(monkeypatch):
+    jitted = tp.jit(uses_defaults)
+    big = list(range(3000))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for _ in range(3):
+            jitted(big)
+        assert jitted([1, 2]) == uses_defaults([1, 2])
+        monkeypatch.setattr(scaled, "__defaults__", (10,))
+        assert jitted([1, 2]) == uses_defaults([1, 2]) == (30, {})
+        monkeypatch.setattr(uses_defaults, "__defaults__", (100,))
+        assert jitted([1, 2]) == uses_defaults([1, 2]) == (3000, {})
+        monkeypatch.setattr(scaled, "__code__", small_total.__code__)
+        monkeypatch.setattr(scaled, "__defaults__", None)
+        assert jitted([1, 2]) == uses_defaults([1, 2]) == (300, {})
+
+
+def makes_closures(a):
+    names = {}
+
+    def helper(x):
+        return total(a) + x
+    return helper, names
+
+
+def test_closures_made_by_the_variant_keep_their_names_and_pickle():
+    cloudpickle = pytest.importorskip("cloudpickle")
+    jitted = tp.jit(makes_closures)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        helper, _ = jitted(np.arange(4.0))
+    assert callees(jitted)                       # the variant ran
+    assert helper.__qualname__ == "makes_closures.<locals>.helper"
+    assert cloudpickle.loads(cloudpickle.dumps(helper))(1.0) == 7.0
+    with pytest.raises(TypeError, match=r"^makes_closures\.<locals>\.helper\(\) missing"):
+        helper()
+
+
+def calls_through_a_module(a):
+    names = {}
+    return total(np.sqrt(a)), names
+
+
+def test_a_function_reading_module_attributes_has_a_variant():
+    # CPython 3.11+ reads attributes of imported modules with LOAD_ATTR, not LOAD_METHOD: the
+    # variant's compile must see the import to give the function's own code again
+    jitted = tp.jit(calls_through_a_module)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert jitted(np.arange(4.0)) == calls_through_a_module(np.arange(4.0))
+    assert "total" in dict(callees(jitted))
+
+
+def test_an_edited_file_never_runs(tmp_path, monkeypatch):
+    import importlib
+    import linecache
+    source = ("def total(a):\n    s = 0.0\n    for v in a:\n        s += v\n    return s\n\n"
+              "def outer(a):\n    names = {}\n    return total(a), names\n")
+    (tmp_path / "edited_callee_mod.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("edited_callee_mod")
+    (tmp_path / "edited_callee_mod.py").write_text(source.replace("s += v", "s -= v"))
+    linecache.checkcache()
+    jitted = tp.jit(module.outer)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for _ in range(4):
+            assert jitted(np.arange(3000.0)) == module.outer(np.arange(3000.0))
+    assert not callees(jitted)
+
+
+def ping(a, n):
+    s = 0
+    for v in a:
+        s += v
+    return s if n == 0 else pong(a, n - 1)
+
+
+def pong(a, n):
+    t = 0
+    for v in a:
+        t += v
+    return t if n == 0 else ping(a, n - 1)
+
+
+def mutual(a, n):
+    names = {}
+    return ping(a, n), names
+
+
+def test_mutual_recursion_between_callees_keeps_python_depth():
+    import gc
+    jitted = tp.jit(mutual)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for _ in range(4):
+            assert jitted([1, 2], 150) == mutual([1, 2], 150)
+    gc.collect()
+    made = [o for o in gc.get_objects() if isinstance(o, tp.JitFunction)
+            and o.python_function in (ping, pong)]
+    assert len(made) <= 2

@@ -73,29 +73,39 @@ def reached_rows(jit_function):
 
 
 def callee_rows(jit_function):
-    """A row per plain function that this function's Python calls compiled
+    """A row per plain function that this function's Python calls through a redirect
     (transpiler.python_callees): how it ran."""
     from .python_callees import callees
-    return _callee_rows(callees(jit_function))
+    return callee_rows_of(callees(jit_function))
 
 
-def _callee_rows(pairs):
-    """Rows of ``(name, callee JitFunction)`` pairs (callee_rows)."""
+def callee_rows_of(pairs):
+    """Rows of ``(name, redirect)`` pairs (callee_rows)."""
     rows = []
-    for name, callee in pairs:
+    for name, redirect in pairs:
+        callee = redirect.jit
+        where = origin_of(callee.python_function)
+        said = f"{name}(), called from this function's Python"
+        if redirect.choice is None:
+            rows.append(ExplainRow("call", where, "python",
+                                   f"{said}: its first calls run as Python, timed"))
+            continue
+        if redirect.choice is not callee:
+            rows.append(ExplainRow("call", where, "python",
+                                   f"{said}: stays Python (its first calls took under 20 us "
+                                   "each: a compiled call would cost more in dispatch)"))
+            continue
         specs = callee._specs_for(None)
         ran = [s for s in specs if s.fallback_reason is None and s.for_calls]
         why = next((s.fallback_reason for s in specs if s.fallback_reason), None) or next(
             (str(e) for s in specs for e in s.failed_types.values()), None)
-        where = origin_of(callee.python_function)
         if ran:
             rows.append(ExplainRow("call", where, "compiled",
-                                   f"{name}(), called from this function's Python, runs "
-                                   f"compiled (by {ran[0].backend.name}; see its explain())"))
+                                   f"{said}, runs compiled (by {ran[0].backend.name}; see its "
+                                   "explain())"))
         if why is not None or not ran:
             rows.append(ExplainRow("call", where, "python",
-                                   f"{name}(), called from this function's Python: "
-                                   f"{why or 'not run yet'}"
+                                   f"{said}: {why or 'not run yet'}"
                                    + (" (for some argument types)" if ran else "")))
     return rows
 
@@ -142,8 +152,7 @@ def split_rows(split):
         rows.append(ExplainRow("loop", origin, "python", why))
     rows.append(ExplainRow("rest of the function", None, "python",
                            "the statements between the compiled loops run as Python"))
-    from .python_callees import callee_jit
-    rows.extend(_callee_rows((name, callee_jit(r)) for name, r in split.callees.items()))
+    rows.extend(callee_rows_of(sorted(split.callees.items())))
     return rows
 
 

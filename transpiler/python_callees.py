@@ -1,31 +1,37 @@
 """Plain functions called from a jitted function's Python run compiled (issue 20).
 
-When a jitted function runs as Python (its fallback, a refusal, a re-run), the plain Python
-functions it calls by a global name would run as Python too: one ``print`` in a driver function
-would keep every loop it reaches in the interpreter. torch.compile resumes compiling in the
-frames after a graph break; graphjit does the same for the functions such Python calls: the
-jitted function's Python runs as a *variant*, a copy of its code whose calls ``g(...)`` of a
-plain user function ``g`` go to a compiled :class:`~transpiler.api.JitFunction` of ``g``
-(quiet: a callee that does not compile runs as Python without a warning, since its author did
-not ask for it; ``explain()`` of the caller lists each callee and how it ran).
+When a jitted function runs as Python (its fallback, a refusal, a re-run, a split's driver),
+the plain Python functions it calls by a global name would run as Python too: one ``print`` in
+a driver function would keep every loop it reaches in the interpreter. torch.compile resumes
+compiling in the frames after a graph break; graphjit does the same for the functions such
+Python calls: the jitted function's Python runs as a *variant*, a copy of its code whose calls
+``g(..)`` of a qualifying plain function ``g`` are spelled ``g.resolve()(..)``, ``g`` being a
+free variable holding a :class:`_Redirect`. The callee's compiled form is a quiet
+:class:`~transpiler.api.JitFunction` (no FallbackWarning: nobody asked to compile it), one per
+callee and options, shared by every caller; ``explain()`` of the caller lists each callee.
 
 A callee is redirected only where that cannot change what the call does:
 
-- ``g`` is a global of the function's module, bound to a plain Python function defined outside
-  the standard library, site-packages and graphjit, that has a loop or a comprehension (a
-  function without one gains nothing from compiling and would pay the dispatch at each call),
-  is not a generator or coroutine, and is not the function itself.
-- every use of the name in the function (nested functions, lambdas and comprehensions included)
-  is the callee of a call: never a value (``map(g, xs)``, ``g is h``), never assigned, deleted,
-  a parameter or declared ``global``/``nonlocal``; the function does not use ``super``,
-  ``locals``, ``vars``, ``eval`` or ``exec`` (which see its scope).
-- the variant is compiled from the function's source, and its bytecode equals the function's
-  own when compiled without the redirection (so an edited file never runs).
+- ``g`` is a global of the function's module bound to a plain Python function of the user's
+  code (not the standard library, site-packages or graphjit) that has a loop or a
+  comprehension, is not a generator or coroutine, whose source compiles to its own code, and
+  whose code converts (argument types aside; code that reads frames, prints, warns or logs
+  does not, so no redirected callee can see the frames graphjit adds).
+- every use of the name in the function (nested functions, lambdas, comprehensions included)
+  is the callee of a call: never a value (``map(g, xs)``), never assigned, deleted, a
+  parameter or declared ``global``/``nonlocal``; the function does not use ``super``,
+  ``locals``, ``vars``, ``globals``, ``eval`` or ``exec``; its source compiles to its own code
+  again (an edited file never runs).
+- ``resolve()`` runs where Python looks the name up, before the arguments: a global rebound
+  (even by an argument's evaluation), deleted (NameError), or a callee whose ``__code__`` or
+  defaults changed (``%autoreload``) is called as plain Python calls it.
+- a callee's first 3 calls run as plain Python, timed; if one took 20 us or more, later calls
+  run compiled, else it stays plain for good (compiling a helper that does little per call
+  would make every call pay the dispatch: issue 18, never slower than plain).
 
-At each call the redirection checks that the global still holds the same function: rebinding
-``g`` later (a monkeypatch, a reload) calls the new one, exactly as plain Python would.
-The variant shares the function's globals dict, its closure cells (``nonlocal`` writes reach
-the enclosing function), its defaults and its name.
+The variant shares the function's globals dict, closure cells (``nonlocal`` writes reach the
+enclosing function), defaults, names and lines; a new variant is made when the function's
+code or defaults change.
 """
 import ast
 import copy
@@ -33,11 +39,15 @@ import dis
 import os
 import sysconfig
 import threading
+import time
 import types
 
 _CO_NESTED = 0x10       # set on a function compiled inside another (the factory)
 _SKIP = object()         # the function has no variant: it runs as itself
 _LOCK = threading.Lock()
+_CALLEE_LOCK = threading.RLock()   # a callee's transpile check may reach another callee
+_SAMPLES = 3              # plain calls timed before a callee is compiled or left plain
+_WORTH_SECONDS = 20e-6    # a plain call this long (or longer) is worth a compiled one
 _SCOPE_READERS = {"super", "locals", "vars", "eval", "exec", "globals"}
 _LOOP_OPS = {"FOR_ITER", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"}
 _NOT_PLAIN = 0x20 | 0x80 | 0x100 | 0x200    # CO_GENERATOR, CO_COROUTINE, CO_ITERABLE_COROUTINE,
@@ -46,85 +56,106 @@ _NOT_PLAIN = 0x20 | 0x80 | 0x100 | 0x200    # CO_GENERATOR, CO_COROUTINE, CO_ITE
 
 def variant(jit, function):
     """The function to run for ``jit``'s Python ``function``: a copy whose calls of plain user
-    functions run compiled (see the module docstring), or ``function`` itself when it calls
-    none. Made once per (jit, function) and kept on ``jit``, with the callees' JitFunctions
-    (a plain function called from two jitted functions' Python compiles for each)."""
+    functions may run compiled (see the module docstring), or ``function`` itself when it
+    calls none. Made once per (jit, function, its code and defaults) and kept on ``jit``."""
+    key = (function, getattr(function, "__code__", None), getattr(function, "__defaults__", None),
+           getattr(function, "__kwdefaults__", None))
     kept = jit.__dict__.get("_variant")
-    if kept is not None and kept[0] is function:
+    if kept is not None and kept[2] is None and all(a is b for a, b in zip(kept[0], key)):
         return kept[1]
     with _LOCK:    # once, however many threads fall back first
         kept = jit.__dict__.get("_variant")
-        if kept is not None and kept[0] is function:
+        if kept is not None and kept[2] is None and all(
+                a is b for a, b in zip(kept[0], key)):
             return kept[1]
+        # A callee that stays plain leaves the variant (stale): made again without it, the
+        # others' redirects (and their choices) kept.
+        earlier = kept[2] if kept is not None and all(
+            a is b for a, b in zip(kept[0], key)) else None
         try:
-            made = _make(jit, function)
+            made = _make(jit, function, earlier)
         except Exception:  # noqa: BLE001 - a variant is an optimisation: run the function
             made = None
         result = function if made is None else made
-        jit.__dict__["_variant"] = (function, result)
+        jit.__dict__["_variant"] = [key, result, None]
+        for name, redirect in getattr(result, "__graphjit_callees__", {}).items():
+            redirect.owner = jit.__dict__["_variant"]
+            jit.__dict__.setdefault("_callees", {})[name] = redirect
     return result
 
 
 def callees(jit):
-    """The ``(name, callee JitFunction)`` pairs ``jit``'s Python calls compiled (for
-    explain()), in the order of their names."""
-    kept = jit.__dict__.get("_variant")
-    if kept is None or kept[1] is kept[0]:
-        return []
-    return sorted(kept[1].__graphjit_callees__.items())
+    """The ``(name, redirect)`` pairs of the plain functions ``jit``'s Python has called
+    through a redirect (for explain()), in the order of their names; ``redirect.jit`` is the
+    callee's JitFunction, ``redirect.choice`` None (its first calls), the plain function
+    (kept plain) or that JitFunction."""
+    return sorted(jit.__dict__.get("_callees", {}).items())
 
 
-def callee_jit(redirect):
-    """The callee JitFunction behind one of :func:`redirects`' values."""
-    return redirect.jit
-
-
-def _make(jit, function):
+def _make(jit, function, earlier=None):
+    """The variant of ``function`` (None: none); ``earlier``: the redirects of a stale one."""
     function = getattr(function, "__func__", function)
     if not isinstance(function, types.FunctionType):
         return None
     code = function.__code__
-    candidates = _candidates(function)
+    candidates = _candidates(jit, function)
     if not candidates:
         return None
-    scope = function.__globals__
-    from .source import capture
-    source = capture(function)             # raises without a source: no variant
-    fdef = source.node
+    fdef, filename = _faithful_source(function)
+    if fdef is None:
+        return None         # no source, or the file no longer holds this function's code
     names = _calls_only(fdef, set(candidates))
-    if not names:
+    if earlier is not None:
+        redirects_ = {n: r for n, r in earlier.items() if r.choice is not r.original}
+    else:
+        redirects_ = _redirects(jit, function, candidates, names)
+    if not redirects_:
         return None
-    plain = _compile(fdef, source.filename, list(code.co_freevars), function.__name__)
-    if not _same_code(plain, code):
-        return None         # the file no longer holds this function's code
-    freevars = list(code.co_freevars) + sorted(names)
-    redirected = _compile(fdef, source.filename, freevars, function.__name__)
+    fdef = _resolving_calls(copy.deepcopy(fdef), set(redirects_))
+    freevars = list(code.co_freevars) + sorted(redirects_)
+    redirected = _with_qualnames(
+        _compile(fdef, filename, freevars, function.__name__, _imported(function)), code)
     cells = dict(zip(code.co_freevars, function.__closure__ or ()))
-    made = {name: _callee_jit(jit, candidates[name]) for name in names}
-    for name in names:
-        cells[name] = types.CellType(_Redirect(name, scope, candidates[name], made[name]))
-    copy_ = types.FunctionType(redirected, scope, function.__name__, function.__defaults__,
+    for name, redirect in redirects_.items():
+        cells[name] = types.CellType(redirect)
+    copy_ = types.FunctionType(redirected, function.__globals__, function.__name__,
+                               function.__defaults__,
                                tuple(cells[v] for v in redirected.co_freevars))
     copy_.__kwdefaults__ = function.__kwdefaults__
     copy_.__qualname__ = function.__qualname__
     copy_.__module__ = function.__module__
     copy_.__doc__ = function.__doc__
-    copy_.__graphjit_callees__ = made
+    copy_.__graphjit_callees__ = redirects_
     return copy_
 
 
 def redirects(jit, function, fdef):
-    """``{name: callable}`` for the plain functions that ``fdef`` (the gast definition of a
+    """``{name: redirect}`` for the plain functions that ``fdef`` (the gast definition of a
     split's Python driver of ``function``, transpiler.split) calls by a global name and that
-    qualify (see the module docstring): the driver takes them as free variables."""
+    qualify (see the module docstring). Rewrites those calls in ``fdef`` (``g(..)`` becomes
+    ``g.resolve()(..)``); the driver takes the names as free variables."""
     function = getattr(function, "__func__", function)
-    candidates = _candidates(function)
-    names = _calls_only(fdef, set(candidates)) if candidates else set()
-    return {name: _Redirect(name, function.__globals__, candidates[name],
-                            _callee_jit(jit, candidates[name])) for name in sorted(names)}
+    candidates = _candidates(jit, function)
+    if not candidates:
+        return {}
+    made = _redirects(jit, function, candidates, _calls_only(fdef, set(candidates)))
+    _resolving_calls(fdef, set(made))
+    return made
 
 
-def _candidates(function):
+def _redirects(jit, function, candidates, names):
+    """A :class:`_Redirect` per name whose callee converts (its source is its code, and the
+    converter takes it, argument types aside: code that reads frames, prints or warns does
+    not)."""
+    made = {}
+    for name in sorted(names):
+        callee = _callee_jit(jit, candidates[name])
+        if callee is not None:
+            made[name] = _Redirect(name, function.__globals__, candidates[name], callee)
+    return made
+
+
+def _candidates(jit, function):
     """``{name: function}`` of the globals ``function`` may call that are worth compiling."""
     code = function.__code__
     if code.co_flags & _NOT_PLAIN or "__class__" in code.co_freevars:
@@ -133,9 +164,59 @@ def _candidates(function):
     candidates = {}
     for name in _global_names(code):
         value = scope.get(name)
-        if value is not function and _worth_compiling(value):
+        if value is not function and value is not jit.python_function and \
+                _worth_compiling(value):
             candidates[name] = value
     return candidates
+
+
+def _faithful_source(function):
+    """``(gast FunctionDef, filename)`` of ``function`` when its source compiles to its own
+    code again (line numbers aside), else ``(None, None)``."""
+    from .source import capture
+    from .errors import TranspileError
+    try:
+        source = capture(function)
+    except TranspileError:
+        return None, None
+    code = function.__code__
+    plain = _compile(source.node, source.filename, list(code.co_freevars), function.__name__,
+                     _imported(function))
+    if not _same_code(plain, code):
+        return None, None
+    return source.node, source.filename
+
+
+def _imported(function):
+    """Globals of ``function``'s module that hold modules: bound by ``import`` there, which
+    makes CPython 3.11+ read their attributes with LOAD_ATTR rather than LOAD_METHOD."""
+    scope = function.__globals__
+    return sorted(n for n in _global_names(function.__code__)
+                  if isinstance(scope.get(n), types.ModuleType))
+
+
+def _resolving_calls(fdef, names):
+    """``fdef`` with each call ``g(..)`` of a name in ``names`` spelled ``g.resolve()(..)``:
+    the callee is chosen before the arguments are evaluated, as Python looks ``g`` up."""
+    import gast
+    for node in gast.walk(fdef):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id in names:
+            resolve = gast.Attribute(value=node.func, attr="resolve", ctx=gast.Load())
+            node.func = gast.copy_location(gast.Call(func=gast.copy_location(
+                resolve, node.func), args=[], keywords=[]), node.func)
+    return fdef
+
+
+def _with_qualnames(made, original):
+    """``made`` with the qualified names of ``original``'s nested code (compiled inside the
+    factory, nested functions would be named ``__graphjit_factory__.<locals>...``)."""
+    if not hasattr(made, "co_qualname"):
+        return made                  # CPython 3.10: qualnames are constants, compared
+    theirs = iter([c for c in original.co_consts if isinstance(c, types.CodeType)])
+    consts = tuple(_with_qualnames(c, next(theirs)) if isinstance(c, types.CodeType) else c
+                   for c in made.co_consts)
+    return made.replace(co_qualname=original.co_qualname, co_consts=consts)
 
 
 def _global_names(code):
@@ -177,7 +258,7 @@ def _worth_compiling(value):
         _LIBRARY_DIRS = _library_dirs()
     if os.path.realpath(filename).startswith(_LIBRARY_DIRS):
         return False
-    return _has_loop(code)
+    return _has_loop(code) and _faithful_source(value)[0] is not None
 
 
 def _has_loop(code):
@@ -221,9 +302,10 @@ def _calls_only(fdef, candidates):
     return used - spoiled
 
 
-def _compile(fdef, filename, freevars, name):
+def _compile(fdef, filename, freevars, name, imported=()):
     """The code object of ``fdef`` compiled inside ``def factory(*freevars)``, so that those
-    names are free variables of it (the user's line numbers kept)."""
+    names are free variables of it (the user's line numbers kept), in a module that imports
+    ``imported`` (never run: only compiled)."""
     import gast
     tree = gast.gast_to_ast(gast.Module(body=[copy.deepcopy(fdef)], type_ignores=[]))
     inner = tree.body[0]
@@ -239,9 +321,11 @@ def _compile(fdef, filename, freevars, name):
         body=[inner, ast.Return(value=ast.Name(id=inner.name, ctx=ast.Load()))],
         decorator_list=[], returns=None, type_params=[])
     ast.copy_location(factory, inner)
-    module = ast.Module(body=[factory], type_ignores=[])
+    imports = [ast.copy_location(ast.Import(names=[ast.alias(name=n)]), inner)
+               for n in imported]
+    module = ast.Module(body=imports + [factory], type_ignores=[])
     ast.fix_missing_locations(module)
-    outer = compile(module, filename, "exec")
+    outer = compile(module, filename, "exec", dont_inherit=True)
     factory_code = next(c for c in outer.co_consts if isinstance(c, types.CodeType))
     return next(c for c in factory_code.co_consts
                 if isinstance(c, types.CodeType) and c.co_name == name)
@@ -264,29 +348,93 @@ def _same_code(made, code):
 
 
 def _callee_jit(jit, callee):
-    """The quiet JitFunction of ``callee`` with ``jit``'s options (kept by ``jit``'s variant:
-    nothing is stored on the user's function)."""
-    made = type(jit)(callee, fullgraph=False, **jit._options())
-    made._quiet = True
+    """The quiet JitFunction of ``callee`` with ``jit``'s options, shared by every caller
+    (kept on the callee function, one per options), or None where its code does not convert
+    (decided once)."""
+    options = jit._options()
+    key = tuple(sorted(options.items(), key=lambda item: item[0]))
+    with _CALLEE_LOCK:
+        table = callee.__dict__.setdefault("__graphjit_callees__", {})
+        if key in table:
+            return table[key]
+        made = type(jit)(callee, fullgraph=False, **options)
+        made._quiet = True
+        try:
+            made._transpile_check(None)
+        except Exception:  # noqa: BLE001 - TranspileError, or a converter bug: stays plain
+            made = None
+        table[key] = made
     return made
 
 
 class _Redirect:
-    """What the variant calls for ``name``: the compiled ``jit`` while the global still holds
-    ``original``, else whatever the global (or builtin) holds now, as plain Python would."""
+    """What the variant's ``name(..)`` calls, chosen by :meth:`resolve` before the arguments
+    are evaluated: whatever the global (or builtin) holds now where that is not ``original``
+    with its code and defaults of the time (as plain Python would call); else ``original``
+    itself for its first calls, timed, then the compiled ``jit`` if one of them took
+    ``_WORTH_SECONDS`` or more, or ``original`` for good."""
 
-    __slots__ = ("name", "scope", "original", "jit")
+    __slots__ = ("name", "scope", "original", "code", "defaults", "kwdefaults", "jit",
+                 "choice", "samples", "owner")
 
     def __init__(self, name, scope, original, jit):
         self.name, self.scope, self.original, self.jit = name, scope, original, jit
+        self.code = original.__code__
+        self.defaults, self.kwdefaults = original.__defaults__, original.__kwdefaults__
+        self.choice = None          # None: measuring; then original or jit
+        self.samples = []
+        self.owner = None           # the kept variant record (variant()) this one is in
 
-    def __call__(self, *args, **kwargs):
+    def resolve(self):
+        """The callable a plain ``name(..)`` call would reach, or its compiled form."""
+        original = self.original
         current = self.scope.get(self.name, _SKIP)
-        if current is self.original:
-            return self.jit(*args, **kwargs)
+        if current is original and original.__code__ is self.code and \
+                original.__defaults__ is self.defaults and \
+                original.__kwdefaults__ is self.kwdefaults:
+            choice = self.choice
+            return self if choice is None else choice
         if current is _SKIP:
             import builtins
             current = getattr(builtins, self.name, _SKIP)
             if current is _SKIP:
-                raise NameError(f"name '{self.name}' is not defined")
-        return current(*args, **kwargs)
+                raise NameError(f"name '{self.name}' is not defined", name=self.name)
+        return current
+
+    def __call__(self, *args, **kwargs):
+        """One of the first calls: ``original``, timed."""
+        start = time.perf_counter()
+        try:
+            return self.original(*args, **kwargs)
+        finally:
+            self.samples.append(time.perf_counter() - start)
+            if len(self.samples) >= _SAMPLES and self.choice is None:
+                worth = max(self.samples) >= _WORTH_SECONDS
+                self.choice = self.jit if worth else self.original
+                owner = self.owner
+                if not worth and owner is not None:
+                    # the variant is made again without this name: a plain call costs
+                    # nothing more than in the function itself
+                    owner[2] = owner[1].__graphjit_callees__
+
+    def __reduce__(self):
+        # a closure made by the variant pickles with the plain function (cloudpickle)
+        return _Plain, (self.original,)
+
+
+class _Plain:
+    """A :class:`_Redirect` unpickled: always the plain function."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, function):
+        self.function = function
+
+    def resolve(self):
+        return self.function
+
+    def __call__(self, *args, **kwargs):
+        return self.function(*args, **kwargs)
+
+    def __reduce__(self):
+        return _Plain, (self.function,)
