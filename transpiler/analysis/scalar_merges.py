@@ -22,6 +22,7 @@ import numpy as np
 
 from .scalar_kinds import (_BINOPS, _FLOATS, _PY, _SAME, CALL, UNKNOWN, _constant,
                            _number_pair, alike_pair)
+from .list_results import list_result_problem
 from .tuple_items import result_types, untyped_tuple_item, value_items
 
 
@@ -474,6 +475,9 @@ class ScalarMerges:
                                             f"is {_names(kinds)} depending on the path taken; "
                                             "compiled code gives it one type"))
                         break
+        listed = list_result_problem(self)
+        if listed is not None:
+            found.append(listed)
         for ret in returns:
             untyped = self._untyped_tuple_item(ret.value)
             if untyped is not None:
