@@ -86,27 +86,28 @@ def callee_rows_of(pairs):
         callee = redirect.jit
         where = origin_of(callee.python_function)
         said = f"{name}(), called from this function's Python"
-        if redirect.choice is None:
+        kinds = list(redirect.kinds.values())
+        compiled = sum(1 for k in kinds if k == "compiled")
+        plain = sum(1 for k in kinds if k == "plain")
+        if redirect.choice is redirect.original:
             rows.append(ExplainRow("call", where, "python",
-                                   f"{said}: its first calls run as Python, timed"))
+                                   f"{said}: stays Python (its calls took under 20 us each, or "
+                                   "ran faster than compiled ones: a compiled call would cost "
+                                   "more in dispatch than it saves)"))
             continue
-        if redirect.choice is not callee:
+        if not compiled:
             rows.append(ExplainRow("call", where, "python",
-                                   f"{said}: stays Python (its first calls took under 20 us "
-                                   "each: a compiled call would cost more in dispatch)"))
+                                   f"{said}: runs as Python ({plain} kind(s) of call measured "
+                                   "faster or too short to compile; others still timed)"))
             continue
         specs = callee._specs_for(None)
-        ran = [s for s in specs if s.fallback_reason is None and s.for_calls]
         why = next((s.fallback_reason for s in specs if s.fallback_reason), None) or next(
             (str(e) for s in specs for e in s.failed_types.values()), None)
-        if ran:
-            rows.append(ExplainRow("call", where, "compiled",
-                                   f"{said}, runs compiled (by {ran[0].backend.name}; see its "
-                                   "explain())"))
-        if why is not None or not ran:
-            rows.append(ExplainRow("call", where, "python",
-                                   f"{said}: {why or 'not run yet'}"
-                                   + (" (for some argument types)" if ran else "")))
+        backend = next((s.backend.name for s in specs if s.fallback_reason is None), "numba")
+        rows.append(ExplainRow("call", where, "compiled",
+                               f"{said}, runs compiled for {compiled} kind(s) of call (by "
+                               f"{backend}; see its explain()), as Python for {plain}"
+                               + (f"; for some argument types: {why}" if why else "")))
     return rows
 
 

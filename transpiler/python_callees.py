@@ -25,9 +25,12 @@ A callee is redirected only where that cannot change what the call does:
 - ``resolve()`` runs where Python looks the name up, before the arguments: a global rebound
   (even by an argument's evaluation), deleted (NameError), or a callee whose ``__code__`` or
   defaults changed (``%autoreload``) is called as plain Python calls it.
-- a callee's first 3 calls run as plain Python, timed; if one took 20 us or more, later calls
-  run compiled, else it stays plain for good (compiling a helper that does little per call
-  would make every call pay the dispatch: issue 18, never slower than plain).
+- whether a call runs compiled is measured per kind of call (argument types, dtypes, sizes
+  within a factor of 16): 3 plain calls timed; if their median is under 20 us that kind stays
+  plain, else after the compiling call 3 compiled calls are timed and the faster way is kept
+  (issue 18: never slower than plain; a compiled call costs a dispatch of a few us). A callee
+  whose first decided kind stays plain, with none compiled, stays plain for good: the variant
+  is made again without it.
 
 The variant shares the function's globals dict, closure cells (``nonlocal`` writes reach the
 enclosing function), defaults, names and lines; a new variant is made when the function's
@@ -46,8 +49,8 @@ _CO_NESTED = 0x10       # set on a function compiled inside another (the factory
 _SKIP = object()         # the function has no variant: it runs as itself
 _LOCK = threading.Lock()
 _CALLEE_LOCK = threading.RLock()   # a callee's transpile check may reach another callee
-_SAMPLES = 3              # plain calls timed before a callee is compiled or left plain
-_WORTH_SECONDS = 20e-6    # a plain call this long (or longer) is worth a compiled one
+_SAMPLES = 3              # calls timed each way per kind of call
+_WORTH_SECONDS = 20e-6    # plain calls this long (median) may be worth compiling
 _SCOPE_READERS = {"super", "locals", "vars", "eval", "exec", "globals"}
 _LOOP_OPS = {"FOR_ITER", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"}
 _NOT_PLAIN = 0x20 | 0x80 | 0x100 | 0x200    # CO_GENERATOR, CO_COROUTINE, CO_ITERABLE_COROUTINE,
@@ -78,9 +81,10 @@ def variant(jit, function):
             made = None
         result = function if made is None else made
         jit.__dict__["_variant"] = [key, result, None]
-        for name, redirect in getattr(result, "__graphjit_callees__", {}).items():
-            redirect.owner = jit.__dict__["_variant"]
-            jit.__dict__.setdefault("_callees", {})[name] = redirect
+        if made is not None:
+            for name, redirect in made.__graphjit_callees__.items():
+                redirect.owner = jit.__dict__["_variant"]
+                jit.__dict__.setdefault("_callees", {})[name] = redirect
     return result
 
 
@@ -348,13 +352,14 @@ def _same_code(made, code):
 
 
 def _callee_jit(jit, callee):
-    """The quiet JitFunction of ``callee`` with ``jit``'s options, shared by every caller
-    (kept on the callee function, one per options), or None where its code does not convert
-    (decided once)."""
-    options = jit._options()
+    """The quiet JitFunction of ``callee``, shared by every caller (kept on the callee
+    function, one per backend and cache option), or None where its code does not convert
+    (decided once). The caller's opt-outs (``boundscheck=False``, ``check_int_overflow=False``,
+    ``parallel``) are its own: a callee nobody decorated keeps Python's checks."""
+    options = dict(backend=jit.backend, cache=jit.cache)
     key = tuple(sorted(options.items(), key=lambda item: item[0]))
     with _CALLEE_LOCK:
-        table = callee.__dict__.setdefault("__graphjit_callees__", {})
+        table = callee.__dict__.setdefault("__graphjit_callee_jits__", {})
         if key in table:
             return table[key]
         made = type(jit)(callee, fullgraph=False, **options)
@@ -370,23 +375,27 @@ def _callee_jit(jit, callee):
 class _Redirect:
     """What the variant's ``name(..)`` calls, chosen by :meth:`resolve` before the arguments
     are evaluated: whatever the global (or builtin) holds now where that is not ``original``
-    with its code and defaults of the time (as plain Python would call); else ``original``
-    itself for its first calls, timed, then the compiled ``jit`` if one of them took
-    ``_WORTH_SECONDS`` or more, or ``original`` for good."""
+    with its code and defaults of the time (as plain Python would call); else this object,
+    which calls ``original`` or the compiled ``jit`` by what was measured for calls like this
+    one (:func:`_call_key`: the argument types, dtypes and sizes within a factor of 16):
+    ``_SAMPLES`` plain calls timed; under ``_WORTH_SECONDS`` (median) it stays plain;
+    else, after the compiling call, ``_SAMPLES`` compiled calls timed, and the faster one is
+    kept. A callee whose first decided kind of call stays plain, with none compiled, stays
+    plain for good: the variant is made again without it (no cost beyond the plain call)."""
 
     __slots__ = ("name", "scope", "original", "code", "defaults", "kwdefaults", "jit",
-                 "choice", "samples", "owner")
+                 "choice", "kinds", "owner")
 
     def __init__(self, name, scope, original, jit):
         self.name, self.scope, self.original, self.jit = name, scope, original, jit
         self.code = original.__code__
         self.defaults, self.kwdefaults = original.__defaults__, original.__kwdefaults__
-        self.choice = None          # None: measuring; then original or jit
-        self.samples = []
+        self.choice = None          # None: by the kind of call; original: plain for good
+        self.kinds = {}             # _call_key -> _PLAIN, _COMPILED or a _Trial
         self.owner = None           # the kept variant record (variant()) this one is in
 
     def resolve(self):
-        """The callable a plain ``name(..)`` call would reach, or its compiled form."""
+        """The callable a plain ``name(..)`` call would reach, or this object."""
         original = self.original
         current = self.scope.get(self.name, _SKIP)
         if current is original and original.__code__ is self.code and \
@@ -402,24 +411,84 @@ class _Redirect:
         return current
 
     def __call__(self, *args, **kwargs):
-        """One of the first calls: ``original``, timed."""
+        key = _call_key(args, kwargs)
+        state = self.kinds.get(key)
+        if state is _PLAIN:
+            return self.original(*args, **kwargs)
+        if state is _COMPILED:
+            return self.jit(*args, **kwargs)
+        if state is None:
+            state = self.kinds.setdefault(key, _Trial())
+        compiled = len(state.plain) >= _SAMPLES
         start = time.perf_counter()
         try:
-            return self.original(*args, **kwargs)
+            return (self.jit if compiled else self.original)(*args, **kwargs)
         finally:
-            self.samples.append(time.perf_counter() - start)
-            if len(self.samples) >= _SAMPLES and self.choice is None:
-                worth = max(self.samples) >= _WORTH_SECONDS
-                self.choice = self.jit if worth else self.original
-                owner = self.owner
-                if not worth and owner is not None:
-                    # the variant is made again without this name: a plain call costs
-                    # nothing more than in the function itself
-                    owner[2] = owner[1].__graphjit_callees__
+            self._decide(key, state, compiled, time.perf_counter() - start)
+
+    def _decide(self, key, state, compiled, seconds):
+        """Record one timed call of a kind (threads may race here: a lost sample only delays
+        the choice, and either choice gives the plain call's result)."""
+        if not compiled:
+            state.plain.append(seconds)
+            if len(state.plain) == _SAMPLES and _median(state.plain) < _WORTH_SECONDS:
+                self._settle(key, _PLAIN)
+            return
+        state.compiled.append(seconds)
+        if len(state.compiled) == _SAMPLES + 1:     # the first one compiled
+            faster = _median(state.compiled[1:]) < _median(state.plain)
+            self._settle(key, _COMPILED if faster else _PLAIN)
+
+    def _settle(self, key, state):
+        self.kinds[key] = state
+        if state is _PLAIN and self.owner is not None and not any(
+                s is _COMPILED for s in self.kinds.values()):
+            # plain for good: the variant is made again without this name, so that a plain
+            # call costs nothing more than in the function itself
+            self.choice = self.original
+            self.owner[2] = self.owner[1].__graphjit_callees__
 
     def __reduce__(self):
         # a closure made by the variant pickles with the plain function (cloudpickle)
         return _Plain, (self.original,)
+
+
+_PLAIN, _COMPILED = "plain", "compiled"
+
+
+class _Trial:
+    """The timed calls of one kind of call: plain ones, then compiled ones (seconds)."""
+
+    __slots__ = ("plain", "compiled")
+
+    def __init__(self):
+        self.plain, self.compiled = [], []
+
+
+def _median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def _call_key(args, kwargs):
+    """What decides whether a compiled call pays: each argument's type, and for arrays their
+    dtype, ndim and size, for sized containers their length (within a factor of 16)."""
+    key = tuple(_argument_key(a) for a in args)
+    if kwargs:
+        key += tuple(sorted((k, _argument_key(v)) for k, v in kwargs.items()))
+    return key
+
+
+def _argument_key(value):
+    kind = type(value)
+    if kind in (list, tuple, dict, set, str, bytes):
+        return kind, len(value).bit_length() >> 2
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        size = getattr(value, "size", 1)
+        return kind, dtype, getattr(value, "ndim", 0), (
+            int(size).bit_length() >> 2 if isinstance(size, int) else -1)
+    return kind
 
 
 class _Plain:
