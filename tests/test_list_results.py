@@ -77,3 +77,66 @@ def test_an_inserted_element_keeps_its_type(x):
 def test_lists_of_python_numbers_compile():
     assert_compiles_same(python_ints, 5)
     assert_compiles_same(python_floats, 1.0, 3.0)
+
+
+def sorted_result(a):
+    out = []
+    for v in a:
+        out.append(v)
+    return sorted(out)
+
+
+def aliased(a):
+    out = []
+    for v in a:
+        out.append(v)
+    res = out
+    return res
+
+
+def annotated(a):
+    out: list = []
+    for v in a:
+        out.append(v)
+    return out
+
+
+def unpacked(a):
+    out, n = [], 0
+    for v in a:
+        out.append(v)
+        n += 1
+    return out, n
+
+
+def nested(a):
+    out = []
+    for v in a:
+        out.append(v)
+    return 1, (out, 2)
+
+
+def arithmetic(a):
+    out = []
+    for v in a:
+        out.append(v)
+    return out[0] + 1, sum(out), max(out)
+
+
+def handed_to_numpy(a):
+    out = []
+    for v in a:
+        out.append(v * 2)
+    return np.array(out), len(out)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float32, np.float64, np.int64, np.uint16],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("fn", [sorted_result, aliased, annotated, unpacked, nested,
+                                arithmetic, handed_to_numpy])
+def test_every_way_a_list_reaches_a_result(fn, dtype):
+    a = np.arange(1, 4).astype(dtype)
+    jitted = tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_same_outcome(*outcome(fn, (a,)), *outcome(jitted, (a,)))

@@ -258,3 +258,35 @@ def test_the_fallback_warning_counts_only_loops_that_compiled():
     assert any("float32_total runs as plain Python, its loops too" in t for t in texts), texts
     rows = compiled.explain().rows
     assert [r.status for r in rows if r.region.startswith("loop")] == ["python"]
+
+
+_DEFAULT_CALLS = []
+
+
+def _counted_default():
+    _DEFAULT_CALLS.append(1)
+    return 5
+
+
+def with_defaults(a, acc=[], k=_counted_default(), scale=2.0):  # noqa: B006 - the point
+    names = {"n": 0}                  # a dict: the function is split, its loop compiled
+    total = 0.0
+    for i in range(len(a)):
+        total += a[i] * scale
+    acc.append(total)
+    return len(acc) + k + names["n"], total
+
+
+def test_a_split_function_keeps_its_defaults():
+    """The driver of a split function is its code made again at each call: its default
+    values are the function's own (one list across calls, a default expression not run
+    again), as in Python (found by review: a default list was a new one at each call)."""
+    jitted = tp.jit(with_defaults)
+    expected = [with_defaults(np.arange(3.0)) for _ in range(3)]
+    with_defaults.__defaults__[0].clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        got = [jitted(np.arange(3.0)) for _ in range(3)]
+    assert got == expected == [(6, 6.0), (7, 6.0), (8, 6.0)]
+    assert _DEFAULT_CALLS == [1]
+    assert any(row[2] == "compiled" for row in jitted.explain().rows)

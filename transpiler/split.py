@@ -77,6 +77,10 @@ class SplitFunction:
         closure = self.function.__closure__ or ()
         values = [cell.cell_contents for cell in closure]
         driver = self._factory(self.regions, *values, *self.callees.values())
+        # the function's own defaults (a mutable default is one object across calls, as in
+        # Python), not values made again by each call's factory
+        driver.__defaults__ = self.function.__defaults__
+        driver.__kwdefaults__ = self.function.__kwdefaults__
         if obj is None:
             return driver(*args, **kwargs)
         return driver(obj, *args, **kwargs)
@@ -173,6 +177,7 @@ def split(function, obj, make_jit, redirect=None):
             targets=[_name(n, True) for n in lost], value=gast.Constant(value=None, kind=None),
             type_comment=None)], orelse=[])
         fdef.body.append(located(keep, fdef.body[-1]))
+    _without_def_time_values(fdef)
     freevars = list(function.__code__.co_freevars)
     callees = redirect(function, fdef) if redirect is not None else {}
     factory_def = _factory_def(fdef, freevars + list(callees))
@@ -183,6 +188,21 @@ def split(function, obj, make_jit, redirect=None):
     exec(compile(tree, source.filename, "exec"), function.__globals__, namespace)
     return SplitFunction(function, regions, python_parts, namespace["__graphjit_factory__"],
                          callees)
+
+
+def _without_def_time_values(fdef):
+    """``fdef`` with its defaults ``None`` and its annotations gone: the driver's ``def`` runs
+    at every call (in its factory), which must not evaluate them again (a default list would
+    be a new one each call, a default's call would run again); SplitFunction gives the driver
+    the function's own defaults."""
+    args = fdef.args
+    args.defaults = [gast.Constant(value=None, kind=None) for _ in args.defaults]
+    args.kw_defaults = [None if d is None else gast.Constant(value=None, kind=None)
+                        for d in args.kw_defaults]
+    for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+        if arg is not None:
+            arg.annotation = None
+    fdef.returns = None
 
 
 def _ordered(names, node):

@@ -1,74 +1,150 @@
-"""Lists made in compiled code and returned: where Numba's boxing differs from Python's.
+"""Lists made in compiled code: where Numba's boxing differs from Python's.
 
 Numba boxes a reflected list's int64/float64/bool elements as Python numbers and reads its
-int8/float32/... elements back as its own types, so a list result whose elements are NumPy
-scalars (or cannot be typed) differs from the plain call's; used by analysis.scalar_merges to
-refuse it (the function runs as Python).
+int8/float32/... elements back as its own types, and graphjit's number analyses do not type a
+list's elements. So a list made in the function whose elements may be NumPy scalars (or cannot
+be typed) changes a result wherever an element, or the list, reaches it: returned (`return
+out`, `sorted(out)`, `out.copy()`, an alias, inside a tuple), read (`out[0] + 1`, `sum(out)`,
+`max(out)`, `for v in out`). Such a list is refused (the function runs as Python) unless it is
+only filled (`append`, `insert`, item stores), measured (`len`) or handed to a NumPy function
+(`np.array(out)`: NumPy's conversion, which compiled code reproduces). Lists of Python
+numbers compile. Used by analysis.scalar_merges.
 """
 import gast
 
+_PYTHON = frozenset({"int", "float", "bool", "complex"})
+_FILLING = ("append", "insert")
+_KEEPING = ("clear", "reverse")
+
 
 def built_lists(fdef):
-    """Names bound to a list made in the function (``[]``, ``[..]``, ``list(..)``, a
-    comprehension), with the expressions of the elements stored into them (None: an element
-    not seen, from ``extend``, ``+=``, ``list(iterable)`` or a comprehension)."""
+    """Names bound to a list made in the function (``[]``, ``[..]``, ``[..] * n``,
+    ``list(..)``, a comprehension) -> the expressions stored into them as elements (None: an
+    element not seen; the string ``"int"``: a Python int, from ``list(range(..))``)."""
     lists = {}
     for node in gast.walk(fdef):
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name):
-            value = node.value
-            if isinstance(value, gast.List):
-                lists.setdefault(node.targets[0].id, []).extend(value.elts)
-            elif isinstance(value, gast.ListComp) or (
-                    isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and
-                    value.func.id == "list"):
-                lists.setdefault(node.targets[0].id, []).append(None)
+        targets = node.targets if isinstance(node, gast.Assign) else [node.target] if \
+            isinstance(node, gast.AnnAssign) and node.value is not None else []
+        pairs = [(t, node.value) for t in targets]
+        for target, value in list(pairs):     # `out, n = [], 0`
+            if isinstance(target, gast.Tuple) and isinstance(value, gast.Tuple) and \
+                    len(target.elts) == len(value.elts):
+                pairs.extend(zip(target.elts, value.elts))
+        for target, value in pairs:
+            items = _made_list(value) if isinstance(target, gast.Name) else None
+            if items is not None:
+                lists.setdefault(target.id, []).extend(items)
     for node in gast.walk(fdef):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
                 isinstance(node.func.value, gast.Name) and node.func.value.id in lists:
-            method = node.func.attr
-            items = lists[node.func.value.id]
-            if method == "append" and len(node.args) == 1:
-                items.append(node.args[0])
-            elif method == "insert" and len(node.args) == 2:
-                items.append(node.args[1])
-            elif method not in ("pop", "clear", "reverse", "sort", "index", "count", "remove",
-                                "copy"):
-                items.append(None)
-        elif isinstance(node, gast.Assign) and any(
-                isinstance(t, gast.Subscript) and isinstance(t.value, gast.Name) and
-                t.value.id in lists for t in node.targets):
-            for t in node.targets:
-                if isinstance(t, gast.Subscript) and isinstance(t.value, gast.Name) and \
-                        t.value.id in lists:
-                    lists[t.value.id].append(node.value)
-        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) and \
-                node.target.id in lists:
-            lists[node.target.id].append(None)
+            if node.func.attr == "append" and len(node.args) == 1:
+                lists[node.func.value.id].append(node.args[0])
+            elif node.func.attr == "insert" and len(node.args) == 2:
+                lists[node.func.value.id].append(node.args[1])
+            elif node.func.attr not in _KEEPING:
+                lists[node.func.value.id].append(None)
+        elif isinstance(node, gast.Assign):
+            for target in node.targets:
+                if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) \
+                        and target.value.id in lists:
+                    lists[target.value.id].append(
+                        None if isinstance(target.slice, gast.Slice) else node.value)
+        elif isinstance(node, gast.AugAssign):
+            name = node.target.value if isinstance(node.target, gast.Subscript) else node.target
+            if isinstance(name, gast.Name) and name.id in lists:
+                lists[name.id].append(None)
     return lists
 
 
-def list_result_problem(analysis):
-    """``(node, message)`` where a list made in the function (``analysis``: its
-    ScalarTypes), or an element read from one, is (part of) a result and its elements may be
-    NumPy scalars or untyped (`out.append(a[i]); return out` gives Python floats where plain
-    gives np.float64; np.int8 elements come back as Python ints); else None."""
-    lists = built_lists(analysis.fdef)
-    python = {"int", "float", "bool", "complex"}
-    for ret in analysis.returns:
-        value = ret.value
-        parts = value.elts if isinstance(value, (gast.Tuple, gast.List)) else [value]
-        for part in parts:
-            base = part.value if isinstance(part, gast.Subscript) else part
-            if isinstance(part, gast.List) or isinstance(part, gast.ListComp):
-                items = list(part.elts) if isinstance(part, gast.List) else [None]
-            elif isinstance(base, gast.Name) and base.id in lists:
-                items = lists[base.id]
-            else:
-                continue
-            if any(item is None or not analysis.of(item) or
-                   not set(analysis.of(item)) <= python for item in items):
-                return (ret, "a list made in compiled code, or an element of it, is "
-                             "returned, and its elements may be NumPy scalars (Numba "
-                             "gives them back as Python numbers)")
+def _made_list(value):
+    """The element expressions of a list ``value`` makes, or None where it makes none."""
+    if isinstance(value, gast.List):
+        return list(value.elts)
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Mult):
+        for side in (value.left, value.right):
+            if isinstance(side, gast.List):
+                return list(side.elts)
+    if isinstance(value, gast.ListComp):
+        return [None]
+    if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
+            value.func.id in ("list", "sorted"):
+        arg = value.args[0] if value.args else None
+        if isinstance(arg, gast.Call) and isinstance(arg.func, gast.Name) and \
+                arg.func.id == "range":
+            return ["int"]
+        return [None]
     return None
+
+
+def list_result_problem(analysis):
+    """``(node, message)`` for a list made in the function (``analysis``: its ScalarTypes)
+    whose elements may be NumPy scalars or untyped, used other than being filled, measured
+    or handed to a NumPy function (module docstring); else None."""
+    lists = built_lists(analysis.fdef)
+    parents = {}
+    for node in gast.walk(analysis.fdef):
+        for child in gast.iter_child_nodes(node):
+            parents[id(child)] = node
+    for name, items in sorted(lists.items()):
+        if all(_python_item(analysis, item) for item in items):
+            continue
+        for node in gast.walk(analysis.fdef):
+            if isinstance(node, gast.Name) and node.id == name and isinstance(
+                    node.ctx, gast.Load) and not _harmless_use(analysis, node, parents):
+                return node, _message(f"'{name}'")
+    for node in gast.walk(analysis.fdef):
+        items = list(node.elts) if isinstance(node, gast.List) and isinstance(
+            node.ctx, gast.Load) else [None] if isinstance(node, gast.ListComp) else None
+        if items is None or all(_python_item(analysis, item) for item in items):
+            continue
+        parent = parents.get(id(node))
+        bound = isinstance(parent, (gast.Assign, gast.AnnAssign)) and parent.value is node
+        scaled = isinstance(parent, gast.BinOp) and isinstance(parent.op, gast.Mult)
+        if bound or scaled or _numpy_call(analysis, parent):
+            continue        # a named list (above), or NumPy's conversion of it
+        return node, _message("this list")
+    return None
+
+
+def _message(what):
+    return (f"{what} is a list made in compiled code whose elements may be NumPy scalars, "
+            "and it (or an element) reaches a result: Numba gives its elements back as Python "
+            "numbers of its own types")
+
+
+def _python_item(analysis, item):
+    if item == "int":
+        return True
+    if item is None:
+        return False
+    kinds = analysis.of(item)
+    return bool(kinds) and set(kinds) <= _PYTHON
+
+
+def _harmless_use(analysis, node, parents):
+    """A use of a list name that reads no element: ``len(name)``, ``name.append(..)`` and the
+    other fillers, ``name[i] = v``, or ``np.array(name)``."""
+    parent = parents.get(id(node))
+    if isinstance(parent, gast.Subscript) and parent.value is node and isinstance(
+            parent.ctx, gast.Store):
+        return True
+    if isinstance(parent, gast.Attribute) and parent.value is node:
+        return parent.attr in _FILLING + _KEEPING
+    if isinstance(parent, gast.Call) and node in parent.args:
+        if isinstance(parent.func, gast.Name) and parent.func.id == "len" and \
+                analysis.resolve(parent.func) is len:
+            return True
+        return _numpy_call(analysis, parent)
+    return False
+
+
+def _numpy_call(analysis, node):
+    """Whether ``node`` is a call of a NumPy function (it converts a list as NumPy does)."""
+    if not isinstance(node, gast.Call) or not isinstance(node.func, (gast.Name, gast.Attribute)):
+        return False
+    try:
+        fn = analysis.resolve(node.func)
+    except Exception:  # noqa: BLE001 - not a static value
+        return False
+    module = getattr(fn, "__module__", None) or ""
+    return isinstance(module, str) and module.split(".")[0] == "numpy" and callable(fn)
