@@ -117,7 +117,8 @@ class NumbaCPUBackend(Backend):
 
     def decorator_for(self, fn):
         """``@_jit``; ``@_jit_inline`` for graphjit's helpers."""
-        return "@_jit_inline" if fn.is_helper else "@_jit"
+        from transpiler.helpers import NOT_INLINED
+        return "@_jit_inline" if fn.is_helper and fn.qualname not in NOT_INLINED else "@_jit"
 
     def lower_more(self, program, lines, line_map):
         """The outlined parallel loops (``@_jit_par``), after the generated functions."""

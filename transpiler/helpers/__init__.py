@@ -21,3 +21,9 @@ def is_helper_module(module_name):
 def is_helper_file(filename):
     """Whether ``filename`` (a path) holds graphjit's helpers."""
     return os.path.dirname(os.path.abspath(filename)) == _FOLDER
+
+
+# Helpers compiled as functions of their own, never inlined: Numba removes unused pure
+# expressions after inlining (ir_utils.dead_code_elimination), which would drop the evaluation
+# (and the exceptions) these helpers exist to keep.
+NOT_INLINED = frozenset({"evaluated_then"})

@@ -287,3 +287,11 @@ def int_float_eq(i, f):
 def int_float_ne(i, f):
     """``i != f`` exactly (True against nan)."""
     return _int_float_order(i, f) != 0
+
+
+def evaluated_then(value, result):
+    """``result`` after ``value`` was evaluated: a call Python makes for its argument's
+    effects and exceptions (``isinstance(a[7 % n], bool)`` raises ZeroDivisionError for an
+    empty ``a``), whose result graphjit knows at transpile time. Never inlined
+    (helpers.NOT_INLINED), so that Numba keeps evaluating ``value``."""
+    return result

@@ -15,7 +15,7 @@ from ...helpers.math_checks import to_complex2
 from ...helpers.numpy_arith import (
     fit_int, numpy_floordiv_int64, numpy_int_pow, numpy_lshift, numpy_rshift,
     python_to_int_dtype)
-from ...helpers.python_arith import python_divmod_int
+from ...helpers.python_arith import evaluated_then, python_divmod_int
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
 from ...number_rules import ALIKE_BINOPS, NUMPY_BINOPS, numpy_complex_div, REPLACEMENTS
 from .nodes import _hashable, _pure
@@ -206,9 +206,14 @@ class NumpyScalarRules:
             if len(kinds) == 1 and isinstance(cls, Static) and not (kinds & {
                     UNKNOWN_TYPE, CALL_TYPE}) and not next(iter(kinds)) == "shape":
                 try:
-                    return Static(isinstance(sample_of(next(iter(kinds))), cls.value))
+                    known = isinstance(sample_of(next(iter(kinds))), cls.value)
                 except (TypeError, ValueError):
                     return None
+                if _evaluation_free(args[0]):
+                    return Static(known)
+                # Python evaluates the argument first (it may raise): keep that
+                return self._call_helper(node, evaluated_then,
+                                         [self.value(args[0]), constant_node(known)])
             return None
         if fn is divmod and len(args) == 2:
             pair = [gast.copy_location(gast.BinOp(left=args[0], op=op, right=args[1]), node)
@@ -294,3 +299,11 @@ class NumpyScalarRules:
         return gast.copy_location(gast.Call(
             func=self.materialize(Static(np.dtype(dtype).type), node), args=[expr],
             keywords=[]), node)
+
+
+def _evaluation_free(node):
+    """Whether evaluating ``node`` can neither raise nor have an effect: a name, a constant,
+    a tuple of them."""
+    if isinstance(node, gast.Tuple):
+        return all(_evaluation_free(e) for e in node.elts)
+    return isinstance(node, (gast.Name, gast.Constant))
