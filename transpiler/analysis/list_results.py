@@ -65,7 +65,7 @@ def _made_list(value):
             if isinstance(side, gast.List):
                 return list(side.elts)
     if isinstance(value, gast.ListComp):
-        return [None]
+        return [value.elt]      # typed where the analyses know the comprehension's variables
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
             value.func.id in ("list", "sorted"):
         arg = value.args[0] if value.args else None
@@ -94,7 +94,7 @@ def list_result_problem(analysis):
                 return node, _message(f"'{name}'")
     for node in gast.walk(analysis.fdef):
         items = list(node.elts) if isinstance(node, gast.List) and isinstance(
-            node.ctx, gast.Load) else [None] if isinstance(node, gast.ListComp) else None
+            node.ctx, gast.Load) else [node.elt] if isinstance(node, gast.ListComp) else None
         if items is None or all(_python_item(analysis, item) for item in items):
             continue
         parent = parents.get(id(node))
