@@ -148,7 +148,13 @@ def run_round(n, seed=1, jobs=None, progress=250, log=print, pool=None,
     try:
         for done, (index, result) in enumerate(pool.imap(stream()), 1):
             program, calls = kept.pop(index)
+            found = len(tally.mismatches)
             tally.add(index, program, calls, result)
+            if len(tally.mismatches) > found and log:
+                # said when found: a long round stopped early still tells what it saw
+                m = tally.mismatches[-1]
+                log(f"mismatch at program {index}: {m['kind']} | plain {m['plain']} | "
+                    f"compiled {m['compiled']} | args {m['args']!r:.300}")
             if progress and done % progress == 0 and log:
                 log(f"[{done:>6}/{n}] {time.monotonic() - start:7.1f} s  compiled {tally.compiled}, "
                     f"fell back {tally.fell_back}, skipped {tally.skipped}, mismatches "
