@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import transpiler as tp
+from reference import assert_same_outcome, outcome
 
 
 def complex_div(a, w):
@@ -122,3 +123,25 @@ def test_unused_int_beyond_int64_reruns_as_python():
     calls = [(np.uint64(2 ** 64 - 3), np.array([], np.int32)), (5, np.array([1], np.int32)),
              (np.uint64(7), np.array([1, 2], np.int32))]
     _same(unused_big_int, calls)
+
+
+def mixed_update(a, x, c):
+    y = 0.001 / 1.5
+    if c:
+        y = x
+    y = y + 3.25
+    a[1] += y
+    return 0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.complex64, np.float64])
+@pytest.mark.parametrize("c", [True, False])
+def test_an_element_updated_by_a_python_or_numpy_float(dtype, c):
+    """`a[i] += y`, y a Python float or an np.float64 by path: NumPy converts the first to
+    the element's dtype before adding (NEP 50), computes the second in float64 (fuzz seed
+    2036, program 8086: one ulp off in float32). Falls back where the two differ."""
+    args = (np.array([0.0, 27.020891], dtype=dtype), np.float64(4.503546630566792), c)
+    jitted = tp.jit(mixed_update)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_same_outcome(*outcome(mixed_update, args), *outcome(jitted, args))

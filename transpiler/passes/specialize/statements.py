@@ -76,6 +76,27 @@ class Statements:
         return [gast.Assign(targets=[self.target(t) for t in node.targets], value=value,
                             type_comment=None)]
 
+    def _mixed_update_check(self, node):
+        """``a[i] op= v`` into a float32/float16/complex64/integer array, ``v`` a Python
+        number on some paths and a NumPy scalar on others: NumPy converts a Python number to
+        the element's dtype first (NEP 50) and computes a NumPy scalar in the wider type,
+        which compiled code, holding ``v`` in one type, cannot follow (fuzz seed 2036,
+        program 8086: a float32 element off by one unit in the last place)."""
+        if not (self.fidelity and self.scalar_types is not None and
+                isinstance(node.target, gast.Subscript)):
+            return
+        base = self.scalar_types.of(node.target.value)
+        kinds = self.scalar_types.of(node.value)
+        if len(base) != 1 or not next(iter(base)).startswith("arr:"):
+            return
+        dtype = next(iter(base)).split(":")[1]
+        python = kinds & {"int", "float", "bool", "complex"}
+        numpy = {k for k in kinds if k.startswith("np:")}
+        if python and numpy and dtype not in ("float64", "complex128"):
+            self.fail(node, f"an in-place update of a {dtype} element by a value that is "
+                            f"{' or '.join(sorted(kinds))} depending on the path (NumPy "
+                            "converts each its own way)")
+
     def _store_after_index(self, node, value):
         """``a[index] = value`` with a store check (numpy_array_rules._checked_store) in
         Python's and NumPy's order: ``v = value; i = index; element_index_checked(a, i);
@@ -116,6 +137,7 @@ class Statements:
                 # does not (out[1:] += out[:-1] gives running sums there).
                 self.fail(node, "an in-place update of an array slice from the same array "
                                 "(NumPy and Numba differ when the views overlap)")
+        self._mixed_update_check(node)
         target = self.target(node.target)
         hoisted = []
         if isinstance(target, gast.Subscript) and _pure(target.value) and not _pure(
