@@ -64,17 +64,15 @@ def variant(jit, function):
     key = (function, getattr(function, "__code__", None), getattr(function, "__defaults__", None),
            getattr(function, "__kwdefaults__", None))
     kept = jit.__dict__.get("_variant")
-    if kept is not None and kept[2] is None and all(a is b for a, b in zip(kept[0], key)):
+    if _holds(kept, key) and kept[2] is None:
         return kept[1]
     with _LOCK:    # once, however many threads fall back first
         kept = jit.__dict__.get("_variant")
-        if kept is not None and kept[2] is None and all(
-                a is b for a, b in zip(kept[0], key)):
+        if _holds(kept, key) and kept[2] is None:
             return kept[1]
         # A callee that stays plain leaves the variant (stale): made again without it, the
         # others' redirects (and their choices) kept.
-        earlier = kept[2] if kept is not None and all(
-            a is b for a, b in zip(kept[0], key)) else None
+        earlier = kept[2] if _holds(kept, key) else None
         try:
             made = _make(jit, function, earlier)
         except Exception:  # noqa: BLE001 - a variant is an optimisation: run the function
@@ -86,6 +84,12 @@ def variant(jit, function):
                 redirect.owner = jit.__dict__["_variant"]
                 jit.__dict__.setdefault("_callees", {})[name] = redirect
     return result
+
+
+def _holds(kept, key):
+    """Whether the kept variant record ``[key, function, stale]`` was made for ``key`` (the
+    function, its code and defaults: identities)."""
+    return kept is not None and all(a is b for a, b in zip(kept[0], key))
 
 
 def callees(jit):
@@ -102,17 +106,17 @@ def _make(jit, function, earlier=None):
     if not isinstance(function, types.FunctionType):
         return None
     code = function.__code__
-    candidates = _candidates(jit, function)
-    if not candidates:
+    candidates = _candidates(jit, function) if earlier is None else None
+    if candidates == {}:
         return None
     fdef, filename = _faithful_source(function)
     if fdef is None:
         return None         # no source, or the file no longer holds this function's code
-    names = _calls_only(fdef, set(candidates))
     if earlier is not None:
         redirects_ = {n: r for n, r in earlier.items() if r.choice is not r.original}
     else:
-        redirects_ = _redirects(jit, function, candidates, names)
+        redirects_ = _redirects(jit, function, candidates,
+                                _calls_only(fdef, set(candidates)))
     if not redirects_:
         return None
     fdef = _resolving_calls(copy.deepcopy(fdef), set(redirects_))

@@ -46,6 +46,16 @@ def _pure(node):
     return False
 
 
+def _cannot_raise(node):
+    """Whether evaluating ``node`` can neither raise nor have an effect: a name, a constant,
+    a negated constant (``a[-1]``), a tuple of them; not arithmetic (``1 % 0``) or calls."""
+    if isinstance(node, gast.Tuple):
+        return all(_cannot_raise(e) for e in node.elts)
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
+        return isinstance(node.operand, gast.Constant)
+    return isinstance(node, (gast.Name, gast.Constant))
+
+
 def _assign(identifier, value):
     """``identifier = value`` for a Python constant ``value``."""
     return assign(identifier, const(value))

@@ -18,7 +18,7 @@ from ...helpers.numpy_arith import (
 from ...helpers.python_arith import evaluated_then, python_divmod_int
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
 from ...number_rules import ALIKE_BINOPS, NUMPY_BINOPS, numpy_complex_div, REPLACEMENTS
-from .nodes import _hashable, _pure
+from .nodes import _cannot_raise, _hashable, _pure
 
 
 class Abs:
@@ -209,7 +209,7 @@ class NumpyScalarRules:
                     known = isinstance(sample_of(next(iter(kinds))), cls.value)
                 except (TypeError, ValueError):
                     return None
-                if _evaluation_free(args[0]):
+                if _cannot_raise(args[0]):
                     return Static(known)
                 # Python evaluates the argument first (it may raise): keep that
                 return self._call_helper(node, evaluated_then,
@@ -299,11 +299,3 @@ class NumpyScalarRules:
         return gast.copy_location(gast.Call(
             func=self.materialize(Static(np.dtype(dtype).type), node), args=[expr],
             keywords=[]), node)
-
-
-def _evaluation_free(node):
-    """Whether evaluating ``node`` can neither raise nor have an effect: a name, a constant,
-    a tuple of them."""
-    if isinstance(node, gast.Tuple):
-        return all(_evaluation_free(e) for e in node.elts)
-    return isinstance(node, (gast.Name, gast.Constant))

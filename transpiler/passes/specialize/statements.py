@@ -7,7 +7,7 @@ import numpy as np
 
 from ...analysis.static_values import Static, library_reference
 from ...helpers.numpy_arith import element_index_checked
-from .nodes import _as_load, _load, _pure, _store
+from .nodes import _as_load, _cannot_raise, _load, _pure, _store
 from .python_number_rules import _CHECKED_BINOPS
 from .refusals import _UNSUPPORTED_STMTS
 
@@ -309,13 +309,3 @@ class Statements:
         if isinstance(node, gast.Starred):
             return gast.Starred(value=self.target(node.value), ctx=gast.Store())
         self.fail(node, f"cannot assign to {type(node).__name__}")
-
-
-def _cannot_raise(index):
-    """Whether evaluating a subscript's index can raise nothing: names and constants (a
-    tuple of them), as opposed to arithmetic (``1 % 0``) or calls."""
-    if isinstance(index, gast.Tuple):
-        return all(_cannot_raise(e) for e in index.elts)
-    if isinstance(index, gast.UnaryOp) and isinstance(index.op, (gast.USub, gast.UAdd)):
-        return isinstance(index.operand, gast.Constant)      # a[-1]
-    return isinstance(index, (gast.Name, gast.Constant))
