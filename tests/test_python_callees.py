@@ -80,7 +80,10 @@ ARGUMENTS = [np.arange(5).astype(d) for d in (
     np.float16, np.float32, np.float64, np.complex64, np.complex128, np.bool_)] + [
     np.array([[1.5, 2.5], [3.5, 4.5]]), np.array([], dtype=np.float32),
     np.array([100, 100, 100], dtype=np.int8), (1, 2.5), (np.int8(100), np.int8(100)),
-    [1, 2, 3], [0.5, 1.5], "abc", (True, False), np.int64(3)]
+    [1, 2, 3], [0.5, 1.5], "abc", (True, False), np.int64(3), None, 2.5j, 7, 1.5, True,
+    2 ** 70, (1j, 2)] + [d(1) for d in (
+    np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.uint64, np.float16,
+    np.float32, np.float64, np.complex64, np.complex128, np.bool_)]
 
 
 def _compiled_callees(jit):
