@@ -251,3 +251,48 @@ def test_sixteen_threads_with_a_global_rebound_meanwhile():
         assert jitted(1.0) == 3.0                 # after the rebinding: the new value
     finally:
         SCALE = 2.0
+
+
+def sum_list(xs, k):
+    s = 0.0
+    for v in xs:
+        s += v * k
+    return s
+
+
+def test_a_list_refused_for_its_first_element_is_decided_once_and_each_call_still_checked():
+    """A list whose element 0 is not an int/float/bool is refused from that element alone
+    (arguments.value_problem reads no further), and the fast path keeps that refusal for
+    lists starting with an element of that type; a list of another kind at the next call
+    (floats: compiled; floats then a tuple: refused as mixed) is decided again."""
+    jitted = tp.jit(sum_list)
+    calls = [([(1, 2)] * 5, 2), ([(1, 2)] * 5, 3), ([1.5, 2.5], 2), ([1.5, (1, 2)], 2),
+             ([np.ones(2)] * 3, 2), ([1.5, 2.5, 3.5], 2), ([], 2), (["a"] * 3, 2),
+             ([(1, 2)] * 5, 2), ([2, 3], 2)]
+    reasons = []
+    for xs, k in calls:
+        try:
+            expected = ("value", sum_list(xs, k))
+        except Exception as exc:  # noqa: BLE001 - the plain call's exception, compared
+            expected = ("raised", type(exc))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                got = ("value", jitted(xs, k))
+            except Exception as exc:  # noqa: BLE001
+                got = ("raised", type(exc))
+        if expected[0] == "value" and isinstance(expected[1], np.ndarray):
+            _same(expected[1], got[1])
+        else:
+            assert got[0] == expected[0]
+            if got[0] == "value":
+                _same(expected[1], got[1])
+            else:
+                assert got[1] is expected[1]
+        reasons.append([str(w.message) for w in caught if w.category is tp.FallbackWarning])
+    assert "element 0 is a tuple" in reasons[0][0] and reasons[1] == reasons[0]
+    assert reasons[2] == [] and reasons[5] == [] and reasons[6] == [] and reasons[9] == []
+    assert "a list of float and tuple values" in reasons[3][0]
+    assert "element 0 is a ndarray" in reasons[4][0]
+    assert "element 0 is a str" in reasons[7][0]
+    assert reasons[8] == reasons[0]

@@ -1,6 +1,6 @@
 """The arguments of a call: whether compiled code can take them, and what the specializer is
 told about them (their types, the static ones' values)."""
-from .type_keys import is_namedtuple_type, list_element_type, type_key
+from .type_keys import LIST_ELEMENT_TYPES, is_namedtuple_type, list_element_type, type_key
 
 
 def argument_problem(values, names):
@@ -44,13 +44,21 @@ def value_problem(value):
     if kind is list:
         if list_element_type(value) is not None:
             return None
+        first = type(value[0])
+        if first not in LIST_ELEMENT_TYPES:     # said from element 0 alone: O(1) per call
+            return (f"a list whose element 0 is {_article(first)} {first.__name__} (lists "
+                    "are read as arrays only when their elements are all Python ints, all "
+                    "floats or all bools)")
         kinds = sorted({type(v).__name__ for v in value})
         return (f"a list of {' and '.join(kinds)} values" if len(kinds) > 1 else
                 "a list of int values beyond int64" if kinds == ["int"] else
                 f"a list of {kinds[0]} values (lists are read as arrays only when their "
                 "elements are all Python ints, all floats or all bools)")
-    article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
-    return f"{article} {kind.__name__}"
+    return f"{_article(kind)} {kind.__name__}"
+
+
+def _article(kind):
+    return "an" if kind.__name__[:1].lower() in "aeiou" else "a"
 
 
 _PLAIN_TYPES = frozenset({int, float, bool, complex, str, type(None)})

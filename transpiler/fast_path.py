@@ -33,7 +33,7 @@ from .arguments import value_problem
 from .python_scope import run_reaching
 from .context import _DEVICE_BACKENDS as _BACKENDS
 from .settings import CONTEXT as _CONTEXT
-from .type_keys import values_key
+from .type_keys import LIST_ELEMENT_TYPES, values_key
 from .errors import _INTERNAL, FallbackWarning, user_stacklevel
 
 _MISS = object()        # the kept decision does not fit this call: take the general path
@@ -189,10 +189,16 @@ def _fallback(spec, message, backend_name, kinds, python):
     return run_fallback
 
 
-def _refused(message, python):
+def _refused(message, python, first=None):
     """The decision "compiled code cannot take these arguments": warn ``message``, run the
-    plain function ``python`` (with ``fullgraph`` the general path raises instead)."""
+    plain function ``python`` (with ``fullgraph`` the general path raises instead).
+    ``first``: ``(i, T)`` where argument ``i`` is a list refused for its element 0 of type
+    ``T``: the decision fits only calls whose list there starts with a ``T``."""
     def run_refused(jit, args):
+        if first is not None:
+            held = args[first[0]]
+            if not held or type(held[0]) is not first[1]:    # (its exact type: the key's)
+                return _MISS
         if jit._fullgraph():
             return _MISS
         if not jit._quiet:
@@ -276,15 +282,27 @@ class FastPath:
             self._fast_keep(table, kinds, _compiled(spec, kinds, spec.backend_name))
 
     def _fast_keep_refusal(self, table, args, names, reason):
-        """Keep a refusal (``reason``, of argument ``names``) when its text depends on the
-        argument types alone: the refused argument is a builtin container, and none before it
-        is an int or a tuple (whose values are checked)."""
+        """Keep a refusal (``reason``, of argument ``names``) where the argument types alone
+        refuse the call: the refused argument is a builtin container no guard accepts, or a
+        list refused for the type of its element 0. An int, tuple or list before it may be
+        refused too at a later call: the kept message then names the later argument, still
+        truly (the general path names the first)."""
         if table is None:
             return
-        for name, value in zip(names, args):
+        for index, (name, value) in enumerate(zip(names, args)):
             kind = type(value)
-            if issubclass(kind, _VALUE_CHECKED):
+            if kind is list and value and type(value[0]) not in LIST_ELEMENT_TYPES and \
+                    f"argument {name!r} " in reason:
+                # refused by its element 0's type alone (arguments.value_problem): kept for
+                # calls whose list there starts with an element of that type
+                self._fast_keep(table, self._fast_key(args), _refused(
+                    self._fallback_message(None, None, reason), self.python_function,
+                    (index, type(value[0]))))
                 return
+            if issubclass(kind, _VALUE_CHECKED):
+                # an int, tuple or list before the refused one: refused too at another call,
+                # which changes only which argument the (true) message names
+                continue
             if value_problem(value) is not None:
                 if kind in _REFUSED_TYPES and f"argument {name!r} " in reason:
                     self._fast_keep(table, self._fast_key(args), _refused(

@@ -24,14 +24,16 @@ def type_key(value):
     return ("type", kind)
 
 
-_LIST_ELEMENTS = (int, float, bool)
+LIST_ELEMENT_TYPES = (int, float, bool)
 
 
 def list_element_type(value):
     """The one Python type of the elements of list ``value`` when it is ``int`` (every one
     within int64), ``float`` or ``bool``; ``int`` for an empty list; else None (several
     types, or another type: the list stays Python). passes/list_arguments.py reads such a
-    list as an array."""
+    list as an array. O(1) when the first element's type already refuses the list."""
+    if value and type(value[0]) not in LIST_ELEMENT_TYPES:
+        return None     # a list of tuples, arrays, str...: no need to read the rest
     kinds = set(map(type, value))
     if not kinds:
         return int
@@ -41,7 +43,7 @@ def list_element_type(value):
     if kind is int:
         if not -2 ** 63 <= min(value) <= max(value) < 2 ** 63:
             return None
-    elif kind not in _LIST_ELEMENTS:
+    elif kind not in LIST_ELEMENT_TYPES:
         return None
     return kind
 
