@@ -140,3 +140,118 @@ def test_every_way_a_list_reaches_a_result(fn, dtype):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert_same_outcome(*outcome(fn, (a,)), *outcome(jitted, (a,)))
+
+
+def squares(n):
+    return [i * i for i in range(n)]
+
+
+def odd_scaled(n):
+    return [v * 2.5 for v in range(n) if v % 2]
+
+
+def pairs(n):
+    return [i * j - n for i in range(n) for j in range(i)]
+
+
+def test_comprehension_results_of_python_numbers_compile():
+    for n in (0, 1, 7):
+        assert_compiles_same(squares, n)
+        assert_compiles_same(odd_scaled, n)
+        assert_compiles_same(pairs, n)
+
+
+def shadowed_result(n, i):
+    out = [i * 2 for i in range(n)]
+    return out, i
+
+
+def shadowed_loop(n, i):
+    total = 0
+    for v in [i * 3 for i in range(n)]:
+        total += v
+    return total, i
+
+
+def shadowed_count(n, i):
+    return len([i for i in range(n) if i * 3 > 250]), i
+
+
+def shadowed_nested(n, i):
+    return [[i * 2 for i in range(i)] for i in range(n)], i
+
+
+def shadowed_walrus(n, i):
+    out = [(y := i * 2) for i in range(n)]
+    return out, y, i
+
+
+@pytest.mark.parametrize("fn", [shadowed_result, shadowed_loop, shadowed_count,
+                                shadowed_nested, shadowed_walrus])
+def test_a_comprehension_variable_named_as_a_local_is_its_own(fn):
+    """The comprehension's ``i`` is its own scope's (Python 3): never typed as the function's
+    ``i``, whatever that holds; one jitted object through every outer type."""
+    jitted = tp.jit(fn)
+    for outer in (np.float32(2), np.int8(100), np.uint64(3), np.complex64(1j), 2.5, 2 ** 40,
+                  True, 3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert_same_outcome(*outcome(fn, (100, outer)), *outcome(jitted, (100, outer)))
+
+
+def builtin_sum(a):
+    return sum(a)
+
+
+def builtin_sum_from(a, start):
+    return sum(a, start)
+
+
+def appended_sum(n, step):
+    out = []
+    for i in range(n):
+        out.append(i * step)
+    return sum(out)
+
+
+def comprehension_sum(n):
+    return sum([i * i for i in range(n)])
+
+
+def tuple_name_sum(n):
+    t = (n, n * 2, 2 ** 62)
+    return sum(t)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_builtin_sum_of_an_array_is_pythons_loop(dtype):
+    """``sum(a)`` adds from the Python int 0, item by item, as CPython's builtin does: the int
+    0 for an empty array, the dtype's scalar (wrapping, NEP 50 for ``start``) otherwise."""
+    jitted, from_jitted = tp.jit(builtin_sum), tp.jit(builtin_sum_from)
+    arrays = [np.arange(0).astype(dtype), np.arange(1, 6).astype(dtype) * 60,
+              np.ones((2, 3), dtype)]
+    for a in arrays:
+        for fn, compiled, args in [(builtin_sum, jitted, (a,)),
+                                   (builtin_sum_from, from_jitted, (a, 10)),
+                                   (builtin_sum_from, from_jitted, (a, 2.5)),
+                                   (builtin_sum_from, from_jitted, (a, np.float32(0.5)))]:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                assert_same_outcome(*outcome(fn, args), *outcome(compiled, args))
+
+
+def test_sum_of_a_list_of_python_ints_never_wraps():
+    """Numba's own ``sum`` of a list of ints adds in int64 (it wrapped to
+    4773166019248396768); the loop's adds are checked, and a sum beyond int64 runs as Python
+    (the list is the function's own: no effect, the call runs again)."""
+    assert_compiles_same(appended_sum, 100, 3)
+    assert_compiles_same(comprehension_sum, 100)
+    assert_compiles_same(tuple_name_sum, 5)
+    for fn, args in [(appended_sum, (5_000_000, 5_000_000)), (comprehension_sum, (5_000_000,)),
+                     (appended_sum, (3, 2 ** 62)), (tuple_name_sum, (2 ** 61,))]:
+        jitted = tp.jit(fn)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert_same_outcome(*outcome(fn, args), *outcome(jitted, args))
+        assert fn(*args) > 2 ** 63 - 1
+        assert any(issubclass(w.category, tp.FallbackWarning) for w in caught)

@@ -253,10 +253,6 @@ def trunc(x):
     return math.trunc(x)
 
 
-def array_sum(a):
-    return sum(a)
-
-
 @pytest.mark.parametrize("fn,args", [
     (add, (np.float16(1.5), np.float16(2.0))),      # Numba has no float16 scalars
     (power, (np.uint16(7), 1.5)),                   # NumPy's own float64 power loop
@@ -265,7 +261,6 @@ def array_sum(a):
     (trunc, (np.float32(2.5),)),                    # TypeError in Python
     (bitor, (np.int64(10), np.uint64(1))),          # TypeError in NumPy
     (sub, (np.True_, np.True_)),                    # TypeError in NumPy
-    (array_sum, (np.ones(3, np.float32),)),
 ], ids=lambda v: getattr(v, "__name__", None) or repr(v))
 def test_what_cannot_be_exact_falls_back(fn, args):
     compiled = tp.jit(fn)

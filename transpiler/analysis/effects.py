@@ -11,8 +11,9 @@ create, no call that may mutate or draw random numbers.
 The check reads the generated module's source (names as emitted), conservatively:
 
 - stores ``x[...] = v`` / ``x[...] op= v`` only into arrays the same function created
-  (``np.zeros``/``empty``/``ones``/``full``, their ``_like`` forms, ``arange``, ``.copy()``);
-  no attribute stores;
+  (``np.zeros``/``empty``/``ones``/``full``, their ``_like`` forms, ``arange``, ``.copy()``)
+  or lists it created (a display, a comprehension, ``list(..)``), whose methods (``append``
+  and the others of ``_LIST_METHODS``) change only that list; no attribute stores;
 - calls only to functions of the generated module, ``math``, NumPy functions outside
   ``np.random`` without keywords (``out=`` writes), the builtins below, and array methods
   that return new values.
@@ -30,6 +31,9 @@ _FRESH = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like"
                     "full_like", "arange", "array", "copy", "linspace", "eye", "identity"})
 # Array methods that return new values, with how many positional arguments they take before
 # `out` (NumPy docs): `a.clip(lo, hi, out)` writes into out.
+# Methods of a list that change only that list (a list the function created: ``_fresh``).
+_LIST_METHODS = frozenset({"append", "insert", "extend", "pop", "clear", "reverse", "sort",
+                           "remove", "index", "count", "copy"})
 _PURE_METHODS = {"sum": 2, "mean": 2, "min": 1, "max": 1, "copy": 1, "reshape": 99,
                  "astype": 99, "transpose": 99, "dot": 1, "item": 99, "ravel": 1, "flatten": 1,
                  "prod": 2, "std": 2, "var": 2, "all": 1, "any": 1, "argmax": 1, "argmin": 1,
@@ -63,7 +67,7 @@ def effect_free(source):
 
 
 def _function_free(fn, modules, defined):
-    fresh = _fresh_arrays(fn, modules)
+    fresh = _fresh(fn, modules)
     for node in ast.walk(fn):
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                 node.target.id not in fresh:
@@ -79,7 +83,10 @@ def _function_free(fn, modules, defined):
                     if isinstance(part, ast.Subscript) and isinstance(part.ctx, ast.Store):
                         if not (isinstance(part.value, ast.Name) and part.value.id in fresh):
                             return False
-        elif isinstance(node, ast.Call) and not _pure_call(node, modules, defined):
+        elif isinstance(node, ast.Call) and not _pure_call(node, modules, defined) and not (
+                isinstance(node.func, ast.Attribute) and node.func.attr in _LIST_METHODS and
+                isinstance(node.func.value, ast.Name) and node.func.value.id in fresh and
+                not node.keywords):
             return False
         elif isinstance(node, (ast.Global, ast.Nonlocal, ast.Delete, ast.Yield)):
             return False
@@ -125,8 +132,8 @@ def _numpy_inputs(chain):
     return params.index("out") if "out" in params else len(params)
 
 
-def _fresh_arrays(fn, modules):
-    """Names every assignment of which creates a new array."""
+def _fresh(fn, modules):
+    """Names every assignment of which creates a new array or list."""
     verdict = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
@@ -148,9 +155,13 @@ def _fresh_arrays(fn, modules):
 
 
 def _creates_array(value, modules):
+    if isinstance(value, (ast.List, ast.ListComp)):
+        return True
     if not isinstance(value, ast.Call):
         return False
     func = value.func
+    if isinstance(func, ast.Name) and func.id == "list" and "list" not in modules:
+        return True
     if isinstance(func, ast.Attribute) and func.attr in _FRESH:
         return func.attr == "copy" or _root_module(func.value, modules) == "numpy"
     return False

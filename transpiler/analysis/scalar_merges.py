@@ -322,19 +322,7 @@ class ScalarMerges:
         that (``s * 2``, ``-s``, ``abs(s)``, ``s > 0``: a bool or an np.bool), by NumPy's and
         Python's rules (``of``) with the reads of ``name`` taken as each; else None."""
         reads = [n for n in gast.walk(expr) if isinstance(n, gast.Name) and n.id == name]
-        saved = {id(n): self._refined.get(id(n)) for n in reads}
-        try:
-            found = []
-            for kind in pair:
-                for n in reads:
-                    self._refined[id(n)] = {kind}
-                found.append(self.of(expr))
-        finally:
-            for key, kinds in saved.items():
-                if kinds is None:
-                    self._refined.pop(key, None)
-                else:
-                    self._refined[key] = kinds
+        found = [self.of_with(expr, {n: {kind} for n in reads}) for kind in pair]
         if not all(len(kinds) == 1 for kinds in found):
             return None
         result = (next(iter(found[0])), next(iter(found[1])))

@@ -199,6 +199,20 @@ class ScalarTypes(ScalarMerges):
             return out
         return set(self.of(value))
 
+    def of_with(self, expr, reads):
+        """``of(expr)`` with the Name reads in ``reads`` ({Name node: set of type strings}:
+        a comprehension's variables, a name taken as each of its types) taken as given."""
+        saved = {id(n): self._refined.get(id(n)) for n in reads}
+        try:
+            self._refined.update((id(n), set(kinds)) for n, kinds in reads.items())
+            return self.of(expr)
+        finally:
+            for key, kinds in saved.items():
+                if kinds is None:
+                    self._refined.pop(key, None)
+                else:
+                    self._refined[key] = kinds
+
     def of(self, node):
         """The set of type strings expression ``node`` may give."""
         if isinstance(node, gast.Constant):

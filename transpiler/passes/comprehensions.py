@@ -79,10 +79,19 @@ def _consumer(node, shadowed):
     if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
             and node.func.id in _CONSUMERS and not shadowed(node.func.id)
             and not node.keywords and node.args
-            and isinstance(node.args[0], gast.GeneratorExp)):
+            and (isinstance(node.args[0], gast.GeneratorExp) or _summed(node))):
         return False
     most = 2 if node.func.id == "sum" else 1
     return len(node.args) <= most and not any(isinstance(a, gast.Starred) for a in node.args)
+
+
+def _summed(node):
+    """``sum(items[, start])`` of an iterable that is not a generator: summed by the same
+    loop (CPython 3.11's ``builtin_sum_impl`` is ``start + item`` left to right, its int and
+    float fast paths giving the same values), so each ``+`` follows the number rules (a
+    Python int checked for int64 overflow; Numba's own ``sum`` of a list of ints wraps). A
+    tuple display is not: its items may differ in type (passes/specialize unrolls it)."""
+    return node.func.id == "sum" and not isinstance(node.args[0], (gast.Tuple, gast.Starred))
 
 
 def _hoist(stmt, is_consumer, taken, guarded, shadowed):
@@ -96,7 +105,7 @@ def _hoist(stmt, is_consumer, taken, guarded, shadowed):
     calls = _hoistable(root, is_consumer, shadowed) if root is not None else []
     loops = []
     for call in calls:
-        if isinstance(call.args[0], gast.GeneratorExp):
+        if _consumer(call, shadowed):
             result, statements = _loop(call, taken, stmt)
         else:
             result, statements = _reduce_loop(call, taken, stmt)
@@ -134,7 +143,7 @@ def _hoistable(root, is_consumer, shadowed):
         while node is not None:
             ancestors.add(id(node))
             node = parents.get(id(node))
-        items, others = _parts(call)
+        items, others = _parts(call, shadowed)
         if not all(_pure(a) for a in others):
             return []
         if not _calls_nothing(items):
@@ -173,9 +182,9 @@ def _len_of_name(node, shadowed):
         isinstance(node.args[0], gast.Name) and not node.keywords
 
 
-def _parts(call):
+def _parts(call, shadowed):
     """``(what is iterated, the other arguments)`` of a consumer call."""
-    if isinstance(call.args[0], gast.GeneratorExp):
+    if _consumer(call, shadowed):
         return call.args[0], call.args[1:]
     return call.args[1], [call.args[0]] + call.args[2:]      # reduce(f, items[, initial])
 
@@ -257,6 +266,11 @@ def _loop(call, taken, like):
     gen = call.args[0]
     result = fresh(f"{kind}_result", taken)
     taken.add(result)
+    if not isinstance(gen, gast.GeneratorExp):      # sum(items): sum(item for item in items)
+        item = fresh("sum_item", taken)
+        taken.add(item)
+        gen = gast.GeneratorExp(elt=name(item), generators=[gast.comprehension(
+            target=name(item, store=True), iter=gen, ifs=[], is_async=0)])
     renames = {}
     for comp in gen.generators:
         for target in gast.walk(comp.target):

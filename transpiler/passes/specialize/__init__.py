@@ -72,9 +72,10 @@ import gast
 
 from ...analysis.callee_types import CalleeTypes
 from ...analysis.definite_assignment import check_definite_assignment
-from .. import (attribute_stores, comprehensions, definedness_flags, delete_names,
-                errstate_blocks, function_imports, match_statements, named_expressions,
-                list_arguments, nonlocal_functions, operator_calls, tuple_arguments)
+from .. import (attribute_stores, comprehension_names, comprehensions, definedness_flags,
+                delete_names, errstate_blocks, function_imports, match_statements,
+                named_expressions, list_arguments, nonlocal_functions, operator_calls,
+                tuple_arguments)
 from ...analysis.python_numbers import Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -148,13 +149,15 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         code = self.fn.__code__
         self.freevars = dict(zip(code.co_freevars, self.fn.__closure__ or ()))
         # Desugaring, before any analysis reads the tree: `match` -> if/elif;
+        # a comprehension's variable named as another binding -> a name of its own;
         # `import math` -> a static module;
         # `del t` (dead after) -> `t`;
         # `if (y := f(x)) > 0` -> `y = f(x);
         # if y > 0`, operator.add(a, b) -> a + b (the names read are guarded in run),
         # sum/any/all of a generator expression and functools.reduce -> loops.
         desugared, imported = function_imports.desugar(nonlocal_functions.desugar(
-            match_statements.desugar(source.node), named_expressions.desugar))
+            comprehension_names.desugar(match_statements.desugar(source.node)),
+            named_expressions.desugar))
         self.writeback, self.attribute_reads = [], set()
         first = (parameter_names(source.node) or [None])[0]
         if entry and first in bindings and bindings[first].path == Path(((("self",)),)):

@@ -169,11 +169,13 @@ class NumpyScalarRules:
                                 f"TypeError in Python ({exc})")
             except Exception:  # noqa: BLE001 - a value error of the sample: decided at run time
                 pass
-        if fn is sum and len(args) == 1 and kinds[0] and all(
-                k.startswith("arr:") for k in kinds[0]):
-            self.fail(node, "sum() of an array adds from the Python int 0 (an int for an empty "
-                            "array, the dtype's scalar otherwise; Numba sums in another type): "
-                            "use a.sum() or np.sum(a)")
+        if fn is sum and args and not isinstance(args[0], gast.Tuple) and self.fidelity:
+            # passes/comprehensions.py made a loop of every sum it could move before its
+            # statement (on CPython < 3.12): Numba's own sum adds ints in int64 (wrapping)
+            # and floats without 3.12's compensation
+            self.fail(node, "sum() where it cannot become a loop of its own (inside a "
+                            "condition, or beside another call; on Python 3.12+ sum() adds "
+                            "floats compensated): compiled code would add in its own types")
         if fn is complex and len(args) == 2 and known and all(
                 next(iter(k)) in ("int", "float", "bool") or (next(iter(k)).startswith("np:") and
                                                                "complex" not in next(iter(k)))
