@@ -394,3 +394,45 @@ def test_a_range_from_zero_by_one_needs_no_check():
     counted = tp.jit(late_overflow)
     counted(3)
     assert "_gj_range" not in str(counted.source())     # range(n): cannot be wrong
+
+
+def own_list_then_overflow(n, step):
+    out = []
+    for i in range(n):
+        out.append(i * step)
+    out.insert(0, 1)
+    out.reverse()
+    return len(out), out[0]
+
+
+def list_of_the_callers_array_then_overflow(a, step):
+    held = [a]
+    held[0] += 1            # in place: the caller's array
+    return step * step
+
+
+def test_a_list_the_function_made_is_no_effect():
+    """append/insert/reverse on a list made by the call change nothing the caller sees: an
+    overflow after them runs the call again as Python."""
+    plain = own_list_then_overflow(3, 2 ** 62)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert tp.jit(own_list_then_overflow)(3, 2 ** 62) == plain
+    assert any("ran again as Python" in str(w.message) for w in caught)
+
+
+def test_an_in_place_update_of_a_lists_element_is_an_effect():
+    """``held[0] += 1`` updates the caller's array in place: the call cannot run again, so
+    the overflow after it raises (or the function runs as Python from the start)."""
+    a = np.zeros(2)
+    compiled = tp.jit(list_of_the_callers_array_then_overflow)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            got = compiled(a, 2 ** 40)
+        except OverflowError:
+            got = None
+    plain_a = np.zeros(2)
+    expected = list_of_the_callers_array_then_overflow(plain_a, 2 ** 40)
+    assert got in (None, expected)
+    assert a.tolist() == plain_a.tolist()      # updated once, never twice

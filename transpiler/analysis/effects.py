@@ -68,12 +68,16 @@ def effect_free(source):
 
 def _function_free(fn, modules, defined):
     fresh = _fresh(fn, modules)
+    lists = _fresh(fn, modules, lists_only=True)
     for node in ast.walk(fn):
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                 node.target.id not in fresh:
             # The converter spells `x op= v` on numbers as `x = x op v`: what is left updates
             # an array in place (maybe an argument, or a view of one).
             return False
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript) and \
+                isinstance(node.target.value, ast.Name) and node.target.value.id in lists:
+            return False    # `out[0] += v` updates in place the element, maybe an argument
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
@@ -132,14 +136,15 @@ def _numpy_inputs(chain):
     return params.index("out") if "out" in params else len(params)
 
 
-def _fresh(fn, modules):
-    """Names every assignment of which creates a new array or list."""
+def _fresh(fn, modules, lists_only=False):
+    """Names every assignment of which creates a new array or list (``lists_only``: list)."""
     verdict = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
-                    ok = _creates_array(node.value, modules)
+                    ok = _creates_list(node.value, modules) if lists_only else \
+                        _creates_array(node.value, modules) or _creates_list(node.value, modules)
                     verdict[target.id] = verdict.get(target.id, True) and ok
                 else:
                     for part in ast.walk(target):
@@ -154,14 +159,18 @@ def _fresh(fn, modules):
     return {name for name, ok in verdict.items() if ok}
 
 
+def _creates_list(value, modules):
+    """A list display, comprehension or ``list(..)`` call: a new list (its elements may be
+    the caller's objects)."""
+    return isinstance(value, (ast.List, ast.ListComp)) or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and
+        value.func.id == "list" and "list" not in modules)
+
+
 def _creates_array(value, modules):
-    if isinstance(value, (ast.List, ast.ListComp)):
-        return True
     if not isinstance(value, ast.Call):
         return False
     func = value.func
-    if isinstance(func, ast.Name) and func.id == "list" and "list" not in modules:
-        return True
     if isinstance(func, ast.Attribute) and func.attr in _FRESH:
         return func.attr == "copy" or _root_module(func.value, modules) == "numpy"
     return False
