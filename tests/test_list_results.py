@@ -246,7 +246,10 @@ def test_sum_of_a_list_of_python_ints_never_wraps():
     (the list is the function's own: no effect, the call runs again)."""
     assert_compiles_same(appended_sum, 100, 3)
     assert_compiles_same(comprehension_sum, 100)
-    assert_compiles_same(tuple_name_sum, 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")        # a tuple's items are not typed: may fall back
+        assert_same_outcome(*outcome(tuple_name_sum, (5,)),
+                            *outcome(tp.jit(tuple_name_sum), (5,)))
     for fn, args in [(appended_sum, (5_000_000, 5_000_000)), (comprehension_sum, (5_000_000,)),
                      (appended_sum, (3, 2 ** 62)), (tuple_name_sum, (2 ** 61,))]:
         jitted = tp.jit(fn)
@@ -255,3 +258,100 @@ def test_sum_of_a_list_of_python_ints_never_wraps():
             assert_same_outcome(*outcome(fn, args), *outcome(jitted, args))
         assert fn(*args) > 2 ** 63 - 1
         assert any(issubclass(w.category, tp.FallbackWarning) for w in caught)
+
+
+# A fresh-eyes review's cases (each differed compiled before its fix): a float list summed
+# when empty, comprehension elements computed by Numba's int64 rules, sums of arrays and
+# containers graphjit does not type, a temporary array's dtype not followed.
+def empty_float_comprehension_sum(n):
+    return sum([i * 0.1 for i in range(n)])
+
+
+def empty_float_appended_sum(n):
+    out = []
+    for i in range(n):
+        out.append(i * 0.5)
+    return sum(out)
+
+
+def shifted(n):
+    return [1 << i for i in range(n)]
+
+
+def negated(n):
+    return [-(i - 9223372036854775807 - 1) for i in range(n)]
+
+
+def absolute(n):
+    return [abs(i - 9223372036854775807 - 1) for i in range(n)]
+
+
+def floor_divided(n):
+    return [(-9223372036854775807 - 1 + i) // -1 for i in range(n)]
+
+
+def rounded(n):
+    return [round(i * 1e19) for i in range(n)]
+
+
+def shifted_sum(n):
+    return sum([1 << i for i in range(n)])
+
+
+def masked_sum(a):
+    return sum(a[a > 0])
+
+
+def masked_mean(a):
+    return sum(a[a != 0]) / 2
+
+
+def compared_sum(a):
+    return sum(a > 0)
+
+
+def listed_sum(a):
+    return sum(list(a))
+
+
+def set_sum(a):
+    s = set()
+    for x in a:
+        s.add(x * 2)
+    return sum(s)
+
+
+def dict_sum(a):
+    d = {}
+    for x in a:
+        d[x] = 1
+    return sum(d)
+
+
+def made_array_sum(n):
+    return sum(np.ones(n, np.int8) * 100)
+
+
+def made_array_items(n):
+    b = np.ones(n, np.int8) * 100
+    return b[0] + b[1]
+
+
+@pytest.mark.parametrize("fn,args", [
+    (empty_float_comprehension_sum, (0,)), (empty_float_comprehension_sum, (4,)),
+    (empty_float_appended_sum, (0,)), (empty_float_appended_sum, (4,)),
+    (shifted, (64,)), (shifted, (10,)), (negated, (1,)), (absolute, (1,)),
+    (floor_divided, (1,)), (rounded, (2,)), (shifted_sum, (64,)), (shifted_sum, (5,)),
+    (masked_sum, (np.array([100, 100], np.int8),)), (masked_sum, (np.array([200, 100], np.uint8),)),
+    (masked_mean, (np.array([100, 100], np.int8),)),
+    (compared_sum, (np.array([1.0, -1.0, 2.0]),)),
+    (listed_sum, (np.array([1, 2], np.int8),)), (listed_sum, (np.array([], np.float64),)),
+    (listed_sum, (np.array([1.0, 2.0], np.float32),)),
+    (set_sum, (np.array([100, 2], np.int8),)), (set_sum, (np.array([], np.float64),)),
+    (dict_sum, (np.array([1.0, 2.0]),)),
+    (made_array_sum, (3,)), (made_array_items, (3,)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v)[:30])
+def test_review_cases_equal_plain(fn, args):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        assert_same_outcome(*outcome(fn, args), *outcome(tp.jit(fn), args))

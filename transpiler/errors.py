@@ -133,7 +133,13 @@ def translate_numba_error(exc, generated_path, line_map, where):
         if len(headline) == 3:
             break
     reason = " ".join(headline) or type(exc).__name__
-    if "function untyped_operand" in reason or "graphjit: a value whose type" in text:
+    numpy_operand = re.search(r"graphjit: (?:a value whose type the converter could not "
+                              r"follow|an untyped value) is a NumPy (\w+) scalar", text)
+    if numpy_operand:       # backends/runtime/builtin_ops.NUMPY_OPERAND
+        reason = (f"a value whose type graphjit could not follow is a NumPy "
+                  f"{numpy_operand.group(1)} scalar here, computed as a Python int would be: "
+                  "NumPy's own rules (wrapping at its width, its result type) differ")
+    elif "function untyped_operand" in reason or "graphjit: a value whose type" in text:
         # transpiler.ir.untyped_operand said it (Numba words it as a missing implementation)
         reason = ("a value whose type graphjit could not follow (an item of a tuple or list "
                   "built at run time, a call's result) is a number meeting a NumPy value: "

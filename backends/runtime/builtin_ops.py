@@ -12,7 +12,9 @@ CHECKED_SOURCE``, ``weak_source.WEAK_SOURCE``), which stay ``@overload``:
 
 - ``int_add/sub/mul(a, b)``, ``int_neg(a)``, ``int_abs(a)``: integers and bools are cast to
   int64 and computed with LLVM's ``llvm.s*.with.overflow.i64``, OverflowError with
-  ``checked_ints.INT_OVERFLOW`` when the flag is set; other types get Numba's own operator.
+  ``checked_ints.INT_OVERFLOW`` when the flag is set; float64/complex128 get Numba's own
+  operator (Python's); a scalar type only NumPy has (int8, uint64, float32...) is a typing
+  error: the function falls back (NumPy's rules differ from a Python int's).
 - ``weak(value, like)``: ``value`` cast to the dtype of ``like`` (NEP 50) where that dtype and
   ``value`` are numbers (not bool), except a float into an integer dtype and a complex into a
   non-complex one (returned as they are); an int into an integer dtype is range-checked first
@@ -33,6 +35,38 @@ _NUMBERS = (types.Integer, types.Float, types.Complex)
 
 def _ints(*args):
     return all(isinstance(a, (types.Integer, types.Boolean)) for a in args)
+
+
+NUMPY_OPERAND = ("graphjit: a value whose type the converter could not follow is a NumPy {} "
+                 "scalar here, computed as a Python int would be: NumPy's own rules (wrapping at "
+                 "its width, its result type) differ")
+
+
+def _numpy_only(args):
+    """The first of ``args`` that only a NumPy scalar can be (Python's int, float, bool and
+    complex are Numba's int64, float64, bool and complex128): an integer narrower than 64
+    bits or unsigned, a float32/float16, a complex64. None if there is none."""
+    for arg in args:
+        if isinstance(arg, types.Integer) and (arg.bitwidth != 64 or not arg.signed):
+            return arg
+        if isinstance(arg, types.Float) and arg.bitwidth != 64:
+            return arg
+        if isinstance(arg, types.Complex) and arg.bitwidth != 128:
+            return arg
+    return None
+
+
+def _refuse_numpy_only(args):
+    """Raise Numba's TypingError (the function falls back) where a checked Python-int
+    operator meets an operand only a NumPy scalar can be: the converter took it for a
+    possible Python int (an untyped value), and Numba's operator would not follow NumPy's
+    rules for it (``int8 + int8`` in int64)."""
+    if any(isinstance(a, types.Array) for a in args):
+        return      # an array operation: Numba follows NumPy's ufunc type resolution
+    found = _numpy_only(args)
+    if found is not None:
+        from numba.core.errors import TypingError
+        raise TypingError(NUMPY_OPERAND.format(found))
 
 
 def _plain_signature(context, op, args):
@@ -59,6 +93,7 @@ def _checked_binary(fn, op, method):
         def generic(self, args, kws):
             if kws or len(args) != 2:
                 return None
+            _refuse_numpy_only(args)
             if _ints(*args):
                 return signature(types.int64, types.int64, types.int64)
             return _plain_signature(self.context, op, args)
@@ -82,6 +117,7 @@ def _checked_unary(fn, op, is_abs):
         def generic(self, args, kws):
             if kws or len(args) != 1:
                 return None
+            _refuse_numpy_only(args)
             if _ints(*args):
                 return signature(types.int64, types.int64)
             return _plain_signature(self.context, op, args)

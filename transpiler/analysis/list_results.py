@@ -12,8 +12,6 @@ numbers compile. Used by analysis.scalar_merges.
 """
 import gast
 
-from .scopes import NESTED_SCOPES
-
 _PYTHON = frozenset({"int", "float", "bool", "complex"})
 _FILLING = ("append", "insert")
 _KEEPING = ("clear", "reverse")
@@ -67,7 +65,7 @@ def _made_list(value):
             if isinstance(side, gast.List):
                 return list(side.elts)
     if isinstance(value, gast.ListComp):
-        return [("comp", value)]    # its element, the comprehension's variables typed
+        return [value.elt]      # typed where the analyses know the comprehension's variables
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
             value.func.id in ("list", "sorted"):
         arg = value.args[0] if value.args else None
@@ -96,8 +94,7 @@ def list_result_problem(analysis):
                 return node, _message(f"'{name}'")
     for node in gast.walk(analysis.fdef):
         items = list(node.elts) if isinstance(node, gast.List) and isinstance(
-            node.ctx, gast.Load) else [("comp", node)] if isinstance(node, gast.ListComp) \
-            else None
+            node.ctx, gast.Load) else [node.elt] if isinstance(node, gast.ListComp) else None
         if items is None or all(_python_item(analysis, item) for item in items):
             continue
         parent = parents.get(id(node))
@@ -120,55 +117,8 @@ def _python_item(analysis, item):
         return True
     if item is None:
         return False
-    kinds = comprehension_item(analysis, item[1]) if isinstance(item, tuple) else \
-        analysis.of(item)
+    kinds = analysis.of(item)
     return bool(kinds) and set(kinds) <= _PYTHON
-
-
-def comprehension_item(analysis, comp):
-    """The types of a comprehension's element (``analysis``: the function's ScalarTypes),
-    each variable typed as the elements of its iterable: ``range(..)`` gives Python ints, a
-    1-D array its NumPy scalars (``for`` targets' rule); None where a target is not a name
-    or an iterable is neither (a list, a tuple, a call graphjit does not follow)."""
-    reads = {}
-    for position, generator in enumerate(comp.generators):
-        target = generator.target
-        if not isinstance(target, gast.Name) or generator.is_async:
-            return None
-        kinds = _elements(analysis, generator.iter, reads)
-        if not kinds:
-            return None
-        later = [comp.elt] + generator.ifs + [part for g in comp.generators[position + 1:]
-                                               for part in [g.iter] + g.ifs]
-        for part in later:
-            for node in _reads(part):
-                if node.id == target.id:
-                    reads[node] = kinds
-    return analysis.of_with(comp.elt, reads)
-
-
-def _elements(analysis, iterable, reads):
-    if isinstance(iterable, gast.Call) and isinstance(iterable.func, gast.Name) and \
-            iterable.func.id == "range" and analysis.resolve(iterable.func) is range:
-        return {"int"}      # Python's range gives ints whatever its arguments' types
-    out = set()
-    for kind in analysis.of_with(iterable, reads):
-        if not kind.startswith("arr:"):
-            return None
-        _, dtype, ndim = kind.split(":")
-        out.add(f"np:{dtype}" if ndim == "1" else f"arr:{dtype}:{int(ndim) - 1}")
-    return out
-
-
-def _reads(node):
-    """The Name loads in ``node``, not inside a nested scope (which may rebind the name)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, gast.Name) and isinstance(current.ctx, gast.Load):
-            yield current
-        elif not isinstance(current, NESTED_SCOPES):
-            stack.extend(gast.iter_child_nodes(current))
 
 
 def _harmless_use(analysis, node, parents):
@@ -198,3 +148,48 @@ def _numpy_call(analysis, node):
         return False
     module = getattr(fn, "__module__", None) or ""
     return isinstance(module, str) and module.split(".")[0] == "numpy" and callable(fn)
+
+
+def iterated_elements(analysis, name):
+    """The types (strings) of the elements ``for v in name`` reads, ``name`` a list the
+    function makes (``built_lists``) and only fills, measures, reads by index or iterates:
+    the union of every element stored into it (``analysis``: the function's ScalarTypes; an
+    empty set while the fixpoint has not reached them). None where the list may hold
+    anything else: a parameter, another binding, an alias or a call it is passed to (that
+    may append to it), a read in a nested scope, an element not seen."""
+    if name in analysis.params or name in analysis.closure_reads:
+        return None
+    cache = analysis.__dict__.setdefault("_iterated_lists", {})
+    if name not in cache:
+        cache[name] = _only_filled(analysis, name)
+    items = cache[name]
+    if not items:
+        return None
+    out = set()
+    for item in items:
+        out |= {"int"} if isinstance(item, str) else set(analysis.of(item))
+    return out
+
+
+def _only_filled(analysis, name):
+    """``built_lists``' elements of ``name`` where every binding of it makes a list and every
+    read is harmless (``_harmless_use``), a ``for`` over it or an index read; else None."""
+    items = built_lists(analysis.fdef).get(name)
+    if items is None or any(i is None or isinstance(i, gast.Starred) for i in items):
+        return None
+    parents = analysis._parents()
+    for node in analysis.nodes:
+        if not (isinstance(node, gast.Name) and node.id == name):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(node.ctx, gast.Store):
+            if not (isinstance(parent, (gast.Assign, gast.AnnAssign)) and
+                    _made_list(parent.value) is not None and (
+                        isinstance(parent, gast.AnnAssign) or parent.targets == [node])):
+                return None
+        elif not (_harmless_use(analysis, node, parents) or (
+                isinstance(parent, gast.For) and parent.iter is node) or (
+                isinstance(parent, gast.Subscript) and parent.value is node and
+                not isinstance(parent.slice, gast.Slice))):
+            return None
+    return items

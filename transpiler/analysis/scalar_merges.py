@@ -491,6 +491,10 @@ class ScalarMerges:
             # a call typed only where it is converted (its box is Numba's) beside a NumPy
             # scalar on another path: Numba boxes that one as a Python number
             untyped = CALL in kinds and any(k.startswith("np:") for k in kinds)
+            # a Python number on some paths, something not typed on others (an element of a
+            # list, set or dict, `s = 0; for x in items: s = s + x`): Numba unifies them (an
+            # int path comes back a float) and boxes the untyped one as Numba does
+            untyped = untyped or (UNKNOWN in kinds and bool(kinds & _PYTHON_NUMBERS))
             if (_differ(kinds) or untyped) and not getattr(self, "tagged", None):
                 what = "the result" if len(slots) == 1 else f"item {i} of the result"
                 found.append((items[-1][0],
@@ -499,6 +503,9 @@ class ScalarMerges:
                               "result one type"))
                 break
         return found
+
+
+_PYTHON_NUMBERS = frozenset({"int", "bool", "float", "complex"})
 
 
 def _float_pair(kinds):

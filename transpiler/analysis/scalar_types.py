@@ -32,6 +32,7 @@ from .scalar_kinds import (_BINOPS, _PY_CALLS, _SAME, _UNARY, CALL, UNKNOWN,  # 
                            type_of_value)
 from .scalar_merges import ScalarMerges, assigns  # noqa: F401
 from .call_binding import positional_call
+from .list_results import iterated_elements
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
 
 
@@ -189,6 +190,10 @@ class ScalarTypes(ScalarMerges):
             if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and \
                     it.func.id == "range" and self.resolve(it.func) is range:
                 return {"int"}
+            if isinstance(it, gast.Name):
+                elements = iterated_elements(self, it.id)   # a list the function fills
+                if elements is not None:
+                    return elements
             out = set()
             for kind in self.of(it):
                 if kind.startswith("arr:"):

@@ -8,7 +8,13 @@ function falls back).
 Python int 0 is sum's own start, ``sum(g, start)`` starts from ``start``; CPython 3.11's
 ``sum`` adds left to right, as the loop does: from 3.12 it sums floats compensated, so there
 nothing is rewritten); ``any`` sets ``True`` and breaks at the first true element, ``all``
-``False`` at the first false one, as their short-circuit does. The comprehension's variables
+``False`` at the first false one, as their short-circuit does. ``sum(x)`` of another
+iterable (a list, an array, a range) is ``sum(item for item in x)``: CPython 3.11's
+``builtin_sum_impl`` adds ``start + item`` left to right (its int and float fast paths give
+the same values), and Numba's own ``sum`` adds ints in int64. A list comprehension
+``[elt for t in it if c]`` becomes ``out = []; for t' in it: if c: out.append(elt)``,
+the loop it is (Python reference, "Displays for lists, sets and dictionaries"), so its
+element follows the rules for loops. The comprehension's variables
 get fresh names (they are its own, never the function's). The loop replaces the call before
 the statement that holds it, so only where nothing of that statement would run before the
 call or be skipped by it: the call is the statement's value or an operand of operators (no
@@ -48,7 +54,7 @@ def desugar(fdef, shadowed, resolve=None, guarded=None):
             for the caller to guard the name it was read through.
     """
     def is_consumer(node):
-        return _consumer(node, shadowed) or _reduce_call(node, resolve)
+        return _consumer(node, shadowed) or _list_comp(node) or _reduce_call(node, resolve)
 
     if not any(is_consumer(n) for n in gast.walk(fdef)):
         return fdef
@@ -85,6 +91,14 @@ def _consumer(node, shadowed):
     return len(node.args) <= most and not any(isinstance(a, gast.Starred) for a in node.args)
 
 
+def _list_comp(node):
+    """A list comprehension: ``out = []; for t' in it: if c: out.append(elt)``, the
+    loop Python runs, so that its element is converted by the rules for loops (its
+    variables typed by what they iterate: ``[1 << i for i in range(n)]`` shifts Python ints,
+    checked beyond int64)."""
+    return isinstance(node, gast.ListComp) and not any(g.is_async for g in node.generators)
+
+
 def _summed(node):
     """``sum(items[, start])`` of an iterable that is not a generator: summed by the same
     loop (CPython 3.11's ``builtin_sum_impl`` is ``start + item`` left to right, its int and
@@ -105,7 +119,7 @@ def _hoist(stmt, is_consumer, taken, guarded, shadowed):
     calls = _hoistable(root, is_consumer, shadowed) if root is not None else []
     loops = []
     for call in calls:
-        if _consumer(call, shadowed):
+        if _consumer(call, shadowed) or _list_comp(call):
             result, statements = _loop(call, taken, stmt)
         else:
             result, statements = _reduce_loop(call, taken, stmt)
@@ -184,6 +198,8 @@ def _len_of_name(node, shadowed):
 
 def _parts(call, shadowed):
     """``(what is iterated, the other arguments)`` of a consumer call."""
+    if _list_comp(call):
+        return call, []
     if _consumer(call, shadowed):
         return call.args[0], call.args[1:]
     return call.args[1], [call.args[0]] + call.args[2:]      # reduce(f, items[, initial])
@@ -262,11 +278,14 @@ def _replace(root, old, new):
 
 def _loop(call, taken, like):
     """``(result name, statements)`` computing ``call`` (a consumer of a generator)."""
-    kind = call.func.id
-    gen = call.args[0]
+    kind = "list" if _list_comp(call) else call.func.id
+    gen = call if kind == "list" else call.args[0]
     result = fresh(f"{kind}_result", taken)
     taken.add(result)
-    if not isinstance(gen, gast.GeneratorExp):      # sum(items): sum(item for item in items)
+    if isinstance(gen, gast.ListComp) and kind == "sum":
+        # sum([elt for ..]) adds the same numbers in the same order as sum(elt for ..)
+        gen = gast.GeneratorExp(elt=gen.elt, generators=gen.generators)
+    elif not isinstance(gen, (gast.GeneratorExp, gast.ListComp)):   # sum(items)
         item = fresh("sum_item", taken)
         taken.add(item)
         gen = gast.GeneratorExp(elt=name(item), generators=[gast.comprehension(
@@ -283,6 +302,11 @@ def _loop(call, taken, like):
         init = assign(result, start)
         innermost = [assign(result, gast.BinOp(left=name(result), op=gast.Add(),
                                                right=gen.elt))]
+    elif kind == "list":
+        init = assign(result, gast.List(elts=[], ctx=gast.Load()))
+        innermost = [gast.Expr(value=gast.Call(
+            func=gast.Attribute(value=name(result), attr="append", ctx=gast.Load()),
+            args=[gen.elt], keywords=[]))]
     elif kind == "any":
         init = assign(result, const(False))
         innermost = [gast.If(test=gen.elt, body=[assign(result, const(True)), gast.Break()],
@@ -291,7 +315,7 @@ def _loop(call, taken, like):
         init = assign(result, const(True))
         innermost = [gast.If(test=gast.UnaryOp(op=gast.Not(), operand=gen.elt),
                              body=[assign(result, const(False)), gast.Break()], orelse=[])]
-    if kind != "sum" and len(gen.generators) > 1:
+    if kind in ("any", "all") and len(gen.generators) > 1:
         # a break leaves only the innermost loop: any/all over nested fors need a flag
         return _nested_short_circuit(kind, gen, result, init, taken, like)
     body = innermost

@@ -4,7 +4,6 @@ numbers of several types.
 """
 import gast
 
-from ...analysis.list_results import comprehension_item
 from ...analysis.scalar_types import CALL as CALL_TYPE, UNKNOWN as UNKNOWN_TYPE
 from ...errors import UnsupportedConstruct
 
@@ -80,9 +79,7 @@ class Refusals:
                     found |= one(elt)
                 return found
             if isinstance(node, gast.ListComp):
-                typed = None if isinstance(node.elt, (gast.Tuple, gast.IfExp)) else \
-                    comprehension_item(self.scalar_types, node)
-                return set(typed) if typed else one(node.elt)
+                return one(node.elt)
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
                     node.func.id == "list" and len(node.args) == 1 and isinstance(
                         node.args[0], gast.Call) and isinstance(node.args[0].func, gast.Name) \
