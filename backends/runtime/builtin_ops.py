@@ -13,8 +13,8 @@ CHECKED_SOURCE``, ``weak_source.WEAK_SOURCE``), which stay ``@overload``:
 - ``int_add/sub/mul(a, b)``, ``int_neg(a)``, ``int_abs(a)``: integers and bools are cast to
   int64 and computed with LLVM's ``llvm.s*.with.overflow.i64``, OverflowError with
   ``checked_ints.INT_OVERFLOW`` when the flag is set; float64/complex128 get Numba's own
-  operator (Python's); a scalar type only NumPy has (int8, uint64, float32...) is a typing
-  error: the function falls back (NumPy's rules differ from a Python int's).
+  operator (Python's); an integer type only NumPy has (int8, uint64...) is a typing error:
+  the function falls back (NumPy's rules differ from a Python int's).
 - ``weak(value, like)``: ``value`` cast to the dtype of ``like`` (NEP 50) where that dtype and
   ``value`` are numbers (not bool), except a float into an integer dtype and a complex into a
   non-complex one (returned as they are); an int into an integer dtype is range-checked first
@@ -43,15 +43,14 @@ NUMPY_OPERAND = ("graphjit: a value whose type the converter could not follow is
 
 
 def _numpy_only(args):
-    """The first of ``args`` that only a NumPy scalar can be (Python's int, float, bool and
-    complex are Numba's int64, float64, bool and complex128): an integer narrower than 64
-    bits or unsigned, a float32/float16, a complex64. None if there is none."""
+    """Where every one of ``args`` is an integer or a bool (the checked int64 path), the
+    first that only a NumPy scalar can be (Python's int is Numba's int64): an integer
+    narrower than 64 bits or unsigned. None if there is none. (Floats and complexes take
+    Numba's own operator, which computes float32 with float32 as NumPy does.)"""
+    if not _ints(*args):
+        return None
     for arg in args:
         if isinstance(arg, types.Integer) and (arg.bitwidth != 64 or not arg.signed):
-            return arg
-        if isinstance(arg, types.Float) and arg.bitwidth != 64:
-            return arg
-        if isinstance(arg, types.Complex) and arg.bitwidth != 128:
             return arg
     return None
 

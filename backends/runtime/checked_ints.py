@@ -41,15 +41,13 @@ _nb_smul = _nb_with_overflow("smul_with_overflow")
 
 
 def _nb_ints(*args):
-    for a in args:     # a type only a NumPy scalar has: NumPy's rules, not a Python int's
-        if any(isinstance(x, _nb_types.Array) for x in args):
-            break
-        if (isinstance(a, _nb_types.Integer) and (a.bitwidth != 64 or not a.signed)) or (
-                isinstance(a, (_nb_types.Float, _nb_types.Complex)) and
-                a.bitwidth != (64 if isinstance(a, _nb_types.Float) else 128)):
+    if not all(isinstance(a, (_nb_types.Integer, _nb_types.Boolean)) for a in args):
+        return False
+    for a in args:     # an integer type only a NumPy scalar has: NumPy's rules differ
+        if isinstance(a, _nb_types.Integer) and (a.bitwidth != 64 or not a.signed):
             from numba.core.errors import TypingError
             raise TypingError("graphjit: an untyped value is a NumPy " + str(a) + " scalar")
-    return all(isinstance(a, (_nb_types.Integer, _nb_types.Boolean)) for a in args)
+    return True
 
 
 def {add}(a, b):

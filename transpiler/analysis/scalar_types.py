@@ -147,7 +147,11 @@ class ScalarTypes(ScalarMerges):
         fn = self.resolve(it.func) if isinstance(it, gast.Call) and isinstance(
             it.func, gast.Name) and not it.keywords else None
         elts = target.elts if isinstance(target, gast.Tuple) else None
-        if elts and fn is enumerate and len(it.args) == 1 and len(elts) == 2:
+        if elts and fn is enumerate and len(elts) == 2 and (len(it.args) == 1 or (
+                len(it.args) == 2 and isinstance(it.args[1], gast.Constant) and
+                type(it.args[1].value) is int)):
+            # the counter is a Python int (from a literal int start: Numba counts in the
+            # start's own type)
             if isinstance(elts[0], gast.Name):
                 defs.setdefault(elts[0].id, []).append((node, ("kind", "int")))
             else:
@@ -187,9 +191,9 @@ class ScalarTypes(ScalarMerges):
             return set(items[index])        # empty: bottom
         if isinstance(value, tuple) and value[0] == "for":
             it = value[1]
-            if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and \
-                    it.func.id == "range" and self.resolve(it.func) is range:
-                return {"int"}
+            if self._range(it) or (isinstance(it, gast.Name) and all(
+                    self._range(v) for _, v in self.definitions.get(it.id, [(None, None)]))):
+                return {"int"}      # a range, or a name only ever bound to one
             if isinstance(it, gast.Name):
                 elements = iterated_elements(self, it.id)   # a list the function fills
                 if elements is not None:
@@ -203,6 +207,11 @@ class ScalarTypes(ScalarMerges):
                     out.add(UNKNOWN)
             return out
         return set(self.of(value))
+
+    def _range(self, node):
+        """Whether ``node`` is a call of the builtin ``range`` (its elements: Python ints)."""
+        return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+            node.func.id == "range" and self.resolve(node.func) is range
 
     def of_with(self, expr, reads):
         """``of(expr)`` with the Name reads in ``reads`` ({Name node: set of type strings}:
