@@ -131,3 +131,18 @@ def _number_pair(kinds):
                                                              "complex"}:
         return None
     return next(iter(python)), next(iter(numpy))
+
+
+def of_with(analysis, expr, reads):
+    """``analysis.of(expr)`` (a ScalarTypes) with the Name reads in ``reads`` ({Name node: set
+    of type strings}: a name taken as each of its types) taken as given."""
+    saved = {id(n): analysis._refined.get(id(n)) for n in reads}
+    try:
+        analysis._refined.update((id(n), set(kinds)) for n, kinds in reads.items())
+        return analysis.of(expr)
+    finally:
+        for key, kinds in saved.items():
+            if kinds is None:
+                analysis._refined.pop(key, None)
+            else:
+                analysis._refined[key] = kinds

@@ -20,7 +20,7 @@ transpiler.boxing).
 import gast
 import numpy as np
 
-from .scalar_kinds import (_BINOPS, _FLOATS, _PY, _SAME, CALL, UNKNOWN, _constant,
+from .scalar_kinds import (of_with, _BINOPS, _FLOATS, _PY, _SAME, CALL, UNKNOWN, _constant,
                            _number_pair, alike_pair)
 from .list_results import list_result_problem
 from .tuple_items import result_types, untyped_tuple_item, value_items
@@ -322,7 +322,7 @@ class ScalarMerges:
         that (``s * 2``, ``-s``, ``abs(s)``, ``s > 0``: a bool or an np.bool), by NumPy's and
         Python's rules (``of``) with the reads of ``name`` taken as each; else None."""
         reads = [n for n in gast.walk(expr) if isinstance(n, gast.Name) and n.id == name]
-        found = [self.of_with(expr, {n: {kind} for n in reads}) for kind in pair]
+        found = [of_with(self, expr, {n: {kind} for n in reads}) for kind in pair]
         if not all(len(kinds) == 1 for kinds in found):
             return None
         result = (next(iter(found[0])), next(iter(found[1])))

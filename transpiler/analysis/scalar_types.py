@@ -32,6 +32,7 @@ from .scalar_kinds import (_BINOPS, _PY_CALLS, _SAME, _UNARY, CALL, UNKNOWN,  # 
                            type_of_value)
 from .scalar_merges import ScalarMerges, assigns  # noqa: F401
 from .call_binding import positional_call
+from .dtype_calls import dtype_call
 from .list_results import iterated_elements
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
 
@@ -149,9 +150,9 @@ class ScalarTypes(ScalarMerges):
         elts = target.elts if isinstance(target, gast.Tuple) else None
         if elts and fn is enumerate and len(elts) == 2 and (len(it.args) == 1 or (
                 len(it.args) == 2 and isinstance(it.args[1], gast.Constant) and
-                type(it.args[1].value) is int)):
-            # the counter is a Python int (from a literal int start: Numba counts in the
-            # start's own type)
+                type(it.args[1].value) is int and it.args[1].value < 2 ** 62)):
+            # the counter is a Python int (from a literal int start, far below int64's end:
+            # Numba counts in the start's own type, and an int64 counter would wrap)
             if isinstance(elts[0], gast.Name):
                 defs.setdefault(elts[0].id, []).append((node, ("kind", "int")))
             else:
@@ -212,20 +213,6 @@ class ScalarTypes(ScalarMerges):
         """Whether ``node`` is a call of the builtin ``range`` (its elements: Python ints)."""
         return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
             node.func.id == "range" and self.resolve(node.func) is range
-
-    def of_with(self, expr, reads):
-        """``of(expr)`` with the Name reads in ``reads`` ({Name node: set of type strings}:
-        a comprehension's variables, a name taken as each of its types) taken as given."""
-        saved = {id(n): self._refined.get(id(n)) for n in reads}
-        try:
-            self._refined.update((id(n), set(kinds)) for n, kinds in reads.items())
-            return self.of(expr)
-        finally:
-            for key, kinds in saved.items():
-                if kinds is None:
-                    self._refined.pop(key, None)
-                else:
-                    self._refined[key] = kinds
 
     def of(self, node):
         """The set of type strings expression ``node`` may give."""
@@ -332,6 +319,9 @@ class ScalarTypes(ScalarMerges):
     def _call(self, node):
         if any(isinstance(a, gast.Starred) for a in node.args):
             return {UNKNOWN}
+        typed = dtype_call(self, node)      # np.zeros(n, np.int8), a.astype("f4")
+        if typed is not None:
+            return typed
         if node.keywords and isinstance(node.func, gast.Name) and \
                 node.func.id in self.local_defs and self.callees is not None:
             return self._local_call(node, *self.local_defs[node.func.id])   # binds keywords

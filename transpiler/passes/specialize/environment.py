@@ -210,6 +210,11 @@ class Environment:
     def materialize(self, static, node):
         """A generated expression for a static value used at run time."""
         value = static.value
+        if self.fidelity and any(type(v) is int and not -2 ** 63 <= v < 2 ** 63 for v in (
+                value if isinstance(value, tuple) else (value,))):
+            # Numba would type it uint64 (or float64 where it merges): Python's int grows
+            self.fail(node, f"the int {value!r} does not fit in int64 (compiled code would "
+                            "hold it as a uint64 or a float)")
         if is_scalar(value):
             return constant_node(value)
         ref = library_reference(value)
