@@ -7,6 +7,7 @@ import math
 import gast
 import numpy as np
 
+from ...analysis.dtype_calls import static_dtype
 from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_reference, Static
 from ...helpers.numpy_calls import (
     numpy_arange3, numpy_clip, numpy_random_seed, numpy_random_uniform, numpy_reshape)
@@ -163,6 +164,12 @@ class Calls:
                 return gast.Call(func=self.materialize(Static(abs), node), args=[gast.Call(
                     func=self.materialize(Static(int), node), args=[
                         self._m(operand, node.args[0])], keywords=[])], keywords=[])
+        if fn is np.arange and self.scalar_types is not None and any(
+                d is not None and d.kind == "b" for d in [
+                    static_dtype(self.scalar_types, a) for a in list(node.args) +
+                    [k.value for k in node.keywords if k.arg == "dtype"]]):
+            self.fail(node, "np.arange() of booleans: NumPy raises TypeError beyond two "
+                            "elements, Numba computes them")
         if _hashable(fn) and fn in _DIFFERENT_BUILTINS:
             self.fail(node, f"{_DIFFERENT_BUILTINS[fn]} in compiled code does not give "
                             "Python's result")
