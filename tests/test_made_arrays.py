@@ -132,3 +132,31 @@ def test_an_int_beyond_int64_is_pythons(fn, args):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert_same_outcome(*outcome(fn, args), *outcome(tp.jit(fn), args))
+
+
+def masked(a):
+    b = a[a > 1]
+    return b[0] * 2, (a > 1)[0], a[np.array([0, 1])][1] - 1
+
+
+def picked_pair(n):
+    a = np.arange(n, dtype=np.float64)
+    return (a[0], 0.0) if n > 3 else (0.0, a[0])
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_masks_index_arrays_and_comparisons_are_typed(dtype):
+    """``a[a > 1]``, ``a[idx]`` and ``a > 1`` are arrays of known dtype (NumPy's advanced
+    indexing; comparisons give bool arrays): their elements follow NumPy's rules."""
+    a = np.arange(5).astype(dtype)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        assert_same_outcome(*outcome(masked, (a,)), *outcome(tp.jit(masked), (a,)))
+
+
+def test_a_conditional_expression_of_tuples_keeps_each_items_box():
+    jitted = tp.jit(picked_pair)
+    for n in (5, 2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert_same_outcome(*outcome(picked_pair, (n,)), *outcome(jitted, (n,)))

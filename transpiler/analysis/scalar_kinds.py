@@ -146,3 +146,34 @@ def of_with(analysis, expr, reads):
                 analysis._refined.pop(key, None)
             else:
                 analysis._refined[key] = kinds
+
+
+def index_array_kinds(base, index):
+    """The types of ``a[index]`` where ``index`` (its types) is a boolean mask (NumPy:
+    ``a.ndim - mask.ndim + 1`` dimensions) or an integer index array (``a.ndim + idx.ndim -
+    1``) and ``a`` (``base``) an array; None where either is not (NumPy's "Advanced
+    indexing": the result is a new array of ``a``'s dtype)."""
+    if not base or not index or not all(k.startswith("arr:") for k in base | index):
+        return None
+    out = set()
+    for a in base:
+        _, dtype, ndim = a.split(":")
+        for i in index:
+            _, kind, depth = i.split(":")
+            if np.dtype(kind).kind == "b" and int(depth) <= int(ndim):
+                out.add(f"arr:{dtype}:{int(ndim) - int(depth) + 1}")
+            elif np.dtype(kind).kind in "iu" and int(ndim) >= 1:
+                out.add(f"arr:{dtype}:{int(ndim) + int(depth) - 1}")
+            else:
+                return None
+    return out
+
+
+def compared_arrays_kinds(kinds):
+    """The types of ``x < y`` (one comparison) where an operand is an array and neither is
+    untyped: a bool array of the operands' broadcast ndim; {UNKNOWN} otherwise."""
+    if any(UNKNOWN in k or CALL in k or not k for k in kinds) or any(
+            not (t.startswith(("arr:", "np:")) or t in ("int", "float", "bool", "complex"))
+            for k in kinds for t in k):
+        return {UNKNOWN}
+    return {f"arr:bool:{max(int(t.split(':')[2]) if t.startswith('arr:') else 0 for k in kinds for t in k)}"}

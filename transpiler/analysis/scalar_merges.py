@@ -475,26 +475,29 @@ class ScalarMerges:
                                    "it as Numba does"))
                 break
         slots = {}
-        for ret in returns:
-            value = ret.value
+        # `return (x, 0.0) if c else (0.0, x)`: each alternative is a return of its own
+        alternatives = [(ret, v, len(_picked(ret.value)) > 1) for ret in returns
+                        for v in _picked(ret.value)]
+        for ret, value, pick in alternatives:
             parts = value.elts if isinstance(value, (gast.Tuple, gast.List)) else [value]
             items = self.value_items(value) if len(parts) == 1 else None
             if isinstance(items, tuple):    # `return helper(k)`: its tuple's items
                 for i, kinds in enumerate(items):
-                    slots.setdefault((len(items), i), []).append((ret, set(kinds)))
+                    slots.setdefault((len(items), i), []).append((ret, set(kinds), pick))
                 continue
             for i, part in enumerate(parts):
                 if part is not None:
-                    slots.setdefault((len(parts), i), []).append((ret, self.of(part)))
+                    slots.setdefault((len(parts), i), []).append((ret, self.of(part), pick))
         for (_, i), items in sorted(slots.items()):
-            kinds = frozenset().union(*[k for _, k in items])
+            kinds = frozenset().union(*[k for _, k, _ in items])
             # a call typed only where it is converted (its box is Numba's) beside a NumPy
             # scalar on another path: Numba boxes that one as a Python number
             untyped = CALL in kinds and any(k.startswith("np:") for k in kinds)
-            # a Python number on some paths, something not typed on others (an element of a
-            # list, set or dict, `s = 0; for x in items: s = s + x`): Numba unifies them (an
-            # int path comes back a float) and boxes the untyped one as Numba does
-            untyped = untyped or (UNKNOWN in kinds and bool(kinds & _PYTHON_NUMBERS))
+            # a Python number on some paths, something not typed on others (`s = 0; for x in
+            # items: s = s + x`): Numba unifies them (an int path comes back a float); a pick
+            # of a conditional expression (no flag follows it) of a float and an np.float64
+            untyped = untyped or (UNKNOWN in kinds and bool(kinds & _PYTHON_NUMBERS)) or (
+                len(kinds - {CALL, UNKNOWN}) > 1 and any(p for _, _, p in items))
             if (_differ(kinds) or untyped) and not getattr(self, "tagged", None):
                 what = "the result" if len(slots) == 1 else f"item {i} of the result"
                 found.append((items[-1][0],
@@ -506,6 +509,12 @@ class ScalarMerges:
 
 
 _PYTHON_NUMBERS = frozenset({"int", "bool", "float", "complex"})
+
+
+def _picked(value):
+    """The values ``value`` may give: each branch of a conditional expression."""
+    return _picked(value.body) + _picked(value.orelse) if isinstance(value, gast.IfExp) \
+        else [value]
 
 
 def _float_pair(kinds):

@@ -28,8 +28,8 @@ import numpy as np
 
 # The passes import UNKNOWN, CALL, assigns, random_state_kept, ... from here: defined there.
 from .scalar_kinds import (_BINOPS, _PY_CALLS, _SAME, _UNARY, CALL, UNKNOWN,  # noqa: F401
-                           _apply, _constant, _method, _pow_negative, random_state_kept, sample,
-                           type_of_value)
+                           _apply, _constant, _method, _pow_negative, compared_arrays_kinds,
+                           index_array_kinds, random_state_kept, sample, type_of_value)
 from .scalar_merges import ScalarMerges, assigns  # noqa: F401
 from .call_binding import positional_call
 from .dtype_calls import dtype_call
@@ -256,7 +256,7 @@ class ScalarTypes(ScalarMerges):
         if isinstance(node, gast.Compare):
             kinds = [self.of(node.left)] + [self.of(c) for c in node.comparators]
             if any(UNKNOWN in k or any(t.startswith("arr:") for t in k) for k in kinds):
-                return {UNKNOWN}
+                return compared_arrays_kinds(kinds) if len(kinds) == 2 else {UNKNOWN}
             if not all(kinds):
                 return set()        # an operand not known yet in the fixpoint (bottom)
             # each comparison of a NumPy scalar gives an np.bool_ (the chain gives the one
@@ -295,6 +295,8 @@ class ScalarTypes(ScalarMerges):
             if not any(isinstance(p, gast.Starred) for p in parts) and any(
                     not self.of(p) for p in ints):
                 return set()        # an index not known yet in the fixpoint (bottom)
+            if len(parts) == 1 and ints and index_array_kinds(base, self.of(index)):
+                return index_array_kinds(base, self.of(index))  # a[mask], a[idx]
             if any(isinstance(p, gast.Starred) for p in parts) or not all(
                     self.of(p) and all(k in ("int", "bool") or (
                         k.startswith("np:") and np.dtype(k[3:]).kind in "iu")
