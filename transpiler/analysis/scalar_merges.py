@@ -494,9 +494,10 @@ class ScalarMerges:
             # scalar on another path: Numba boxes that one as a Python number
             untyped = CALL in kinds and any(k.startswith("np:") for k in kinds)
             # a Python number on some paths, something not typed on others (`s = 0; for x in
-            # items: s = s + x`): Numba unifies them (an int path comes back a float); a pick
-            # of a conditional expression (no flag follows it) of a float and an np.float64
-            untyped = untyped or (UNKNOWN in kinds and bool(kinds & _PYTHON_NUMBERS)) or (
+            # items: s = s + x`; unchecked without argument types: README): Numba unifies them
+            # (an int path comes back a float); a pick (no flag follows it) of float/np.float64
+            untyped = untyped or (UNKNOWN in kinds and bool(kinds & set(_PY.values())) and not (
+                self.params and set(self.params.values()) == {UNKNOWN})) or (
                 len(kinds - {CALL, UNKNOWN}) > 1 and any(p for _, _, p in items))
             if (_differ(kinds) or untyped) and not getattr(self, "tagged", None):
                 what = "the result" if len(slots) == 1 else f"item {i} of the result"
@@ -506,9 +507,6 @@ class ScalarMerges:
                               "result one type"))
                 break
         return found
-
-
-_PYTHON_NUMBERS = frozenset({"int", "bool", "float", "complex"})
 
 
 def _picked(value):
