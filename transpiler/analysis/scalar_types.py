@@ -195,6 +195,9 @@ class ScalarTypes(ScalarMerges):
             if self._range(it) or (isinstance(it, gast.Name) and all(
                     self._range(v) for _, v in self.definitions.get(it.id, [(None, None)]))):
                 return {"int"}      # a range, or a name only ever bound to one
+            if isinstance(it, (gast.Tuple, gast.List)) and it.elts and not any(
+                    isinstance(e, gast.Starred) for e in it.elts):
+                return set().union(*[self.of(e) for e in it.elts])     # each item in turn
             if isinstance(it, gast.Name):
                 elements = iterated_elements(self, it.id)   # a list the function fills
                 if elements is not None:
