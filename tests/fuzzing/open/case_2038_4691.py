@@ -1,0 +1,54 @@
+"""Open fuzz case (seed 2038, program 4691, history call 1): NOT fixed, not run by the tests.
+
+``v0`` is the Python int -1 until the ``else`` branch runs ``v0 += -1 + i0 - --3`` with ``i0``
+an np.int64 (then an np.int64). Plainly ``i1 - v0`` with ``i1 = np.uint16(6)`` and ``v0`` still
+the Python int -1 raises OverflowError (NEP 50: -1 out of bounds for uint16); compiled code
+computes ``i1 - v0`` in int64 and returns. The same int/np.int64 merge in a plain loop is
+followed (the weak/strong choice by path: tests/test_scalar_types.py); here the ``while``
+with ``continue``/``break`` (lowered to flags) and the use inside the ``if`` test are not.
+Reproduced at 17889ed too (before stop 35's changes).
+
+    PYTHONPATH=. python tests/fuzzing/open/case_2038_4691.py     # prints both outcomes
+"""
+import math
+import warnings
+
+import numpy as np
+
+
+def f(i0, i1, x0, a):
+    n = len(a)
+    v0 = -1
+    v1 = i1
+    y0 = 0.0
+    for e0 in a:
+        w0 = 0
+        while w0 < 10:
+            w0 += 1
+            y0 = math.sqrt(abs(y0)) - min(0.5, 0.001)
+            if abs(v1) >= i1 - v0:
+                y0 = float(a[-3 % n])
+                if not v0 - v1 >= -n:
+                    continue
+                if not x0 + 0.0 > float(e0) * x0:
+                    break
+            else:
+                v0 += -1 + i0 - --3
+        y0 = 3 / 3.0
+    v0 = n
+    y0 = x0 + float(a[i1 % n])
+    return (y0, y0)
+
+
+ARGS = (np.int64(6), np.uint16(6), np.float64(0.121),
+        np.array([0.45, -7.61, 0.47], dtype=np.float32))
+
+if __name__ == "__main__":
+    import transpiler as tp
+    for name, fn in (("plain", f), ("jit", tp.jit(f))):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                print(name, repr(fn(*ARGS)))
+        except Exception as exc:  # noqa: BLE001 - the outcome is the point
+            print(name, type(exc).__name__, exc)
