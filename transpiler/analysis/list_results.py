@@ -174,7 +174,10 @@ def iterated_elements(analysis, name):
 def _only_filled(analysis, name):
     """``built_lists``' elements of ``name`` where every binding of it makes a list and every
     read is harmless (``_harmless_use``), a ``for`` over it or an index read; else None."""
-    items = built_lists(analysis.fdef).get(name)
+    cache = analysis.__dict__.setdefault("_iterated_lists", {})
+    if "" not in cache:         # one walk per analysis, whatever lists are iterated
+        cache[""] = built_lists(analysis.fdef)
+    items = cache[""].get(name)
     if items is None or any(i is None or isinstance(i, gast.Starred) for i in items):
         return None
     parents = analysis._parents()
