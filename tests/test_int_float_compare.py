@@ -99,3 +99,27 @@ def test_small_int_constants_need_no_helper():
     compiled = tp.jit(chain_with_call, fullgraph=True)
     for x, n in [(0.5, 2), (-3.0, 1), (2.0 ** 53, 2 ** 53 + 1)]:
         assert compiled(x, n) == chain_with_call(x, n)
+
+
+def float_side_raises_first(a, k, x):
+    # the float operand on the left is evaluated first (IndexError), as in Python; compiled
+    # code once put the int operand first (ZeroDivisionError from its ``%``)
+    n = len(a)
+    return x * float(a[k % max(n, 1) + n]) == int(float(a[10 % n]))
+
+
+def test_float_int_comparison_keeps_evaluation_order():
+    import numpy as np
+    compiled = tp.jit(float_side_raises_first, fullgraph=True)
+    empty = np.array([], dtype=np.int32)
+    for call in (lambda f: f(empty, 3, 0.5), lambda f: f(np.arange(12.0), 2, 0.5),
+                 lambda f: f(np.arange(12.0), 1, 2.0)):
+        outcomes = []
+        for f in (float_side_raises_first, compiled):
+            try:
+                outcomes.append(("value", call(f)))
+            except Exception as exc:   # noqa: BLE001 (the exception type is compared)
+                outcomes.append(("raised", type(exc)))
+        assert outcomes[0] == outcomes[1]
+    with pytest.raises(IndexError):
+        compiled(empty, 3, 0.5)

@@ -289,6 +289,39 @@ def int_float_ne(i, f):
     return _int_float_order(i, f) != 0
 
 
+def float_int_lt(f, i):
+    """``f < i`` of a Python float and a Python int, exactly; the float is the first
+    argument so that it is evaluated first, as Python evaluates the left operand first."""
+    return _int_float_order(i, f) == 1
+
+
+def float_int_le(f, i):
+    """``f <= i`` exactly."""
+    order = _int_float_order(i, f)
+    return order == 1 or order == 0
+
+
+def float_int_gt(f, i):
+    """``f > i`` exactly."""
+    return _int_float_order(i, f) == -1
+
+
+def float_int_ge(f, i):
+    """``f >= i`` exactly."""
+    order = _int_float_order(i, f)
+    return order == -1 or order == 0
+
+
+def float_int_eq(f, i):
+    """``f == i`` exactly."""
+    return _int_float_order(i, f) == 0
+
+
+def float_int_ne(f, i):
+    """``f != i`` exactly (True against nan)."""
+    return _int_float_order(i, f) != 0
+
+
 def evaluated_then(value, result):
     """``result`` after ``value`` was evaluated: a call Python makes for its argument's
     effects and exceptions (``isinstance(a[7 % n], bool)`` raises ZeroDivisionError for an

@@ -8,7 +8,8 @@ import numpy as np
 from ...analysis.scalar_types import CALL as CALL_TYPE, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.static_values import constant_node, Static
 from ...helpers.python_arith import (
-    checked_pow, checked_pow_num, int64_pow_bounds, int_float_eq, int_float_ge, int_float_gt,
+    checked_pow, checked_pow_num, float_int_eq, float_int_ge, float_int_gt, float_int_le,
+    float_int_lt, float_int_ne, int64_pow_bounds, int_float_eq, int_float_ge, int_float_gt,
     int_float_le, int_float_lt, int_float_ne, int_pow, int_pow_bounded, python_complex_pow,
     python_floordiv_int, python_lshift, python_rshift)
 from ...helpers.weak import weak_left, weak_right
@@ -27,6 +28,8 @@ _IR_CHECKED = {ir_int_add: "int_add", ir_int_sub: "int_sub", ir_int_mul: "int_mu
 # `int op float` as an exact helper of (int, float); the float on the left swaps the order.
 _INT_FLOAT_COMPARE = {gast.Lt: int_float_lt, gast.LtE: int_float_le, gast.Gt: int_float_gt,
                       gast.GtE: int_float_ge, gast.Eq: int_float_eq, gast.NotEq: int_float_ne}
+_FLOAT_INT_COMPARE = {gast.Lt: float_int_lt, gast.LtE: float_int_le, gast.Gt: float_int_gt,
+                      gast.GtE: float_int_ge, gast.Eq: float_int_eq, gast.NotEq: float_int_ne}
 _SWAPPED = {gast.Lt: gast.Gt, gast.LtE: gast.GtE, gast.Gt: gast.Lt, gast.GtE: gast.LtE,
             gast.Eq: gast.Eq, gast.NotEq: gast.NotEq}
 
@@ -183,17 +186,16 @@ class PythonNumberRules:
         # is exact in float64: Numba's float(bool) would not even compile in the helper)
         floats = [k == {"float"} for k in kinds]
         if ints[0] and floats[1]:
-            helper, order = _INT_FLOAT_COMPARE[type(op)], (0, 1)
-        elif floats[0] and ints[1]:
-            helper, order = _INT_FLOAT_COMPARE[_SWAPPED[type(op)]], (1, 0)
+            helper, held = _INT_FLOAT_COMPARE[type(op)], values[0]
+        elif floats[0] and ints[1]:     # (the operands keep their order: Python evaluates
+            helper, held = _FLOAT_INT_COMPARE[type(op)], values[1]  # the left one first)
         else:
             return None
         if all(isinstance(v, Static) for v in values):
             return None
-        held = values[order[0]]
         if isinstance(held, Static) and -2 ** 53 <= held.value <= 2 ** 53:
             return None     # float64 holds this int exactly: the operator is exact (x > 0)
-        operands = [self._m(values[k], sources[k]) for k in order]
+        operands = [self._m(v, s) for v, s in zip(values, sources)]
         return self._call_helper(node, helper, operands)
 
     def _int_float_chain(self, node):
