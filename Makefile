@@ -80,3 +80,9 @@ test-reductions: $(STAMP)
 .PHONY: test-parallel
 test-parallel: $(STAMP)
 	GRAPHJIT_PARALLEL_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_parallel.py
+
+# Names that are a Python int or an np.int64 by path (tests/test_path_types.py) under every
+# operator; `make test` runs a sample.
+.PHONY: test-path-types
+test-path-types: $(STAMP)
+	GRAPHJIT_PATH_TYPES_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_path_types.py

@@ -9,8 +9,8 @@ from .helpers.math_checks import (
     checked_ldexp, checked_log, checked_log10, checked_log1p, checked_log2, checked_math_pow,
     checked_sin, checked_sinh, checked_sqrt, checked_tan, checked_trunc, to_complex, to_float)
 from .helpers.numpy_arith import (
-    alike_div, alike_floordiv, alike_mod, numpy_cdiv128, numpy_cdiv64, numpy_floordiv,
-    numpy_mod, numpy_pow, numpy_truediv)
+    alike_div, alike_floordiv, alike_lshift, alike_mod, alike_rshift, numpy_cdiv128,
+    numpy_cdiv64, numpy_floordiv, numpy_mod, numpy_pow, numpy_truediv)
 from .helpers.python_arith import checked_num_add, checked_num_mul, checked_num_sub
 from .helpers.weak import (
     weak_add_left, weak_add_right, weak_div_left, weak_div_right, weak_eq_left, weak_eq_right,
@@ -57,7 +57,8 @@ NUM_CHECKED = {"Add": checked_num_add, "Sub": checked_num_sub, "Mult": checked_n
 """Operator name -> the checked function for operands that are ints or floats by path."""
 
 
-ALIKE_BINOPS = {"Div": alike_div, "FloorDiv": alike_floordiv, "Mod": alike_mod}
+ALIKE_BINOPS = {"Div": alike_div, "FloorDiv": alike_floordiv, "Mod": alike_mod,
+                "LShift": alike_lshift, "RShift": alike_rshift}
 
 
 numpy_complex_div = {"complex128": numpy_cdiv128, "complex64": numpy_cdiv64}

@@ -2,14 +2,7 @@
 hold (transpiler.analysis.scalar_types): the merge checks of :class:`ScalarTypes`, a base class
 of it.
 
-``problems`` gives the merges that change a result:
-
-- a name holding a NumPy scalar on one path and another type on another, other than the pairs
-  that compute alike (a Python float and an np.float64, an int and an np.int64, a bool and an
-  np.bool): the arithmetic differs (float32 vs float64; NumPy's int32 wraps);
-- a returned value whose type differs by path (``return 1`` / ``return 1.5``, or ``s`` in the
-  example of transpiler.analysis.scalar_types),
-  beyond those same pairs (Numba returns a float for an np.float64: README, "Known gaps").
+``problems`` gives the merges that change a result (transpiler.analysis.merge_problems).
 
 Where the merge can be kept compiled with the plain call's values instead, the Specializer
 (transpiler.passes.specialize) is told how: ``weak_merges`` (convert the Python number where
@@ -20,9 +13,8 @@ transpiler.boxing).
 import gast
 import numpy as np
 
-from .scalar_kinds import (of_with, _BINOPS, _FLOATS, _PY, _SAME, CALL, UNKNOWN, _constant,
-                           _number_pair, alike_pair)
-from .list_results import list_result_problem
+from .scalar_kinds import of_with, _BINOPS, _FLOATS, _constant, _number_pair, alike_pair
+from .merge_problems import merge_problems
 from .tuple_items import result_types, untyped_tuple_item, value_items
 
 
@@ -399,120 +391,9 @@ class ScalarMerges:
     value_items = value_items
     result_types = result_types
 
-    def problems(self, weak=(), renamed=None):
-        """``[(node, message)]``: the merges of types that change a result (module docstring),
-        in source order, at most one per name and one for the returns; names in ``weak``
-        (``weak_merges``: converted where assigned) are not merges any more; ``renamed``
-        maps a web's name to the user's (passes.split_webs) for the messages."""
-        renamed = renamed or {}
-        found = []
-        for name, kinds in sorted(self.types.items()):
-            if name in self.params and len(self.definitions[name]) == 1 or name in weak or \
-                    name in self.float_names:
-                continue
-            reason = _numpy_merge(kinds)
-            if reason:
-                node = next((n for n, _ in self.definitions[name] if n is not None), self.fdef)
-                lines = _lines_by_type(self, name)
-                found.append((node, f"'{renamed.get(name, name)}' holds {lines} depending on "
-                                    f"the path taken: {reason}; compiled code gives a variable "
-                                    f"one type. Give it one type (for example {_hint(kinds)})"))
-        nested = self.closure_reads
-        for name, kinds in sorted(self.types.items()):
-            if name in nested and name not in weak and _differ(kinds):
-                node = next((n for n, _ in self.definitions[name] if n is not None), self.fdef)
-                found.append((node, f"'{renamed.get(name, name)}' is {_names(kinds)} depending "
-                                    "on the path taken, and a nested function or comprehension "
-                                    "reads it; compiled code gives a variable one type"))
-        for node in self.nodes:
-            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-                    node.func.id not in self.types and self.resolve(node.func) is range and any(
-                        self.of(a) & {"float", "complex", "np:bool"} or any(
-                            k.startswith(("np:float", "np:complex")) for k in self.of(a))
-                        for a in node.args):
-                # Numba's range() takes a float; Python raises TypeError.
-                found.append((node, "range() of a value that may be a float (Python raises "
-                                    "TypeError; compiled code would count)"))
-                break
-        returned_parts = {id(p) for r in self.returns if r.value is not None for p in (
-            r.value.elts if isinstance(r.value, (gast.Tuple, gast.List)) else [r.value])}
-        for node in self.nodes:
-            # Python picks one operand by value: `min(0.0, a[i])` is a float or an np.float32,
-            # and Numba computes with their unified type wherever the expression is used.
-            # Returned, even a float and an np.float64 differ (the result's type).
-            picks = isinstance(node, (gast.IfExp, gast.BoolOp)) or (
-                isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and
-                self.resolve(node.func) in (min, max) and node.func.id not in self.types)
-            kinds = frozenset(self.of(node))
-            differ = (len(kinds - {CALL}) > 1 and UNKNOWN not in kinds) or _differ(kinds) if id(
-                node) in returned_parts else _differ(kinds)
-            if picks and differ and not self._pick_passed_on(node):
-                found.append((node, f"this expression is {_names(self.of(node))} depending on "
-                                    "the values (Python gives one of its operands); compiled "
-                                    "code gives it one type"))
-                break
-        returns = self.returns
-        returned = {id(r.value) for r in returns}
-        for node in self.nodes:
-            if isinstance(node, (gast.Tuple, gast.List)) and isinstance(node.ctx, gast.Load) \
-                    and id(node) not in returned:
-                for elt in node.elts:
-                    kinds = self.of(elt)
-                    if _differ(kinds):
-                        found.append((node, f"an item of this {type(node).__name__.lower()} "
-                                            f"is {_names(kinds)} depending on the path taken; "
-                                            "compiled code gives it one type"))
-                        break
-        listed = list_result_problem(self)
-        if listed is not None:
-            found.append(listed)
-        for ret in returns:
-            untyped = self._untyped_tuple_item(ret.value)
-            if untyped is not None:
-                found.append((ret, "the result is computed from an item of a tuple a function "
-                                   f"returns ({untyped}) that graphjit cannot type (a nested "
-                                   "tuple, an item not known here): compiled code would box "
-                                   "it as Numba does"))
-                break
-        slots = {}
-        # `return (x, 0.0) if c else (0.0, x)`: each alternative is a return of its own
-        alternatives = [(ret, v, len(_picked(ret.value)) > 1) for ret in returns
-                        for v in _picked(ret.value)]
-        for ret, value, pick in alternatives:
-            parts = value.elts if isinstance(value, (gast.Tuple, gast.List)) else [value]
-            items = self.value_items(value) if len(parts) == 1 else None
-            if isinstance(items, tuple):    # `return helper(k)`: its tuple's items
-                for i, kinds in enumerate(items):
-                    slots.setdefault((len(items), i), []).append((ret, set(kinds), pick))
-                continue
-            for i, part in enumerate(parts):
-                if part is not None:
-                    slots.setdefault((len(parts), i), []).append((ret, self.of(part), pick))
-        for (_, i), items in sorted(slots.items()):
-            kinds = frozenset().union(*[k for _, k, _ in items])
-            # a call typed only where it is converted (its box is Numba's) beside a NumPy
-            # scalar on another path: Numba boxes that one as a Python number
-            untyped = CALL in kinds and any(k.startswith("np:") for k in kinds)
-            # a Python number on some paths, something not typed on others (`s = 0; for x in
-            # items: s = s + x`; unchecked without argument types: README): Numba unifies them
-            # (an int path comes back a float); a pick (no flag follows it) of float/np.float64
-            untyped = untyped or (UNKNOWN in kinds and bool(kinds & set(_PY.values())) and not (
-                self.params and set(self.params.values()) == {UNKNOWN})) or (
-                len(kinds - {CALL, UNKNOWN}) > 1 and any(p for _, _, p in items))
-            if (_differ(kinds) or untyped) and not getattr(self, "tagged", None):
-                what = "the result" if len(slots) == 1 else f"item {i} of the result"
-                found.append((items[-1][0],
-                              f"{what} is {_names(kinds)} depending on the path taken (Python "
-                              "and NumPy give each path's own type); compiled code gives a "
-                              "result one type"))
-                break
-        return found
+    problems = merge_problems
 
 
-def _picked(value):
-    """The values ``value`` may give: each branch of a conditional expression."""
-    return _picked(value.body) + _picked(value.orelse) if isinstance(value, gast.IfExp) \
-        else [value]
 
 
 def _float_pair(kinds):
@@ -538,61 +419,3 @@ def _ndim(subscript):
     """The ndim an array indexed by ``subscript`` (all indices ints) must have: as many."""
     index = subscript.slice
     return str(len(index.elts) if isinstance(index, gast.Tuple) else 1)
-
-
-def _differ(kinds):
-    if CALL in kinds:
-        return False    # README, "Known gaps": results of user calls are not typed by path
-    if UNKNOWN in kinds:
-        # Something not typed here merging with a NumPy scalar may be another NumPy type;
-        # the types that are known differ among themselves whatever the unknown one is
-        # (an int and a float by path: Numba's unified float64 loses the int).
-        return any(k.startswith("np:") for k in kinds) or _differ(kinds - {UNKNOWN})
-    if len(kinds) < 2:
-        return False
-    classes = {_SAME.get(k, k) for k in kinds}
-    return len(classes) > 1
-
-
-def _numpy_merge(kinds):
-    """Why a name with these types computes differently compiled, or None."""
-    if not _differ(kinds) or not any(k.startswith("np:") for k in kinds):
-        return None
-    if any(k.startswith("arr:") for k in kinds):
-        return None    # an array and a scalar: Numba refuses to unify them (a fallback anyway)
-    numpy = {k for k in kinds if k.startswith("np:")}
-    python = kinds - numpy
-    if numpy == {"np:float64"} and python <= {"int", "float", "bool"}:
-        # Numba's unified float64 holds each path's values and computes them as NumPy does
-        # (ints below 2**53); only a returned value shows the type (checked apart). An int
-        # and an np.int64 do not: `s ** -1` and `s // 0` differ.
-        return None
-    return "NumPy computes each in its own dtype"
-
-
-def _names(kinds):
-    shown = []
-    for k in sorted(kinds):
-        shown.append("a Python " + k if k in _PY.values() else
-                     "an np." + k[3:] if k.startswith("np:") else
-                     "an array" if k.startswith("arr:") else
-                     "a value of a type not known here")
-    return " or ".join(shown)
-
-
-def _lines_by_type(types, name):
-    parts = []
-    for node, value in types.definitions[name]:
-        kinds = types._of_definition(value)
-        line = getattr(node, "lineno", None)
-        where = f"line {line}" if line else "the argument"
-        parts.append((where, _names(kinds)))
-    seen = {}
-    for where, what in parts:
-        seen.setdefault(what, where)
-    return " and ".join(f"{what} ({where})" for what, where in seen.items())
-
-
-def _hint(kinds):
-    numpy = sorted(k for k in kinds if k.startswith("np:"))
-    return f"np.{numpy[0][3:]}(...) where it is first assigned" if numpy else "float(...)"

@@ -18,8 +18,9 @@ RANGE = "math range error"
 # hold (an int beyond int64, a complex number). transpiler.api re-runs an effect-free function
 # as Python on them (transpiler.analysis.effects); the raises below spell them out literally
 # because converted code reads string constants only as literals.
-BY_PATH = ("a division by zero of a value that is a Python number on some paths and a NumPy "
-            "scalar on others: Python raises, NumPy gives inf or nan (graphjit)")
+BY_PATH = ("an operation of a value that is a Python number on some paths and a NumPy scalar "
+           "on others where Python and NumPy differ (a division by zero, a shift out of range, "
+           "an int beyond int64) (graphjit)")
 
 UNDEFINED_STORE = ("a NumPy float outside the range NumPy converts through (int32 or int64) "
                     "stored into an unsigned array: C's conversion is undefined there, so NumPy's "

@@ -79,10 +79,34 @@ def alike_div(x, y):
 
 
 def alike_floordiv(x, y):
-    """``x // y`` of such operands (see alike_div)."""
-    if y == 0:
+    """``x // y`` of such operands (see alike_div); ``-2**63 // -1`` is 2**63 in Python and
+    wraps in NumPy: said so too."""
+    if y == 0 or (y == -1 and x == -9223372036854775807 - 1):
         raise OverflowError(BY_PATH)
     return x // y
+
+
+def alike_lshift(x, n):
+    """``x << n`` where an operand is a Python int on some paths and an np.int64 on others:
+    equal results while the count is in 0..63 and the result fits int64; beyond, Python's int
+    grows (or raises ValueError for a negative count) and NumPy's gives 0 or wraps (its
+    ``npy_lshift``, numpy/_core/src/npymath/npy_math_internal.h.src): compiled code says so
+    and an effect-free call runs again as Python."""
+    if n < 0 or (x != 0 and (n >= 63 or (x << n) >> n != x)):
+        raise OverflowError(BY_PATH)
+    if n >= 64:
+        return x - x
+    return x << n
+
+
+def alike_rshift(x, n):
+    """``x >> n`` of such operands: a negative count raises ValueError in Python and gives
+    0 or -1 in NumPy (said so, see alike_lshift); a count from 64 gives the sign in both."""
+    if n < 0:
+        raise OverflowError(BY_PATH)
+    if n >= 64:
+        return x - x - 1 if x < 0 else x - x
+    return x >> n
 
 
 def alike_mod(x, y):

@@ -156,8 +156,9 @@ class Calls:
             exact = self._numpy_scalar_op(node, Abs(), [operand], [node.args[0]])
             if exact is not None:
                 return exact
-            if not isinstance(operand, Static) and self._python_int(node.args[0]) and \
-                    self.scalar_types.of(node.args[0]) == {"int"}:
+            if not isinstance(operand, Static) and (self._python_int(node.args[0]) and \
+                    self.scalar_types.of(node.args[0]) == {"int"} or self._alike_int(
+                        node.args[0])):
                 return self._checked_int(node, "int_abs", [operand])
             if self.scalar_types is not None and self.scalar_types.of(node.args[0]) == {"bool"}:
                 # Python's abs(True) is the int 1 (Numba's an int8)

@@ -106,8 +106,8 @@ class Expressions:
         exact = self._numpy_scalar_op(node, node.op, [operand], [node.operand])
         if exact is not None:
             return exact
-        if isinstance(node.op, gast.USub) and not isinstance(operand, Static) and \
-                self._python_int(node.operand):
+        if isinstance(node.op, gast.USub) and not isinstance(operand, Static) and (
+                self._python_int(node.operand) or self._alike_int(node.operand)):
             return self._checked_int(node, "int_neg", [operand])
         if isinstance(node.op, gast.Invert) and self.scalar_types is not None and \
                 self.scalar_types.of(node.operand) == {"bool"}:

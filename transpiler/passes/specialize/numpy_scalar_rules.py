@@ -7,6 +7,7 @@ import warnings
 import gast
 import numpy as np
 
+from ...analysis.scalar_kinds import alike_pair
 from ...analysis.numpy_scalars import COMPARISONS, plan as numpy_scalar_plan, ufunc_plan
 from ...analysis.scalar_types import (CALL as CALL_TYPE, random_state_kept, sample as sample_of,
                                       type_of_value, UNKNOWN as UNKNOWN_TYPE)
@@ -19,6 +20,10 @@ from ...helpers.python_arith import evaluated_then, python_divmod_int
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
 from ...number_rules import ALIKE_BINOPS, NUMPY_BINOPS, numpy_complex_div, REPLACEMENTS
 from .nodes import _cannot_raise, _hashable, _pure
+
+# ``+ - *`` of an int / np.int64 merge and Python ints (_alike_op): the checked forms
+_ALIKE_CHECKED = {"Add": "int_add", "Sub": "int_sub", "Mult": "int_mul"}
+_INTS = {"int", "bool", "np:int64", "np:bool"}
 
 
 class Abs:
@@ -55,6 +60,7 @@ class NumpyScalarRules:
             self.fail(node, "a complex " + ("division" if name == "Div" else "power") +
                             " of a value that is a Python or a NumPy number by path (CPython "
                             "and NumPy compute it differently)")
+        every = _strong_alike(name, every, ufunc)
         for found in every:
             if len(found) != 1:
                 return None
@@ -128,15 +134,32 @@ class NumpyScalarRules:
         np.float64 on others (an int and an np.int64): they compute alike but by zero
         (helpers.numpy_arith.alike_div). None elsewhere."""
         name = type(op).__name__
-        if not self.fidelity or self.scalar_types is None or name not in ALIKE_BINOPS:
+        if not self.fidelity or self.scalar_types is None:
             return None
         pairs = ({"float", "np:float64"}, {"int", "np:int64"})
-        for value, source in zip(values, sources):
-            kinds = set() if isinstance(value, Static) else self.scalar_types.of(source)
-            if any(pair <= kinds for pair in pairs):
-                return self._call_helper(node, ALIKE_BINOPS[name],
-                                         [self._m(v, s) for v, s in zip(values, sources)])
+        kinds = [{type_of_value(v.value)} if isinstance(v, Static) else self.scalar_types.of(s)
+                 for v, s in zip(values, sources)]
+        operands = [self._m(v, s) for v, s in zip(values, sources)]
+        if name in _ALIKE_CHECKED and self.program.check_int and any(
+                {"int", "np:int64"} <= k for k in kinds) and all(
+                k and k <= _INTS for k in kinds) and all(k & {"int", "bool"} for k in kinds):
+            # Python ints on every operand on some path: Python's result may leave int64
+            # where NumPy's (an np.int64 on the other paths) wraps; checked, an effect-free
+            # call runs again as Python there (either path's own result).
+            return self._checked_int(node, _ALIKE_CHECKED[name], operands)
+        if name not in ALIKE_BINOPS:
+            return None
+        if any(any(pair <= k for pair in pairs) for k in kinds):
+            return self._call_helper(node, ALIKE_BINOPS[name], operands)
         return None
+
+    def _alike_int(self, node):
+        """Whether ``node`` is a Python int on some paths and an np.int64 on others (checked
+        where Python's result may leave int64: ``-s``, ``abs(s)`` of -2**63)."""
+        if not self.fidelity or self.scalar_types is None or not self.program.check_int:
+            return False
+        kinds = self.scalar_types.of(node)
+        return {"int", "np:int64"} <= kinds <= _INTS
 
     def _numpy_scalar_call(self, node, fn):
         """Builtins and ufuncs called on scalars, by the type model (analysis.scalar_types,
@@ -301,3 +324,24 @@ class NumpyScalarRules:
         return gast.copy_location(gast.Call(
             func=self.materialize(Static(np.dtype(dtype).type), node), args=[expr],
             keywords=[]), node)
+
+
+def _strong_alike(name, every, ufunc):
+    """The operands' type sets ``every`` with an alike merge (``{"int", "np:int64"}``:
+    analysis.scalar_kinds ``alike_pair``) taken as its NumPy scalar where every other operand
+    is one NumPy scalar type and NumPy's loop and result are the same from either path
+    (``np.int64(2) ** s``: the int64 loop, a Python int weak; NumPy's wrapping power on both
+    paths, not Numba's); else ``every`` unchanged."""
+    merged = [k for k, found in enumerate(every) if len(found) == 2 and alike_pair(found)]
+    if ufunc is not None or len(merged) != 1 or len(every) != 2 or not all(
+            len(found) == 1 and next(iter(found)).startswith("np:")
+            for k, found in enumerate(every) if k != merged[0]):
+        return every
+    plans = []
+    for kind in alike_pair(every[merged[0]]):
+        kinds = [next(iter(found)) if k != merged[0] else kind for k, found in enumerate(every)]
+        plans.append(numpy_scalar_plan(name, kinds, False))
+    if None in plans or any(p.problem for p in plans) or (plans[0].loop, plans[0].result) != (
+            plans[1].loop, plans[1].result):
+        return every
+    return [{alike_pair(found)[1]} if k == merged[0] else found for k, found in enumerate(every)]
