@@ -332,6 +332,8 @@ def _strong_alike(name, every, ufunc):
     is one NumPy scalar type and NumPy's loop and result are the same from either path
     (``np.int64(2) ** s``: the int64 loop, a Python int weak; NumPy's wrapping power on both
     paths, not Numba's); else ``every`` unchanged."""
+    if name not in ("Pow", "LShift", "RShift"):
+        return every    # + - * wrap in Numba's int64 as NumPy's (and stay reductions)
     merged = [k for k, found in enumerate(every) if len(found) == 2 and alike_pair(found)]
     if ufunc is not None or len(merged) != 1 or len(every) != 2 or not all(
             len(found) == 1 and next(iter(found)).startswith("np:")
