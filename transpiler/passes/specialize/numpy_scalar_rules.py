@@ -21,9 +21,15 @@ from ...helpers.rounding import checked_round, numpy_round_digits, python_round_
 from ...number_rules import ALIKE_BINOPS, NUMPY_BINOPS, numpy_complex_div, REPLACEMENTS
 from .nodes import _cannot_raise, _hashable, _pure
 
-# ``+ - *`` of an int / np.int64 merge and Python ints (_alike_op): the checked forms
-_ALIKE_CHECKED = {"Add": "int_add", "Sub": "int_sub", "Mult": "int_mul"}
+from .python_number_rules import _CHECKED_BINOPS
+
 _INTS = {"int", "bool", "np:int64", "np:bool"}
+
+
+def _int_merge(kinds):
+    """Whether ``kinds`` is a Python int on some paths and an np.int64 on others (bools
+    beside them)."""
+    return {"int", "np:int64"} <= kinds <= _INTS
 
 
 class Abs:
@@ -140,13 +146,13 @@ class NumpyScalarRules:
         kinds = [{type_of_value(v.value)} if isinstance(v, Static) else self.scalar_types.of(s)
                  for v, s in zip(values, sources)]
         operands = [self._m(v, s) for v, s in zip(values, sources)]
-        if name in _ALIKE_CHECKED and self.program.check_int and any(
-                {"int", "np:int64"} <= k for k in kinds) and all(
-                k and k <= _INTS for k in kinds) and all(k & {"int", "bool"} for k in kinds):
+        form = _CHECKED_BINOPS.get(type(op))
+        if form is not None and self.program.check_int and any(map(_int_merge, kinds)) and all(
+                k <= _INTS and k & {"int", "bool"} for k in kinds):
             # Python ints on every operand on some path: Python's result may leave int64
             # where NumPy's (an np.int64 on the other paths) wraps; checked, an effect-free
             # call runs again as Python there (either path's own result).
-            return self._checked_int(node, _ALIKE_CHECKED[name], operands)
+            return self._checked_int(node, form, operands)
         if name not in ALIKE_BINOPS:
             return None
         if any(any(pair <= k for pair in pairs) for k in kinds):
@@ -158,8 +164,7 @@ class NumpyScalarRules:
         where Python's result may leave int64: ``-s``, ``abs(s)`` of -2**63)."""
         if not self.fidelity or self.scalar_types is None or not self.program.check_int:
             return False
-        kinds = self.scalar_types.of(node)
-        return {"int", "np:int64"} <= kinds <= _INTS
+        return _int_merge(self.scalar_types.of(node))
 
     def _numpy_scalar_call(self, node, fn):
         """Builtins and ufuncs called on scalars, by the type model (analysis.scalar_types,
