@@ -85,4 +85,4 @@ test-parallel: $(STAMP)
 # operator; `make test` runs a sample.
 .PHONY: test-path-types
 test-path-types: $(STAMP)
-	GRAPHJIT_PATH_TYPES_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_path_types.py
+	GRAPHJIT_PATH_TYPES_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_path_types.py tests/test_merged_operands.py

@@ -109,6 +109,34 @@ def alike_rshift(x, n):
     return x >> n
 
 
+def alike_pow(x, y):
+    """``x ** y`` where an operand is a Python float on some paths and an np.float64 on others
+    (the other a float or an int, Python or NumPy): both are libm's ``pow`` in float64
+    (CPython float_pow, NumPy npy_pow) while the result is finite. From finite operands,
+    NumPy gives inf or nan where Python raises ZeroDivisionError (``0.0 ** -3``) or
+    OverflowError (``1e308 ** 2``) or returns a complex (``(-8.0) ** (1/3)``): compiled code
+    says so there (an effect-free call runs again as Python)."""
+    a = np.float64(x)   # pow, never Numba's repeated multiplication for an int exponent
+    b = np.float64(y)
+    result = a ** b
+    if result - result != 0.0 and a - a == 0.0 and b - b == 0.0:   # inf or nan from finite
+        raise OverflowError(BY_PATH)
+    return result
+
+
+def alike_exact_int(i):
+    """The int ``i`` of a comparison between an int and a float where either is a Python
+    number on some paths and a NumPy scalar (np.int64, np.float64) on others: Python compares
+    an int with a float exactly (CPython ``float_richcompare``), NumPy converts the int to
+    float64 first (NEP 50: the Python int is weak; np.int64 with a float: the float64 loop),
+    so ``2.0**53 == 2**53 + 1`` is False plainly and True with an np.float64. Both agree
+    while float64 holds ``i`` exactly (|i| <= 2**53); beyond, compiled code says so (an
+    effect-free call runs again as Python)."""
+    if i < -9007199254740992 or i > 9007199254740992:
+        raise OverflowError(BY_PATH)
+    return i
+
+
 def alike_mod(x, y):
     """``x % y`` of such operands (see alike_div)."""
     if y == 0:

@@ -7,6 +7,11 @@ operator: ``operator.add(a, b)`` "Return a + b", ``operator.getitem(a, b)`` "Ret
 a at index b", ``operator.neg(obj)`` "Return obj negated (-obj)", ``operator.lt(a, b)`` is
 ``a < b``; both evaluate their operands left to right and call the same special methods (CPython
 ``Modules/_operator.c``: ``PyNumber_Add``, ``PyObject_GetItem``, ``PyObject_RichCompare``).
+The builtin ``pow(base, exp)`` with two arguments is ``base ** exp`` as well (Python docs,
+"Built-in Functions": "The two-argument form pow(base, exp) is equivalent to using the power
+operator: base**exp"; CPython ``builtin_pow_impl`` calls ``PyNumber_Power(base, exp, None)``, as
+the operator does), so NumPy's and Python's ``**`` rules (complex results, OverflowError,
+ZeroDivisionError, big ints) apply to it; ``pow(b, e, mod)`` stays a call.
 ``contains(a, b)`` (``b in a`` evaluates ``b`` first), ``truth``, ``index`` and the in-place
 functions (``iadd`` updates an array in place and returns it) are left as calls.
 
@@ -15,6 +20,7 @@ A call is rewritten only when its function is resolved at transpile time to one 
 positional arguments only; the specializer still guards the name it was read through
 (``Specializer.run``), so rebinding it later makes a new specialization.
 """
+import builtins
 import copy
 import operator
 
@@ -26,7 +32,7 @@ _BINARY = {operator.add: gast.Add, operator.sub: gast.Sub, operator.mul: gast.Mu
            operator.truediv: gast.Div, operator.floordiv: gast.FloorDiv,
            operator.mod: gast.Mod, operator.pow: gast.Pow, operator.lshift: gast.LShift,
            operator.rshift: gast.RShift, operator.and_: gast.BitAnd, operator.or_: gast.BitOr,
-           operator.xor: gast.BitXor, operator.matmul: gast.MatMult}
+           operator.xor: gast.BitXor, operator.matmul: gast.MatMult, builtins.pow: gast.Pow}
 _UNARY = {operator.neg: gast.USub, operator.pos: gast.UAdd, operator.invert: gast.Invert,
           operator.inv: gast.Invert, operator.not_: gast.Not}
 _COMPARE = {operator.lt: gast.Lt, operator.le: gast.LtE, operator.eq: gast.Eq,

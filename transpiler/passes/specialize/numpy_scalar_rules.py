@@ -2,6 +2,7 @@
 (analysis.numpy_scalars), the ``/``, ``//``, ``%`` of values alike by path, and builtins and
 ufuncs called on scalars by the type model.
 """
+import itertools
 import warnings
 
 import gast
@@ -14,7 +15,7 @@ from ...analysis.scalar_types import (CALL as CALL_TYPE, random_state_kept, samp
 from ...analysis.static_values import constant_node, Static
 from ...helpers.math_checks import to_complex2
 from ...helpers.numpy_arith import (
-    fit_int, numpy_floordiv_int64, numpy_int_pow, numpy_lshift, numpy_rshift,
+    alike_pow, fit_int, numpy_floordiv_int64, numpy_int_pow, numpy_lshift, numpy_rshift,
     python_to_int_dtype)
 from ...helpers.python_arith import evaluated_then, python_divmod_int
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
@@ -66,17 +67,62 @@ class NumpyScalarRules:
             self.fail(node, "a complex " + ("division" if name == "Div" else "power") +
                             " of a value that is a Python or a NumPy number by path (CPython "
                             "and NumPy compute it differently)")
+        for k, source in enumerate(sources):
+            if isinstance(source, gast.Name) and source.id in self.weak_merges:
+                # converted to the NumPy float type where assigned (ScalarTypes.weak_merges):
+                # `y // s` with `s` 0 or an np.float32 is NumPy's float32 loop either way
+                every[k] = {"np:" + self.weak_merges[source.id]}
         every = _strong_alike(name, every, ufunc)
+        # A static NumPy scalar (np.float32(2.0) folded) is as strong as a runtime one.
+        strong = any(isinstance(v, Static) and isinstance(v.value, np.generic) for v in values)
+        if ufunc is None and any(len(found) > 1 for found in every):
+            return self._merged_plan(node, name, every, values, sources, strong, op)
         for found in every:
             if len(found) != 1:
                 return None
             kinds.append(next(iter(found)))
         if ufunc is None and any(k.startswith("arr:") for k in kinds):
             return self._numpy_array_op(node, op, name, kinds, values, sources)
-        # A static NumPy scalar (np.float32(2.0) folded) is as strong as a runtime one.
-        strong = any(isinstance(v, Static) and isinstance(v.value, np.generic) for v in values)
         found = (ufunc_plan(ufunc, kinds) if ufunc is not None
                  else numpy_scalar_plan(name, kinds, strong))
+        return self._planned(node, op, name, found, kinds, values, sources, ufunc)
+
+    def _merged_plan(self, node, name, every, values, sources, strong, op):
+        """NumPy's loop for an operator with an operand whose type differs by path (a Python
+        bool or an np.bool_: ``s = True; for x in flags: s = x``): NumPy's plan for every
+        combination of the operands' types. The same plan for all: that loop, whatever the
+        path (``s + np.True_`` is the bool loop either way; ``s - np.True_`` raises
+        TypeError either way). A path where NumPy raises (or cannot be compiled) beside one
+        where Python's rules compute (``-s``: -1 for True, TypeError for np.True_): falls
+        back. Otherwise None (the alike and Python rules decide)."""
+        if any(not found or not all(k in ("int", "float", "bool", "complex") or
+                                    k.startswith("np:") for k in found) for found in every):
+            return None
+        combos = list(itertools.product(*[sorted(found) for found in every]))
+        if len(combos) > 16:
+            return None
+        plans = {numpy_scalar_plan(name, list(combo), strong) for combo in combos}
+        if len(plans) == 1 and None not in plans:
+            found = next(iter(plans))
+            # no operand's own type is taken as the loop's: every one is converted
+            return self._planned(node, op, name, found, [None] * len(every), values, sources,
+                                 None)
+        problems = sorted(p.problem for p in plans if p is not None and p.problem)
+        if name == "Pow" and None in plans and any(
+                found & {"bool", "np:bool"} for found in every):
+            # True ** -1 is 1.0 in Python; np.True_ ** -1 (or True ** np.int64(-1)) is
+            # NumPy's integer power, which raises ValueError: no one compiled form
+            problems.append("NumPy's integer power of a bool raises ValueError for a negative "
+                            "exponent where Python gives a float")
+        if problems:
+            self.fail(node, f"this operation computes otherwise depending on the path taken "
+                            f"(an operand is {' or '.join(sorted(set().union(*every)))} by "
+                            f"path; on one path: {problems[0]})")
+        return None
+
+    def _planned(self, node, op, name, found, kinds, values, sources, ufunc):
+        """The operation computed by NumPy's plan ``found`` (analysis.numpy_scalars.Plan) on
+        operands of types ``kinds`` (None: converted to the loop's dtype whatever it is)."""
         if found is None:
             return None
         if found.problem:
@@ -137,12 +183,13 @@ class NumpyScalarRules:
 
     def _alike_op(self, node, op, values, sources):
         """``/``, ``//``, ``%`` with an operand that is a Python float on some paths and an
-        np.float64 on others (an int and an np.int64): they compute alike but by zero
+        np.float64 on others (an int and an np.int64, a bool and an np.bool_ meeting a
+        number: ``2 // s``): they compute alike but by zero
         (helpers.numpy_arith.alike_div). None elsewhere."""
         name = type(op).__name__
         if not self.fidelity or self.scalar_types is None:
             return None
-        pairs = ({"float", "np:float64"}, {"int", "np:int64"})
+        pairs = ({"float", "np:float64"}, {"int", "np:int64"}, {"bool", "np:bool"})
         kinds = [{type_of_value(v.value)} if isinstance(v, Static) else self.scalar_types.of(s)
                  for v, s in zip(values, sources)]
         operands = [self._m(v, s) for v, s in zip(values, sources)]
@@ -153,6 +200,10 @@ class NumpyScalarRules:
             # where NumPy's (an np.int64 on the other paths) wraps; checked, an effect-free
             # call runs again as Python there (either path's own result).
             return self._checked_int(node, form, operands)
+        if name == "Pow" and any({"float", "np:float64"} <= k for k in kinds) and all(
+                k <= {"int", "bool", "float", "np:float64", "np:int64", "np:bool"}
+                for k in kinds):
+            return self._call_helper(node, alike_pow, operands)
         if name not in ALIKE_BINOPS:
             return None
         if any(any(pair <= k for pair in pairs) for k in kinds):

@@ -12,6 +12,7 @@ from ...helpers.python_arith import (
     float_int_lt, float_int_ne, int64_pow_bounds, int_float_eq, int_float_ge, int_float_gt,
     int_float_le, int_float_lt, int_float_ne, int_pow, int_pow_bounded, python_complex_pow,
     python_floordiv_int, python_lshift, python_rshift)
+from ...helpers.numpy_arith import alike_exact_int
 from ...helpers.weak import weak_left, weak_right
 from ...number_rules import NUM_CHECKED, NUMPY_BINOPS
 from ...ir import int_add as ir_int_add, int_mul as ir_int_mul, int_sub as ir_int_sub
@@ -30,6 +31,7 @@ _INT_FLOAT_COMPARE = {gast.Lt: int_float_lt, gast.LtE: int_float_le, gast.Gt: in
                       gast.GtE: int_float_ge, gast.Eq: int_float_eq, gast.NotEq: int_float_ne}
 _FLOAT_INT_COMPARE = {gast.Lt: float_int_lt, gast.LtE: float_int_le, gast.Gt: float_int_gt,
                       gast.GtE: float_int_ge, gast.Eq: float_int_eq, gast.NotEq: float_int_ne}
+_INTS = {"int", "bool", "np:int64", "np:bool"}
 _SWAPPED = {gast.Lt: gast.Gt, gast.LtE: gast.GtE, gast.Gt: gast.Lt, gast.GtE: gast.LtE,
             gast.Eq: gast.Eq, gast.NotEq: gast.NotEq}
 
@@ -190,13 +192,37 @@ class PythonNumberRules:
         elif floats[0] and ints[1]:     # (the operands keep their order: Python evaluates
             helper, held = _FLOAT_INT_COMPARE[type(op)], values[1]  # the left one first)
         else:
-            return None
+            return self._alike_int_float_compare(node, op, values, sources, kinds)
         if all(isinstance(v, Static) for v in values):
             return None
         if isinstance(held, Static) and -2 ** 53 <= held.value <= 2 ** 53:
             return None     # float64 holds this int exactly: the operator is exact (x > 0)
         operands = [self._m(v, s) for v, s in zip(values, sources)]
         return self._call_helper(node, helper, operands)
+
+    def _alike_int_float_compare(self, node, op, values, sources, kinds):
+        """An int compared with a float where one is a Python number on some paths and its
+        alike NumPy scalar on others (``s = 2.0**53; for x in a: s += x; s == 2**53 + 1``):
+        exact on the all-Python path, rounded to float64 on the others
+        (helpers.numpy_arith.alike_exact_int: the same while float64 holds the int). None
+        where that is not the case."""
+        def int_side(k):
+            return bool(k) and k <= _INTS and bool(k & {"int", "np:int64"})
+
+        def float_side(k):
+            return bool(k) and k <= {"float", "np:float64"}
+        for i, f in ((0, 1), (1, 0)):
+            if int_side(kinds[i]) and float_side(kinds[f]) and "int" in kinds[i] and \
+                    "float" in kinds[f] and ("np:int64" in kinds[i] or
+                                             "np:float64" in kinds[f]):
+                if isinstance(values[i], Static):
+                    if -2 ** 53 <= values[i].value <= 2 ** 53:
+                        return None     # exact in float64: the operator is exact
+                operands = [self._m(v, s) for v, s in zip(values, sources)]
+                operands[i] = self._call_helper(node, alike_exact_int, [operands[i]])
+                return gast.copy_location(gast.Compare(
+                    left=operands[0], ops=[op], comparators=[operands[1]]), node)
+        return None
 
     def _int_float_chain(self, node):
         """A chained comparison with a Python int beside a Python float (``0 <= n < 1e16``)
