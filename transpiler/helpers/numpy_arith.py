@@ -71,9 +71,16 @@ def numpy_mod(x, y):
 def alike_div(x, y):
     """``x / y`` where an operand is a Python float on some paths and an np.float64 on others
     (or an int and an np.int64): equal results, except by zero (Python raises
-    ZeroDivisionError, NumPy gives inf/nan): there compiled code says so (an effect-free call
-    runs again as Python, transpiler.api)."""
+    ZeroDivisionError, NumPy gives inf/nan) and for two ints beyond 2**53: there compiled
+    code says so (an effect-free call runs again as Python, transpiler.api)."""
     if y == 0:
+        raise OverflowError(BY_PATH)
+    # Two ints beyond 2**53: Python divides them exactly (CPython long_true_divide), NumPy
+    # rounds each to float64 first. (isinstance on types is decided when Numba compiles; a
+    # Python int is an int64 there.)
+    if isinstance(x, (np.int64, np.bool_)) and isinstance(y, (np.int64, np.bool_)) and (
+            x > 9007199254740992 or x < -9007199254740992 or
+            y > 9007199254740992 or y < -9007199254740992):
         raise OverflowError(BY_PATH)
     return x / y
 
