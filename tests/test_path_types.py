@@ -70,7 +70,8 @@ def by_path(i1, n):
 
 ARRAYS = [np.array([], np.int64), np.array([4], np.int64), np.array([2 ** 62], np.int64)]
 OTHERS = [0, 1, -1, 2, 70, -3, 2 ** 53 + 1, 2 ** 62, -2 ** 63, 2 ** 63 - 1, np.int64(2),
-          np.int64(-1),          np.int64(70), True, 2.5, np.uint8(3), np.float32(2), np.int32(5), np.uint64(5)]
+          np.int64(-1), np.int64(70), True, 2.5, np.uint8(3), np.float32(2), np.int32(5),
+          np.uint64(5)]
 
 
 @pytest.fixture(scope="module")
