@@ -13,6 +13,11 @@ What each used to give (found by a fresh-eyes review, stop 36):
   ``alike_exact_int``.
 - ``s ** (1/3)`` with ``s`` the Python float -8.0: nan (plain a complex); ``0.0 ** -3``
   inf (plain ZeroDivisionError): ``alike_pow``.
+- ``s = 3; for x in a: s += x`` over an int32 or uint8 array ran as Python (a merge of a
+  Python int and an np.int32): an int literal the dtype holds is now converted where
+  assigned, as NEP 50 converts it where it meets the array's elements
+  (analysis/scalar_merges.py ``weak_merges``); 300 beside int8 still runs as Python
+  (NumPy raises OverflowError where it meets an element).
 - ``pow(-8.0, 0.5)`` nan, ``pow(3, 50)`` wrapped, ``pow(np.float64(2), 2)`` a Python float:
   ``pow(x, y)`` is now ``x ** y`` (passes/operator_calls.py).
 
@@ -46,6 +51,29 @@ OTHERS = [True, False, np.True_, np.False_, 0, 2, -1, 3, 2.5, 0.0, -0.0, 1 / 3, 
           np.uint8(2), np.float32(1.5), np.float64(-2.0), 2 ** 53 + 1, 2 ** 63, 1e308]
 
 
+ACCUMULATORS = """
+def acc_add(a):
+    s = 3
+    for x in a:
+        s += x
+    return s
+
+
+def acc_scaled(a, m):
+    s = 0
+    for x in a:
+        s = s + x * m
+    return s
+
+
+def acc_big(a):
+    s = 300
+    for x in a:
+        s += x
+    return s
+"""
+
+
 def _source():
     lines = ["import numpy as np\n"]
     for kind in KINDS:
@@ -55,6 +83,7 @@ def _source():
             lines.append(f"\ndef {kind}_{i}(a, k, s0):\n    s = s0\n    for x in a:\n"
                          f"        s = x\n    return {expr}\n")
     lines.append("\ndef builtin_pow(x, y):\n    return pow(x, y)\n")
+    lines.append(ACCUMULATORS)
     lines.append("\ndef builtin_pow3(x, y, m):\n    return pow(x, y, m)\n")
     return "".join(lines)
 
@@ -141,3 +170,31 @@ def test_three_argument_pow_stays_a_call(module):
     for args in [(3, 50, 7), (2, -1, 5), (2, 10, 0)]:
         expected, got = outcome(module.builtin_pow3, *args), outcome(compiled, *args)
         assert equal(expected, got), (args, expected, got)
+
+
+INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+              np.bool_, np.float32]
+
+
+@pytest.mark.parametrize("name", ["acc_add", "acc_scaled", "acc_big"])
+def test_python_int_accumulator_over_every_int_dtype(module, name):
+    """A Python int accumulating NumPy integers of every dtype: NEP 50 (the int takes the
+    elements' dtype, wrapping as it does; OverflowError where the literal does not fit),
+    and the Python int itself when the loop does not run."""
+    plain = getattr(module, name)
+    compiled = tp.jit(plain)
+    for dtype, values in itertools.product(INT_DTYPES, [[], [1], [100, 100], [127, 1]]):
+        a = np.array(values, dtype=dtype)
+        args = (a, 3) if name == "acc_scaled" else (a,)
+        expected, got = outcome(plain, *args), outcome(compiled, *args)
+        assert equal(expected, got), (name, dtype, values, expected, got)
+
+
+def test_int32_accumulator_compiles(module):
+    compiled = tp.jit(module.acc_add)
+    for dtype in (np.int32, np.uint8):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", tp.FallbackWarning)
+            assert compiled(np.array([100, 100], dtype)) == module.acc_add(
+                np.array([100, 100], dtype))
+    assert "python" not in str(compiled.explain()).split("\n", 2)[1]

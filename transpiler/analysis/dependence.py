@@ -285,13 +285,32 @@ def reduction_cast(value):
     return None
 
 
+_WIDE_CASTS = frozenset({"int64", "uint64"})
+
+
+def _peel_wide(node):
+    """``node`` without its 64-bit integer casts (``np.uint64(np.int64(s))`` is ``s``
+    modulo 2**64)."""
+    cast = reduction_cast(node)
+    while cast is not None and cast[1] in _WIDE_CASTS:
+        node = cast[2]
+        cast = reduction_cast(node)
+    return node
+
+
 def _update_value(value, name):
     """``(op, e, the read of name)`` of ``name op e`` / ``max(name, e)`` (``op`` then
     ``"+@int32"`` for ``name = np.int32(name + e)``: + and * modulo 2**w, see
     :func:`reduction_cast`), else Nones."""
     cast = reduction_cast(value)
     if cast is not None and isinstance(cast[2], gast.BinOp):
-        op, operand, left = _update_value(cast[2], name)
+        inner = cast[2]
+        if cast[1] in _WIDE_CASTS:
+            # NumPy's int64 arithmetic spelled in uint64 (analysis.numpy_scalars: Numba's
+            # signed add is `nsw`): np.int64(np.uint64(np.int64(s)) + np.uint64(e)) is s + e
+            # modulo 2**64, a reduction as the narrower casts are
+            inner = gast.BinOp(left=_peel_wide(inner.left), op=inner.op, right=inner.right)
+        op, operand, left = _update_value(inner, name)
         if op in ("+", "*"):
             return f"{op}@{cast[1]}", operand, left
         return None, None, None

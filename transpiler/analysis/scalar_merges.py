@@ -141,7 +141,9 @@ class ScalarMerges:
             if len(numpy) == 1 and python and python <= {"int", "float", "bool"} and \
                     name not in self.params:
                 dtype = next(iter(numpy))[3:]
-                if dtype in ("float16", "float32") and all(
+                if (dtype in ("float16", "float32") or (
+                        dtype in _NARROW_INTS and python <= {"int", "bool"} and
+                        self._int_literals_fit(name, dtype))) and all(
                         self._convertible(node, value, numpy)
                         for node, value in self.definitions[name]):
                     candidates[name] = dtype
@@ -360,7 +362,25 @@ class ScalarMerges:
         for _, value in self.definitions[name]:
             if isinstance(value, gast.AST) and self.of(value) <= {"int", "float", "bool"}:
                 number = _constant(value)
-                if number is None or float(np.dtype(dtype).type(number)) != number:
+                if number is None:
+                    return False
+                if np.dtype(dtype).kind in "iu":
+                    if not self._int_literals_fit(name, dtype):
+                        return False
+                elif float(np.dtype(dtype).type(number)) != number:
+                    return False
+        return True
+
+    def _int_literals_fit(self, name, dtype):
+        """Whether every Python number assigned to ``name`` is an int (or bool) literal that
+        integer ``dtype`` holds: NEP 50 converts it where it meets the ``dtype`` value, and
+        raises OverflowError there where it does not fit, so converting it where assigned is
+        the same only for these (``s = 3; for x in a: s += x`` over an int32 array)."""
+        info = np.iinfo(dtype)
+        for _, value in self.definitions[name]:
+            if isinstance(value, gast.AST) and self.of(value) <= {"int", "float", "bool"}:
+                number = _constant(value)
+                if type(number) not in (int, bool) or not info.min <= number <= info.max:
                     return False
         return True
 
@@ -394,6 +414,11 @@ class ScalarMerges:
     problems = merge_problems
 
 
+
+
+# NumPy integer dtypes a Python int literal can be converted to where assigned (weak_merges);
+# int64 merges compute alike with Python ints and keep their own rules (numpy_scalar_rules)
+_NARROW_INTS = ("int8", "int16", "int32", "uint8", "uint16", "uint32", "uint64")
 
 
 def _float_pair(kinds):
