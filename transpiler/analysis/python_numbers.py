@@ -68,7 +68,7 @@ class Numbers:
     """
 
     def __init__(self, fdef, local_vars, seeds=(), resolve=None, numpy_seeds=(),
-                 array_dims=None, item_kinds=None):
+                 array_dims=None, item_kinds=None, nonneg_seeds=()):
         self.resolve = resolve or _no_resolve
         items = {key: ("numpy", kind) if kind.startswith("np:") else ("kind", kind)
                  for key, kind in (item_kinds or {}).items()}
@@ -137,7 +137,10 @@ class Numbers:
         # ints (a greatest fixpoint), until neither changes: `k ** j` is an int when j >= 0.
         # Both start optimistic (every name a non-negative int), so that a loop-carried
         # `v = 3 ** v % 1009` settles as an int: each round can only drop names from `nonneg`.
-        self.nonneg = set(py) - set(seeds)
+        # (int arguments the code is specialized on being >= 0, never reassigned: see
+        # exponent_params; `n ** i0` is then an int, as the converter computes it)
+        self._nonneg_seeds = frozenset(nonneg_seeds) & set(seeds)
+        self.nonneg = (set(py) - set(seeds)) | self._nonneg_seeds
         while True:
             self._kind_fixpoint(py, seeds)
             before = self.nonneg
@@ -221,7 +224,8 @@ class Numbers:
 
     def _nonneg_fixpoint(self, seeds):
         definitions = self._definitions
-        nonneg = {n for n, k in self.kinds.items() if k == "int" and n not in seeds}
+        nonneg = {n for n, k in self.kinds.items() if k == "int" and (
+            n not in seeds or n in self._nonneg_seeds)}
         nonneg &= self.nonneg
         self.nonneg = nonneg
         changed = True
@@ -456,6 +460,23 @@ def python_number_vars(fdef, local_vars, seeds=()):
     """The subset of ``local_vars`` that always hold Python numbers in ``fdef``; ``seeds`` are
     parameters known to be called with Python numbers (the specialization is guarded on it)."""
     return set(Numbers(fdef, local_vars, seeds).kinds)
+
+
+def exponent_params(fdef, candidates):
+    """The names among ``candidates`` (int parameters) read in the exponent of a ``**`` and
+    never assigned in ``fdef``. The converter specializes on their sign (Program.guard_sign)
+    so that ``n ** i`` has one type, an int for ``i >= 0`` (Python gives a float for a
+    negative exponent), and every analysis agrees on it."""
+    stored, found = set(), set()
+    for node in gast.walk(fdef):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            stored.add(node.id)
+        exponent = node.right if isinstance(node, gast.BinOp) and isinstance(
+            node.op, gast.Pow) else node.value if isinstance(node, gast.AugAssign) and \
+            isinstance(node.op, gast.Pow) else None
+        if exponent is not None:
+            found |= {n.id for n in gast.walk(exponent) if isinstance(n, gast.Name)}
+    return (found & set(candidates)) - stored
 
 
 def _kind_of_value(value):

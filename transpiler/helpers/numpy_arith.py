@@ -4,6 +4,7 @@ conversions of Python numbers to NumPy integer types, and the checks of stores i
 import numpy as np
 
 from .messages import BY_PATH, UNDEFINED_STORE
+from .python_arith import int_pow
 
 
 def numpy_pow(x, y):
@@ -129,6 +130,17 @@ def alike_pow(x, y):
     if result - result != 0.0 and a - a == 0.0 and b - b == 0.0:   # inf or nan from finite
         raise OverflowError(BY_PATH)
     return result
+
+
+def alike_int_pow(x, y):
+    """``x ** y`` where an operand is a Python int on some paths and an np.int64 on others:
+    Python gives a float for a negative exponent (``10 ** -2`` is 0.01) where NumPy raises
+    ValueError, and a bigger int beyond int64 where NumPy wraps; both agree elsewhere. A
+    negative exponent says so (an effect-free call runs again as Python); a result beyond
+    int64 raises OverflowError as :func:`python_arith.int_pow` (the same)."""
+    if y < 0:
+        raise OverflowError(BY_PATH)
+    return int_pow(x, y)
 
 
 def alike_exact_int(i):

@@ -76,7 +76,7 @@ from .. import (attribute_stores, comprehension_names, comprehensions, definedne
                 delete_names, errstate_blocks, function_imports, match_statements,
                 named_expressions, list_arguments, nonlocal_functions, operator_calls,
                 tuple_arguments)
-from ...analysis.python_numbers import Numbers, UNKNOWN
+from ...analysis.python_numbers import exponent_params, Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
 from ...analysis.static_values import is_runtime_value, is_scalar, Path, Static
@@ -117,7 +117,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
     """
 
     def __init__(self, program, source, bindings, extra_params=(), python_params=(),
-                 numpy_params=(), array_params=None, param_types=None, entry=False):
+                 numpy_params=(), array_params=None, param_types=None, entry=False,
+                 python_values=None):
         self.program = program
         self.entry = entry          # the program's entry: its result reaches the caller
         self.tagged = None          # ScalarTypes.tagged: (name, dtype, python kind)
@@ -181,8 +182,18 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             self.locals = local_names(source.node)
         # Which expressions are Python numbers (no NEP 50 `weak` needed against them; Python's
         # rules for `**`) and which are NumPy scalars (NumPy's rules for `**`, `/`, `//`, `%`).
+        # An int argument read in an exponent: specialized on its sign (`n ** i` an int for
+        # i >= 0, as _checked_binop computes it), which every analysis then knows.
+        python_values = dict(python_values or {})
+        nonneg = {name for name in exponent_params(source.node, [
+            p for p, kind in dict(python_params).items() if kind == "int"
+            and p in python_values and type(python_values[p][1]) is int])
+            if python_values[name][1] >= 0}
+        for name in sorted(nonneg):
+            program.guard_sign(python_values[name][0], True)
         self.numbers = Numbers(source.node, self.locals - set(bindings), python_params,
-                               self._resolve_static, numpy_params, array_params)
+                               self._resolve_static, numpy_params, array_params,
+                               nonneg_seeds=nonneg)
         # One name per web (passes.split_webs): Numba types each name once.
         numbers = self.numbers
         # Names that hold numbers on every path (types by path over the unsplit function):
@@ -203,9 +214,11 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             self.src = source = FunctionSource(source.function, source.filename, node)
             self.locals = local_names(node)
             self.numbers = Numbers(node, self.locals - set(bindings), python_params,
-                                   self._resolve_static, numpy_params, array_params)
+                                   self._resolve_static, numpy_params, array_params,
+                                   nonneg_seeds=nonneg)
         self._numbers_args = (self.locals - set(bindings), python_params, self._resolve_static,
                               numpy_params, array_params)
+        self._nonneg_params = nonneg
         # Which types each name holds by path, where Numba's one type per name would differ.
         self.param_types = dict(param_types or {})
         self.weak_merges = {}       # name -> dtype: Python numbers assigned to it are converted
@@ -216,7 +229,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.fidelity = not is_helper_module(self.fn.__module__)
         self._int_safe = None       # analysis.int_bounds.safe_names, when first needed
         self._container_names = None   # names assigned a dict/list/set display (stmt_Raise)
-        self.python_values = {}     # entry parameters called with Python numbers: (path, value)
+        self.python_values = python_values  # entry parameters called with Python numbers
 
     def run(self, symbol):
         """Build the generated function under module symbol ``symbol``."""
@@ -248,7 +261,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             # stays in compiled code), and a recursive call would read the flag too.
             items = types.item_kinds()
             if items:   # `s, n = helper(x)`: what the callee's analysis says of its items
-                self.numbers = Numbers(node, *self._numbers_args, item_kinds=items)
+                self.numbers = Numbers(node, *self._numbers_args, item_kinds=items,
+                                       nonneg_seeds=self._nonneg_params)
                 self.python_numbers = set(self.numbers.kinds)
             may_tag = self.entry and not _calls_itself(node, self.fn.__name__)
             self.weak_merges = types.weak_merges(tag_result=may_tag)
@@ -492,8 +506,8 @@ def specialize(program, function, self_value=None, static_args=None, source=None
                     "(pass them as separate arguments)", source.origin(source.node))
     specializer = Specializer(program, source, bindings, python_params=python_params,
                               numpy_params=numpy_params, array_params=array_params,
-                              param_types=param_types, entry=True)
-    specializer.python_values = python_values
+                              param_types=param_types, entry=True,
+                              python_values=python_values)
     specializer.tuple_params = tuple_params
     specializer.list_params = list_params
     key = (function,) + tuple(sorted((name, _static_key(s.value))

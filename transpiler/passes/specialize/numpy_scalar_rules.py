@@ -15,7 +15,7 @@ from ...analysis.scalar_types import (CALL as CALL_TYPE, random_state_kept, samp
 from ...analysis.static_values import constant_node, Static
 from ...helpers.math_checks import to_complex2
 from ...helpers.numpy_arith import (
-    alike_pow, fit_int, numpy_floordiv_int64, numpy_int_pow, numpy_lshift, numpy_rshift,
+    alike_int_pow, alike_pow, fit_int, numpy_floordiv_int64, numpy_int_pow, numpy_lshift, numpy_rshift,
     python_to_int_dtype)
 from ...helpers.python_arith import evaluated_then, python_divmod_int
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
@@ -107,6 +107,12 @@ class NumpyScalarRules:
             # no operand's own type is taken as the loop's: every one is converted
             return self._planned(node, op, name, found, [None] * len(every), values, sources,
                                  None)
+        if name == "Pow" and None in plans and all(found <= {"int", "np:int64"}
+                                                   for found in every):
+            # v0 ** -2 with v0 a Python int on some paths (0.01) and an np.int64 on others
+            # (ValueError): alike only for a non-negative exponent and a result in int64
+            return self._call_helper(node, alike_int_pow, [
+                self._m(v, s) for v, s in zip(values, sources)])
         problems = sorted(p.problem for p in plans if p is not None and p.problem)
         if name == "Pow" and None in plans and any(
                 found & {"bool", "np:bool"} for found in every):
