@@ -81,6 +81,8 @@ class Backend:
             for form, alias in forms:
                 if form == "untyped_operand":
                     lines.extend(self.untyped_operand_source(alias).splitlines())
+                if form == "opaque":
+                    lines.extend(self.opaque_source(alias).splitlines())
                 if form == "weak":
                     if "numpy" not in dict(program.imports()):
                         lines.append("import numpy as np")
@@ -147,6 +149,10 @@ class Backend:
 
     def untyped_operand_source(self, name):
         """Source defining transpiler.ir.untyped_operand (plain Python: the identity)."""
+        return f"\n\ndef {name}(value):\n    return value\n"
+
+    def opaque_source(self, name):
+        """Source defining transpiler.ir.opaque (plain Python: the identity)."""
         return f"\n\ndef {name}(value):\n    return value\n"
 
     def weak_source(self, name, numpy_alias):

@@ -235,10 +235,13 @@ class _Planner:
         the method they map (device tensors are contiguous; the CPU code keeps the check)."""
         helpers = {name for name, fn in self.functions.items()
                    if fn.qualname == "numpy_reshape" and fn.is_helper}
-        untyped = self.program.ir_name("untyped_operand")
-        if untyped:     # transpiler.ir.untyped_operand: device code takes the operand itself
-            for node in self.nodes.values():
-                _strip_calls(node, untyped)
+        # transpiler.ir.untyped_operand and opaque: device code takes the operand itself
+        # (CUDA's pow is libdevice's, not the host libm that opaque keeps for the CPU)
+        for form in ("untyped_operand", "opaque"):
+            stripped = self.program.ir_name(form)
+            if stripped:
+                for node in self.nodes.values():
+                    _strip_calls(node, stripped)
         if not helpers:
             return
         for node in self.nodes.values():

@@ -160,9 +160,10 @@ class _Inliner:
         forms = dict((form, alias) for form, alias in program.ir_imports())
         self.weak = forms.get("weak")
         self.untyped = forms.get("untyped_operand")
+        self.opaque = forms.get("opaque")
         self.checked = {alias: form for form, alias in forms.items() if form in CHECKED_INT}
-        self.forms = {alias for form, alias in forms.items()
-                      if form not in CHECKED_INT and form not in ("weak", "untyped_operand")}
+        self.forms = {alias for form, alias in forms.items() if form not in CHECKED_INT
+                      and form not in ("weak", "untyped_operand", "opaque")}
         self.modules = {alias for _, alias in program.imports()}
 
     def fresh(self, base):
@@ -246,7 +247,7 @@ class _Inliner:
             # evaluated lazily: kept whole (its parts must not call program functions)
             if any(isinstance(n, gast.Name) and (
                     n.id in self.functions or n.id in self.forms or n.id in self.checked or
-                    n.id == self.weak) for n in gast.walk(node)):   # nor helpers it maps
+                    n.id in (self.weak, self.opaque)) for n in gast.walk(node)):  # nor mapped
                 raise NotAGraph(f"a lazily evaluated expression calling a function at line "
                                 f"{where.lineno}")
             return self.rename(node, env)
@@ -315,6 +316,8 @@ class _Inliner:
             return self.expr(node.args[0], env, fn, where)     # NumPy applies NEP 50 itself
         if name == self.untyped and len(node.args) == 1 and not node.keywords:
             return self.expr(node.args[0], env, fn, where)     # NumPy knows its type
+        if name == self.opaque and len(node.args) == 1 and not node.keywords:
+            return self.expr(node.args[0], env, fn, where)     # NumPy calls libm itself
         if name in self.checked and not node.keywords:
             form = self.checked[name]
             args = [self.operand(a, env, fn, where) for a in node.args]

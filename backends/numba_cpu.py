@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from .base import Backend
-from .runtime.weak_source import UNTYPED_SOURCE, WEAK_SOURCE
+from .runtime.weak_source import OPAQUE_SOURCE, UNTYPED_SOURCE, WEAK_SOURCE
 
 _SCALAR_RESULTS = (float, int, bool, complex, tuple)
 
@@ -226,6 +226,11 @@ class NumbaCPUBackend(Backend):
         if not self.standalone:   # one shared registration, as for weak
             return f"from backends.runtime.weak import untyped_operand as {name}"
         return UNTYPED_SOURCE.format(name=name)
+
+    def opaque_source(self, name):
+        if not self.standalone:   # one shared registration, as for weak
+            return f"from backends.runtime.weak import opaque as {name}"
+        return OPAQUE_SOURCE.format(name=name)
 
     def weak_source(self, name, numpy_alias):
         if not self.standalone:   # one shared registration (backends/runtime/weak.py: why)

@@ -19,6 +19,8 @@ CHECKED_SOURCE``, ``weak_source.WEAK_SOURCE``), which stay ``@overload``:
   ``value`` are numbers (not bool), except a float into an integer dtype and a complex into a
   non-complex one (returned as they are); an int into an integer dtype is range-checked first
   (OverflowError "Python integer out of bounds for <dtype>", NumPy 2's message).
+- ``opaque(value)``: ``value``; a float passes through an empty inline-assembly statement, so
+  that LLVM cannot fold a ``pow`` of it (transpiler.ir.opaque).
 """
 import operator
 
@@ -241,3 +243,40 @@ def register_weak(weak):
                                 "Python integer out of bounds for " + str(dtype))
         result = context.cast(builder, value, value_type, sig.return_type)
         return impl_ret_untracked(context, builder, sig.return_type, result)
+
+
+def opaque_float(builder, value):
+    """``value`` (an LLVM float or double) through an empty inline-assembly statement on its
+    bits: the same bits, which LLVM's optimizer cannot see through (``pow(x, 2.0)`` stays a
+    call of libm's ``pow``, as CPython's and NumPy's are). One register move at most."""
+    width = 64 if value.type == llvm_ir.DoubleType() else 32
+    bits_type = llvm_ir.IntType(width)
+    bits = builder.bitcast(value, bits_type)
+    hidden = builder.asm(llvm_ir.FunctionType(bits_type, [bits_type]), "", "=r,0", [bits],
+                         side_effect=False)
+    return builder.bitcast(hidden, value.type)
+
+
+def register_opaque(fn):
+    """Register ``fn`` (transpiler.ir.opaque: the identity outside compiled code) as a Numba
+    builtin: float32 and float64 values pass through :func:`opaque_float`, others as they
+    are."""
+
+    class Template(AbstractTemplate):
+        key = fn
+
+        def generic(self, args, kws):
+            if kws or len(args) != 1:
+                return None
+            value = types.unliteral(args[0])
+            return signature(value, value)
+
+    infer_global(fn)(Template)
+
+    @lower_builtin(fn, types.Any)
+    def lower(context, builder, sig, args):
+        (value,) = args
+        if isinstance(sig.args[0], types.Float) and sig.args[0].bitwidth in (32, 64):
+            return impl_ret_untracked(context, builder, sig.return_type,
+                                      opaque_float(builder, value))
+        return impl_ret_borrowed(context, builder, sig.return_type, value)

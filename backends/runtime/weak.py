@@ -7,7 +7,7 @@ module, its dispatchers and their machine code alive after the jitted function w
 (about 1.4 MB a function). Modules written by ``graphjit convert`` still carry their own copy,
 so they stay standalone.
 """
-from .builtin_ops import register_untyped_operand, register_weak
+from .builtin_ops import register_opaque, register_untyped_operand, register_weak
 from .weak_source import WEAK_SOURCE  # noqa: F401  (the semantics: builtin_ops follows it)
 
 
@@ -28,3 +28,12 @@ def untyped_operand(value):
 
 
 register_untyped_operand(untyped_operand)
+
+
+def opaque(value):
+    """``value`` (outside compiled code); compiled: the same value, hidden from LLVM's
+    constant folding (transpiler.ir.opaque; builtin_ops.register_opaque)."""
+    return value
+
+
+register_opaque(opaque)

@@ -56,3 +56,33 @@ def _{name}_typed(value):
         "graphjit: a value whose type the converter could not follow meets a NumPy value; "
         "as a number, NumPy's result type would depend on its Python type (NEP 50)")
 """
+
+
+# transpiler.ir.opaque in a standalone module (builtin_ops.register_opaque is the shared
+# form): a float through an empty inline-assembly statement, hidden from constant folding.
+OPAQUE_SOURCE = """
+import numba.extending
+from llvmlite import ir as _ll_ir
+
+
+def {name}(value):
+    return value
+
+
+@numba.extending.intrinsic
+def _{name}_hidden(typingctx, value):
+    def codegen(context, builder, signature, args):
+        width = 64 if signature.args[0].bitwidth == 64 else 32
+        bits = builder.bitcast(args[0], _ll_ir.IntType(width))
+        hidden = builder.asm(_ll_ir.FunctionType(bits.type, [bits.type]), "", "=r,0", [bits],
+                             side_effect=False)
+        return builder.bitcast(hidden, args[0].type)
+    return value(value), codegen
+
+
+@numba.extending.overload({name})
+def _{name}_typed(value):
+    if isinstance(value, numba.types.Float) and value.bitwidth in (32, 64):
+        return lambda value: _{name}_hidden(value)
+    return lambda value: value
+"""

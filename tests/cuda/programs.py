@@ -180,3 +180,11 @@ def local_named_weak(x):
     (``weak_1``), which the CUDA backend must still recognise (NEP 50: float32 stays)."""
     weak = 2
     return x * 3 + weak
+
+
+def squares(a, x, out):
+    """A loop kernel with a power of a Python float (graphjit's checked_pow: libm's pow,
+    hidden from LLVM by transpiler.ir.opaque on the CPU, dropped on the device)."""
+    for i in range(x.shape[0]):
+        out[i] = x[i] * (a + i) ** 2.0
+    return out

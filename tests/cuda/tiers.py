@@ -327,3 +327,14 @@ def test_every_generated_kernel_compiled_to_ptx():
                                                     boolean, boolean), cc=(9, 0))[0]
         assert rt.cuda.compile_ptx(cuda_graph.elementwise_kernel.py_func,
                                    (int64, vector, vector, int64, vector), cc=(9, 0))[0]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_power_helpers_in_a_kernel(dtype):
+    """``(a + i) ** 2.0`` is libm's pow on the CPU (transpiler.ir.opaque hides the exponent
+    from LLVM); on the device the barrier is dropped and CUDA's pow computes it."""
+    x = RNG.standard_normal(9).astype(dtype)
+    jitted = compare(programs.squares, (1.5, x, np.zeros(9, dtype)))
+    gpu_ran(jitted)
+    assert "opaque" not in "".join(
+        line for line in jitted.source().splitlines() if "__dev" in line or "cuda" in line)

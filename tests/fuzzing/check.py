@@ -25,7 +25,6 @@ A mismatch has a *kind*: a short string that names what differs without the valu
 import copy
 import hashlib
 import importlib.util
-import math
 import os
 import re
 import signal
@@ -336,10 +335,6 @@ def known_gap(kind, ops, detail="", plain="", compiled=""):
         # so it cannot run again as Python. Python may reach a big int later, after a store
         # (`a[0] = math.floor(1e300)` stores inf, then raises), or never (a float path).
         return "an int beyond int64 in a function that stores into an array: OverflowError"
-    if kind == "value float" and "**" in ops and _one_ulp_apart(detail):
-        # README, "Known gaps": `x ** 2` is x * x compiled (LLVM folds pow(x, 2.0)) and libm's
-        # pow in Python; they differ by one unit in the last place in rare halfway cases.
-        return "x ** 2 on a Python float: libm pow vs x * x, one ulp apart"
     # A function without effects runs again as Python on these two (transpiler.api); one that
     # stored into an argument first cannot, and raises.
     if "**" in ops and "a[]=" in ops and (
@@ -351,11 +346,3 @@ def known_gap(kind, ops, detail="", plain="", compiled=""):
                                           "**"} and "a[]=" in ops:
         return "an int beyond int64 in a function that stores into an array: OverflowError"
     return None
-
-
-def _one_ulp_apart(detail):
-    try:
-        plain, compiled = (float(part) for part in detail.split(" vs "))
-    except ValueError:
-        return False
-    return plain != compiled and abs(plain - compiled) <= math.ulp(plain)

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from ..ir import opaque
 from .messages import DOMAIN, RANGE
 
 
@@ -120,7 +121,7 @@ def checked_math_pow(x, y):
     # (nan, inf operands) are C99's, which libm's pow follows.
     x = np.float64(x)
     y = np.float64(y)
-    r = math.pow(x, y)
+    r = math.pow(opaque(x), opaque(y))   # libm's pow, never folded (transpiler.ir.opaque)
     if x - x == 0.0 and y - y == 0.0 and r - r != 0.0:
         if r != r or x == 0.0:
             raise ValueError(DOMAIN)

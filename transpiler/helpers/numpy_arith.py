@@ -3,6 +3,7 @@ conversions of Python numbers to NumPy integer types, and the checks of stores i
 """
 import numpy as np
 
+from ..ir import opaque
 from .messages import BY_PATH, UNDEFINED_STORE
 from .python_arith import int_pow
 
@@ -31,16 +32,16 @@ def numpy_pow(x, y):
                 exponent = np.float32(y)
             else:
                 exponent = np.float64(y)
-    return x ** exponent
+    return opaque(x) ** opaque(exponent)    # libm's pow, never folded (transpiler.ir.opaque)
 
 
 def numpy_truediv(x, y):
     """NumPy's ``x / y``: a zero divisor gives inf/-inf/nan (Numba raises ZeroDivisionError
-    for scalars; its array division already follows NumPy)."""
-    if np.isscalar(x) and np.isscalar(y):
-        if y == 0:
-            return np.true_divide(x, y)
-    return x / y
+    for scalars; its array division already follows NumPy). One return: the converter's
+    early-return flags leave a result undefined on a path, and that phi crashes Numba's
+    isinstance literal propagation wherever this is inlined beside numpy_pow
+    (``2.0 ** (x / 128.0)`` fell back)."""
+    return np.true_divide(x, y) if np.isscalar(x) and np.isscalar(y) and y == 0 else x / y
 
 
 def numpy_floordiv(x, y):
@@ -126,7 +127,7 @@ def alike_pow(x, y):
     says so there (an effect-free call runs again as Python)."""
     a = np.float64(x)   # pow, never Numba's repeated multiplication for an int exponent
     b = np.float64(y)
-    result = a ** b
+    result = opaque(a) ** opaque(b)     # libm's pow, never folded (transpiler.ir.opaque)
     if result - result != 0.0 and a - a == 0.0 and b - b == 0.0:   # inf or nan from finite
         raise OverflowError(BY_PATH)
     return result

@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 
+from ..ir import opaque
+
 
 # -- `**`, `/`, `//`, `%`: Python's rules for Python numbers, NumPy's for NumPy values ----------
 #
@@ -26,7 +28,7 @@ def checked_pow(x, y):
     comparison when it does not."""
     x = float(x)    # a Python float (float64 in Numba): pow, never repeated multiplication
     y = float(y)
-    result = x ** y
+    result = opaque(x) ** opaque(y)     # libm's pow, never folded (transpiler.ir.opaque)
     if result - result != 0.0:                  # inf or nan
         if x == 0.0 and y < 0.0 and y != -math.inf:
             raise ZeroDivisionError("0.0 cannot be raised to a negative power")

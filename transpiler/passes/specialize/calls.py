@@ -15,7 +15,7 @@ from ...helpers.numpy_reductions import (
     numpy_complex_sum, numpy_integer_mean, numpy_integer_std, numpy_integer_var, numpy_mean,
     numpy_std, numpy_sum, numpy_var, python_max_1d, python_min_1d)
 from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENT_ARITY, REPLACEMENTS
-from ...ir import weak as ir_weak
+from ...ir import opaque as ir_opaque, weak as ir_weak
 from .nodes import k_ok, _describe, _hashable, _pure
 from .numpy_scalar_rules import Abs
 from .python_number_rules import _IR_CHECKED, _IR_OPERATORS
@@ -111,6 +111,10 @@ class Calls:
         if _hashable(fn) and fn in _IR_CHECKED and not node.keywords:
             return gast.BinOp(left=self.value(node.args[0]), op=_IR_OPERATORS[_IR_CHECKED[fn]](),
                               right=self.value(node.args[1]))
+        if fn is ir_opaque and len(node.args) == 1 and not node.keywords:
+            # transpiler.ir.opaque used by transpiler.helpers: libm's pow, never folded
+            return gast.Call(func=self.program.ir_symbol("opaque").ref(),
+                             args=[self.value(node.args[0])], keywords=[])
         if fn is ir_weak and len(node.args) == 2 and not node.keywords:
             # transpiler.ir.weak used by transpiler.helpers.weak: the typed NEP 50 helper.
             return self._weak(self.value(node.args[0]), node.args[0],
