@@ -50,3 +50,13 @@ def element_squares(a):
     for i in range(1, a.shape[0]):
         s += a[i] ** 2
     return s
+
+
+def float_power_after_not(y, t):
+    y = y - (not t)     # the Python-number analysis gives up on y; the scalar types do not
+    return y ** (y + 0.001)
+
+
+def int_powers_after_not(k, t, e):
+    k = k - (not t)
+    return k ** 2, k ** 3, 2 ** (k % 70) if k >= 0 else 0, k ** e

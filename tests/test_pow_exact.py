@@ -13,6 +13,7 @@ import pytest
 
 import transpiler as tp
 import pow_functions as P
+from reference import assert_same_outcome as _same, outcome
 
 CASES = ("square", "square_int", "inverse", "root", "inverse_root", "cube", "two_to",
          "math_square", "builtin_pow")
@@ -52,3 +53,26 @@ def test_square_in_a_loop_is_a_pow_call():
     compiled = tp.jit(P.sum_of_squares)
     compiled(np.ones(3))
     assert "opaque" in compiled.source()
+
+
+@pytest.mark.parametrize("args", [(1.5, False), (0.5, True), (0.7, False), (-2.0, True),
+                                  (0.0, True), (3.0, False)])
+def test_power_of_a_name_only_the_scalar_types_follow(args):
+    """Python's ``**`` (a complex result, ZeroDivisionError) where only the scalar-type
+    analysis types the operands (fuzz 2041/4258: Numba's nan for a negative base)."""
+    _check(P.float_power_after_not, args)
+
+
+@pytest.mark.parametrize("args", [(3, False, 2), (3, True, -1), (-4, False, 3), (0, True, -2),
+                                  (2 ** 40, True, 2), (5, False, 0)])
+def test_int_power_of_a_name_only_the_scalar_types_follow(args):
+    """An int or a float by the exponent's sign, an int beyond int64: Python's, or a
+    fallback (never Numba's integer power of a negative exponent)."""
+    _check(P.int_powers_after_not, args)
+
+
+def _check(fn, args):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(*outcome(fn, args), *outcome(tp.jit(fn), args))

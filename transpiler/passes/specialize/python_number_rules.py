@@ -109,7 +109,31 @@ class PythonNumberRules:
                 return self._call_helper(node, python_floordiv_int, operands)
         if isinstance(op, gast.Pow) and any("complex" in k for k in kinds):
             return self._call_helper(node, python_complex_pow, operands)
+        if isinstance(op, gast.Pow) and any(
+                not isinstance(v, Static) and not self._python_number(v, s) and
+                k & {"int", "float"} for v, s, k in zip(values, sources, kinds)):
+            return self._typed_pow(node, kinds, values, sources, operands)
         return None
+
+    def _typed_pow(self, node, kinds, values, sources, operands):
+        """``**`` of Python numbers that only the scalar-type analysis types (the
+        Python-number analysis gave up on a name: ``y0 = y0 - (not t0)``), so
+        ``_checked_binop`` would not see them: Python's rules all the same (fuzz 2041/4258:
+        a negative float to a fractional power was Numba's nan, never Python's complex)."""
+        if all(k <= {"int", "bool"} for k in kinds):
+            exponent = values[1]
+            if isinstance(exponent, Static) and type(exponent.value) in (int, bool) and \
+                    exponent.value >= 0:
+                return None if exponent.value < 2 else self._call_helper(node, int_pow, operands)
+            if self.numbers.is_nonneg(sources[1]):
+                return self._call_helper(node, int_pow, operands)
+            self.fail(node, "int ** int with an exponent that may be negative: Python gives an "
+                            "int or a float depending on its sign, compiled code cannot")
+        if any({"int", "float"} <= k for k in kinds) or (
+                any("float" in k for k in kinds) and any("int" in k for k in kinds) and
+                not all(len(k) == 1 for k in kinds)):
+            return self._call_helper(node, checked_pow_num, operands)
+        return self._call_helper(node, checked_pow, operands)
 
     def _checked_int(self, node, form, operands):
         """``form`` (transpiler.ir.CHECKED_INT) of Python-int operands: raises OverflowError
