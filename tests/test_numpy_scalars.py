@@ -480,3 +480,114 @@ def complex_by_path(c0, a):
 def test_a_result_complex_or_np_complex128_by_path(a):
     # found by the fuzzer (seed 4, N=1000): the result flag's box had no complex (KeyError)
     assert_compiles_same(complex_by_path, np.complex128(2j), a)
+
+
+# -- found by the full operator x type matrix (make matrix, 180,746 cases) ---------------------
+
+def greater_equal(a, b):
+    return a >= b
+
+
+def equal(a, b):
+    return a == b
+
+
+def not_equal(a, b):
+    return a != b
+
+
+_INT_UINT64 = [0, 1, -1, -7, 2 ** 63 - 1, -2 ** 63, np.uint64(0), np.uint64(1),
+               np.uint64(2 ** 63 - 1), np.uint64(2 ** 63), np.uint64(2 ** 64 - 1)]
+
+
+@pytest.mark.parametrize("fn", [less, greater_equal, equal, not_equal], ids=lambda f: f.__name__)
+def test_python_int_compared_with_uint64_exactly(fn):
+    # NumPy 2 compares a Python int with an np.uint64 exactly; Numba compared both in
+    # float64, where 2**63 - 1 == np.uint64(2**63) (helpers.numpy_arith.int_uint64_sign)
+    pairs = [(a, b) for a in _INT_UINT64 for b in _INT_UINT64
+             if isinstance(a, np.uint64) != isinstance(b, np.uint64)]
+    for a, b in pairs:
+        assert_compiles_same(fn, a, b)
+
+
+@pytest.mark.parametrize("x", [np.uint64(5), np.uint64(2 ** 63 - 1), np.uint64(2 ** 63),
+                               np.uint64(2 ** 64 - 1)], ids=repr)
+def test_round_of_a_uint64(x):
+    # round(np.uint64(2**63)) wrapped to -2**63; from 2**63 on the call runs as Python
+    compiled = tp.jit(round_it)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        result = compiled(x)
+    assert type(result) is int and result == round(x)
+    if x < 2 ** 63 - 1024:
+        assert_compiles_same(round_it, x)
+
+
+def floor_divide_in_place(a, b):
+    a //= b
+    return a
+
+
+def remainder_in_place(a, b):
+    a %= b
+    return a
+
+
+def remainder_in_place_of_a_slice(a, b):
+    a[1:] %= b
+    return a
+
+
+def _same_bits(p, c):
+    return (p.dtype == c.dtype and p.shape == c.shape and
+            np.array_equal(p, c, equal_nan=True) and np.array_equal(np.signbit(p), np.signbit(c)))
+
+
+@pytest.mark.parametrize("fn", [floor_divide_in_place, remainder_in_place,
+                                remainder_in_place_of_a_slice], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: d.__name__)
+@pytest.mark.parametrize("b", [-1.5, 1e308, math.inf, -0.0, np.float32(-1.5), np.int8(-128),
+                               np.float64(np.inf), np.array([2.0, -1.5, np.inf])], ids=repr)
+def test_float_floor_divide_and_remainder_in_place(fn, dtype, b):
+    # NumPy's npy_divmod (CPython's float_floor_div, float_rem): -1.5 // inf is -1.0 and
+    # -1.5 % -1.5 is -0.0; Numba's in-place operators gave -0.0 and 0.0
+    a = np.array([0.5, -1.5, 3e38], dtype=dtype)
+
+    def result(f):
+        try:
+            return f(a.copy(), b)
+        except ValueError as exc:   # a[1:] %= <3 elements>: shapes do not broadcast
+            return type(exc)
+
+    with np.errstate(all="ignore"):
+        plain = result(fn)
+        compiled = result(tp.jit(fn, fullgraph=True))
+    if plain is ValueError:
+        assert fn is remainder_in_place_of_a_slice and np.ndim(b) == 1
+        assert compiled is ValueError
+    else:
+        assert _same_bits(plain, compiled), (plain, compiled)
+
+
+def test_float_remainder_in_place_of_a_2d_array():
+    m = np.arange(6.0).reshape(2, 3) - 2.5
+    for b in (np.array([-1.5, 2.0, -0.5]), -1.5, np.float32(0.75)):
+        plain = remainder_in_place(m.copy(), b)
+        compiled = tp.jit(remainder_in_place, fullgraph=True)(m.copy(), b)
+        assert _same_bits(plain, compiled), (plain, compiled)
+
+
+def scale_column_in_place(a, b):
+    a[:, 1] *= b
+    a[0, :] -= b
+    return a
+
+
+@pytest.mark.parametrize("b", [0.1, np.float64(0.1), 3, np.int8(3), np.float32(0.1)], ids=repr)
+def test_in_place_update_of_a_slice_follows_nep50(b):
+    # a slice target (`a[:, 1] *= 0.1`) took Numba's in-place loop: float64 arithmetic cast to
+    # float32, where NumPy 2 multiplies by float32(0.1) in float32
+    a = np.arange(6, dtype=np.float32).reshape(2, 3) + np.float32(0.3)
+    plain = scale_column_in_place(a.copy(), b)
+    compiled = tp.jit(scale_column_in_place, fullgraph=True)(a.copy(), b)
+    assert _same_bits(plain, compiled), (plain, compiled)

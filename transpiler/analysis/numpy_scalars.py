@@ -68,11 +68,14 @@ class Plan:
         weak_int (tuple[bool, ...]): per operand, whether it is a Python int meeting an
             integer loop (NumPy raises OverflowError when it does not fit the dtype).
         problem (str | None): why it cannot be compiled exactly; then nothing else is set.
+        int_uint64 (bool): a comparison of a Python int with an np.uint64, which NumPy makes
+            exactly (helpers.numpy_arith.int_uint64_sign; ``loop`` is empty).
     """
     loop: tuple = ()
     result: str = ""
     weak_int: tuple = ()
     problem: str = None
+    int_uint64: bool = False
 
 
 def _operator_function(name):
@@ -147,6 +150,9 @@ def _plan(name, kinds, called=None, strong=False):
     integer = [k in ("int", "bool") or (k.startswith("np:") and np.dtype(k[3:]).kind in "biu")
                for k in kinds]
     if name in COMPARISONS and "int" in kinds and all(integer):
+        if "np:uint64" in kinds:
+            # exact, where Numba compares int64 with uint64 in float64
+            return Plan(loop=(), result="bool", int_uint64=True)
         return None    # NumPy 2 compares a Python int with an integer scalar exactly: kept
     dtypes = tuple(operand_dtype(k) for k in kinds)
     try:

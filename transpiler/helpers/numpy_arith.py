@@ -62,6 +62,20 @@ def numpy_floordiv_int64(x, y):
     return x // y
 
 
+def int_uint64_sign(i, u):
+    """-1, 0 or 1 as ``i`` (an int64: a Python int in compiled code) is less than, equal to or
+    greater than the uint64 ``u``, exactly. NumPy 2 compares a Python int with an np.uint64
+    exactly (NEP 50: comparisons with Python ints are special-cased to give the mathematical
+    answer, numpy/_core/src/umath/special_integer_comparisons.cpp); Numba converts int64 and
+    uint64 to float64, where ``2**63 - 1 == np.uint64(2**63)``."""
+    if i < 0:
+        return -1
+    j = np.uint64(i)
+    if j < u:
+        return -1
+    return 1 if j > u else 0
+
+
 def numpy_mod(x, y):
     """NumPy's ``x % y``: by zero, nan for floats, 0 for integers."""
     if np.isscalar(x) and np.isscalar(y):

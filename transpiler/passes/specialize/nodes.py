@@ -39,6 +39,8 @@ def _pure(node):
         return _pure(node.value) and _pure(node.slice)
     if isinstance(node, gast.Tuple):
         return all(_pure(e) for e in node.elts)
+    if isinstance(node, gast.Slice):   # `a[1:n]`: a view, the same elements each time
+        return all(part is None or _pure(part) for part in (node.lower, node.upper, node.step))
     if isinstance(node, gast.BinOp):   # arithmetic of pure operands: same value, no effect
         return _pure(node.left) and _pure(node.right)
     if isinstance(node, gast.UnaryOp):

@@ -9,6 +9,7 @@ from ...analysis.numpy_scalars import (array_plan, COMPARISONS, operand_dtype as
 from ...analysis.static_values import constant_node, Static
 from ...helpers.numpy_arith import (
     fit_int, store_float_checked, store_int_checked, store_numpy_float_unsigned)
+from .nodes import _as_load
 
 
 class NumpyArrayRules:
@@ -53,7 +54,8 @@ class NumpyArrayRules:
         'same_kind' in NumPy. Where NumPy's result dtype cannot be cast so into ``a``'s, the
         plain call raises (UFuncOutputCastingError, a TypeError): fall back. A NumPy scalar
         ``b`` is converted to the loop dtype, as for ``a op b``. None where the other rules
-        apply."""
+        apply. Float ``//=`` and ``%=`` become ``a[...] = a // b``: NumPy's npy_divmod, not
+        Numba's in-place kernels."""
         if len(target_kinds) != 1:
             return None
         kind = next(iter(target_kinds))
@@ -97,6 +99,17 @@ class NumpyArrayRules:
             if constant is None or not info.min <= constant <= info.max:
                 value = self._call_helper(node, fit_int, [
                     value, constant_node(int(info.min)), constant_node(int(info.max))])
+        if name in ("FloorDiv", "Mod") and resolved[0].kind == "f":
+            # `a[...] = a // b`: NumPy's float // and % are npy_divmod, CPython's
+            # float_floor_div and float_rem (-1.5 // inf is -1.0, -1.5 % -1.5 is -0.0), as
+            # Numba's out-of-place array operators; its in-place ones (and its np.floor_divide
+            # and np.remainder kernels) give -0.0 and 0.0 there. The result is computed
+            # whole, then stored, cast to the array's dtype ('same_kind', checked above).
+            whole = gast.Subscript(value=_as_load(target), slice=gast.Constant(
+                value=Ellipsis, kind=None), ctx=gast.Store())
+            return gast.copy_location(gast.Assign(
+                targets=[whole], value=gast.BinOp(left=_as_load(target), op=node.op,
+                                                  right=value), type_comment=None), node)
         return gast.AugAssign(target=target, op=node.op, value=value)
 
     def _astype(self, dtype, expr, node):

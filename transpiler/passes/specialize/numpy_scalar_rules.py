@@ -15,8 +15,8 @@ from ...analysis.scalar_types import (CALL as CALL_TYPE, random_state_kept, samp
 from ...analysis.static_values import constant_node, Static
 from ...helpers.math_checks import to_complex2
 from ...helpers.numpy_arith import (
-    alike_int_pow, alike_pow, fit_int, numpy_floordiv_int64, numpy_int_pow, numpy_lshift, numpy_rshift,
-    python_to_int_dtype)
+    alike_int_pow, alike_pow, fit_int, int_uint64_sign, numpy_floordiv_int64, numpy_int_pow,
+    numpy_lshift, numpy_rshift, python_to_int_dtype)
 from ...helpers.python_arith import evaluated_then, python_divmod_int
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
 from ...number_rules import ALIKE_BINOPS, NUMPY_BINOPS, numpy_complex_div, REPLACEMENTS
@@ -133,6 +133,15 @@ class NumpyScalarRules:
             return None
         if found.problem:
             return self.gap(node, found.problem)     # None: the plain operator, kept
+        if found.int_uint64:
+            # i < u is sign(i, u) < 0; u < i is 0 < sign(i, u)
+            exprs = [self._m(v, s) for v, s in zip(values, sources)]
+            swapped = kinds[0] == "np:uint64"
+            sign = self._call_helper(node, int_uint64_sign, exprs[::-1] if swapped else exprs)
+            pair = [constant_node(0), sign] if swapped else [sign, constant_node(0)]
+            out = gast.copy_location(gast.Compare(left=pair[0], ops=[op],
+                                                  comparators=[pair[1]]), node)
+            return gast.copy_location(self._np_cast("bool", out, node), node)
         loop = found.loop[0]
         operands = []
         for value, source, kind, weak_int in zip(values, sources, kinds, found.weak_int):
@@ -339,10 +348,12 @@ class NumpyScalarRules:
                              keywords=[])
         if fn is round and len(args) == 1 and types.of(args[0]) and all(
                 k in ("int", "bool") or k in ("np:int8", "np:int16", "np:int32", "np:int64",
-                                              "np:uint8", "np:uint16", "np:uint32")
+                                              "np:uint8", "np:uint16", "np:uint32",
+                                              "np:uint64")
                 for k in types.of(args[0])):
             # round() of an integer is that integer as a Python int, exactly (Numba goes
-            # through float64: round(2**53 + 1) lost the 1)
+            # through float64: round(2**53 + 1) lost the 1; an np.uint64 from 2**63 on wrapped
+            # to a negative int64: checked_int raises there and the call runs as Python)
             value = self._m(self.expr(args[0]), args[0])
             if types.of(args[0]) == {"int"}:
                 return value
