@@ -106,12 +106,20 @@ OPERATORS = (
         "-a", "+a", "~a", "abs(a)", "int(a)", "float(a)", "bool(a)", "round(a)", "round(a, 1)",
         "len(range(a))", "isinstance(a, int)", "isinstance(a, float)", "math.floor(a)",
         "math.ceil(a)", "math.sqrt(a)", "math.exp(a)", "math.isnan(a)")]
+    # ufuncs called on scalars take NumPy's loops (analysis/numpy_scalars.ufunc_plan); the
+    # transcendental ones (np.exp...) are libm's in compiled code (a README gap): not here
+    + [Operator(f"np.{name}(a, b)", 2) for name in (
+        "add", "floor_divide", "remainder", "divmod", "fmod", "maximum", "minimum", "fmax",
+        "power", "copysign")]
+    + [Operator(f"np.{name}(a)", 1) for name in (
+        "negative", "absolute", "sign", "sqrt", "reciprocal", "spacing", "isnan", "floor",
+        "invert", "square")]
 )
 
 
 def source(operators=OPERATORS):
     """Module text with one function ``op_<i>`` per operator (i: its index in OPERATORS)."""
-    parts = ["import math\n"]
+    parts = ["import math\nimport numpy as np\n"]
     for op in operators:
         params = "a, b" if op.arity == 2 else "a"
         parts.append(f"\ndef op_{OPERATORS.index(op)}({params}):\n    {op.body}\n")

@@ -107,7 +107,8 @@ def _pure_call(node, modules, defined):
             return True
         if root == "numpy":
             chain = _chain(func)
-            if node.keywords or set(chain) & _NUMPY_MUTATING:
+            if any(k.arg not in ("dtype", "axis", "ddof", "keepdims", "order")
+                   for k in node.keywords) or set(chain) & _NUMPY_MUTATING:
                 return False
             return len(node.args) <= _numpy_inputs(chain)
         if root is None and func.attr in _PURE_METHODS and not node.keywords:

@@ -93,30 +93,76 @@ def _operator_function(name):
 _plans = {}
 
 
-# ufuncs whose results are correctly rounded (IEEE) or exact, so Numba's computation in the loop
-# dtype is bit for bit NumPy's; other ufuncs on scalars (np.exp, np.sin...) keep the other rules.
+# ufuncs whose results are correctly rounded (IEEE) or exact, so computing in the loop dtype
+# gives NumPy's value bit for bit (those that are operators are lowered as the operators are:
+# Numba's own np.floor_divide/np.remainder of small ints give 0 for int8(-128) // -1 and trap
+# (SIGFPE) for -128 % -1).
 EXACT_UFUNCS = frozenset({
     np.add, np.subtract, np.multiply, np.true_divide, np.floor_divide, np.remainder,
     np.maximum, np.minimum, np.fmax, np.fmin, np.sqrt, np.absolute, np.negative, np.positive,
     np.floor, np.ceil, np.trunc, np.rint, np.square, np.bitwise_and, np.bitwise_or,
     np.bitwise_xor, np.invert, np.left_shift, np.right_shift, np.less, np.less_equal,
     np.greater, np.greater_equal, np.equal, np.not_equal, np.logical_and, np.logical_or,
-    np.logical_xor, np.logical_not})
+    np.logical_xor, np.logical_not, np.power, np.sign, np.isnan, np.isinf, np.isfinite,
+    np.signbit, np.copysign, np.fabs})
+
+UFUNC_OPERATORS = {np.add: "Add", np.subtract: "Sub", np.multiply: "Mult",
+                   np.true_divide: "Div", np.floor_divide: "FloorDiv", np.remainder: "Mod",
+                   np.power: "Pow", np.left_shift: "LShift", np.right_shift: "RShift",
+                   np.bitwise_and: "BitAnd", np.bitwise_or: "BitOr", np.bitwise_xor: "BitXor",
+                   np.negative: "USub", np.positive: "UAdd", np.invert: "Invert",
+                   np.absolute: "Abs"}
+"""ufunc -> the gast operator name whose lowering (Specializer._planned) computes it as NumPy
+does for scalars."""
+
+# ufuncs Numba computes with the C library (libm) in the loop's dtype: NumPy's own (SIMD)
+# implementations may differ in the last bit (README, Known gaps); the loop and result dtypes
+# are NumPy's. Complex loops are NumPy's own npy_math code: not compiled.
+LIBM_UFUNCS = frozenset({
+    np.exp, np.exp2, np.expm1, np.log, np.log2, np.log10, np.log1p, np.sin, np.cos, np.tan,
+    np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.tanh, np.arcsinh, np.arccosh,
+    np.arctanh, np.arctan2, np.hypot, np.cbrt, np.deg2rad, np.rad2deg, np.degrees,
+    np.radians, np.logaddexp, np.logaddexp2})
 
 
 def ufunc_plan(ufunc, kinds):
     """NumPy's plan for calling ``ufunc`` on scalars of type strings ``kinds`` (Python numbers
-    included: ``np.add(2, 3)`` is an np.int64), or None (not an EXACT_UFUNCS member, an
-    operand not a known scalar). Complex square roots are NumPy's own (a problem)."""
-    if ufunc not in EXACT_UFUNCS or ufunc.nin != len(kinds) or ufunc.nout != 1:
+    included: ``np.add(2, 3)`` is an np.int64), or None (an operand not a known scalar).
+
+    EXACT_UFUNCS compute in NumPy's loop dtype exactly; LIBM_UFUNCS in NumPy's loop dtype by
+    libm (the documented last-bit gap; ``np.power`` of floats too: NumPy's loop, not its
+    scalar ``**``); complex loops other than the operators', and every other ufunc on scalars are a problem (Numba's
+    implementations differ from NumPy's: ``np.sign(np.uint8(255))`` is 255 in Numba,
+    ``np.fmod`` of int8(-128) and -1 is -128, ``np.spacing(-0.0)``...)."""
+    if ufunc.nin != len(kinds) or ufunc.nout != 1:
+        return None
+    if not all(k in _PYTHON or k == "bool" or k.startswith("np:") for k in kinds):
         return None
     key = (ufunc, tuple(kinds))
     if key not in _plans:
         _plans[key] = _plan(ufunc.__name__, tuple(kinds), ufunc)
     found = _plans[key]
-    if found is not None and not found.problem and ufunc is np.sqrt and \
-            found.loop[0].startswith("complex"):
-        return Plan(problem="np.sqrt of a complex scalar is NumPy's own csqrt")
+    if found is None or found.problem:
+        return found
+    name = ufunc.__name__
+    if ufunc not in EXACT_UFUNCS and ufunc not in LIBM_UFUNCS:
+        return Plan(problem=f"np.{name} of NumPy or Python scalars is not compiled (Numba's "
+                            "implementation differs from NumPy's for some values)")
+    complex_loop = any(np.dtype(d).kind == "c" for d in found.loop)
+    if complex_loop and (ufunc in LIBM_UFUNCS or ufunc in (np.sqrt, np.sign, np.power)):
+        return Plan(problem=f"np.{name} of a complex scalar is NumPy's own complex code")
+    if ufunc in (np.fmax, np.fmin, np.maximum, np.minimum) and complex_loop:
+        return Plan(problem=f"np.{name} of complex scalars (NumPy's own ordering)")
+    if ufunc in (np.fmax, np.fmin) and np.dtype(found.loop[0]).kind == "f":
+        # which zero NumPy's loop gives for fmax(0.0, -0.0) depends on the dtype and its SIMD
+        # path (float32: the second, float64: the first, measured)
+        return Plan(problem=f"np.{name} of float scalars (NumPy's loop picks a signed zero "
+                            "by its own implementation)")
+    if ufunc is np.power and np.dtype(found.loop[0]).kind in "fc":
+        # NumPy's power loop special-cases exponents (np.power(-0.0, 0.5) is sqrt's -0.0;
+        # libm's pow gives 0.0)
+        return Plan(problem=f"np.power of {' and '.join(_describe(k) for k in kinds)} is "
+                            f"NumPy's own {found.loop[0]} power loop")
     return found
 
 

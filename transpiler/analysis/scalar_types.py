@@ -37,6 +37,14 @@ from .list_results import iterated_elements
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
 
 
+def _hashable_fn(fn):
+    try:
+        hash(fn)
+    except TypeError:
+        return False
+    return True
+
+
 def _bind(defs, node, target, value):
     """Definitions made by ``target = value``: names get ``value`` (None: unknown); a tuple
     target and a tuple value of the same length pair up element by element."""
@@ -474,13 +482,13 @@ class ScalarTypes(ScalarMerges):
         return self._tuples.get(id(node))
 
     def items_of(self, node):
-        """The item types of a call giving a tuple (``divmod``, ``math.frexp``,
+        """The item types of a call giving a tuple (``divmod``, ``np.divmod``, ``math.frexp``,
         ``math.modf``) on operands of one type each, as a tuple of frozensets; else None."""
         if not isinstance(node, gast.Call) or node.keywords or not isinstance(
                 node.func, (gast.Name, gast.Attribute)):
             return None
         fn = self.resolve(node.func)
-        if fn not in (divmod, math.frexp, math.modf):
+        if not _hashable_fn(fn) or fn not in (divmod, np.divmod, math.frexp, math.modf):
             return None
         kinds = [self.of(a) for a in node.args]
         if not all(len(k) == 1 and not k & {UNKNOWN, CALL} for k in kinds):

@@ -44,6 +44,9 @@ EMPTY_MEAN = "the mean of an empty array: NumPy warns and gives nan (graphjit)"
 VAR_DDOF = ("a variance with ddof >= the number of elements: NumPy warns and gives inf or nan "
             "(graphjit)")
 
+CREATED_FLOAT = ("a float outside the integer dtype's range (or nan) converted into a new array: "
+                 "NumPy's value is undefined (graphjit)")
+
 USER_EXCEPTION = ("an exception of a class defined in Python code: the call runs again as Python "
                   "to raise it (graphjit)")
 
@@ -62,6 +65,7 @@ NOT_REPRESENTABLE = (
     SUM_ORDER,
     EMPTY_MEAN,
     VAR_DDOF,
+    CREATED_FLOAT,
 )
 
 

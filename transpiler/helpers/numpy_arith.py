@@ -313,3 +313,49 @@ def fit_int(x, low, high):
     if x < low or x > high:
         raise OverflowError("Python integer out of bounds for the NumPy scalar's dtype")
     return x
+
+
+def numpy_sign(x, zero, one):
+    """NumPy's ``np.sign`` of a real scalar already in the loop dtype (``zero``/``one`` of that
+    dtype): numpy/_core/src/umath/loops.c.src ``@TYPE@_sign``: ``in > 0 ? 1 : (in < 0 ? -1 :
+    (in == 0 ? 0 : in))``: ``sign(-0.0)`` is +0.0, nan stays nan, an unsigned value is 0 or 1
+    (Numba gives 255 for ``np.sign(np.uint8(255))``)."""
+    if x > zero:
+        return one
+    if x < zero:
+        return zero - one
+    if x == zero:
+        return zero
+    return x
+
+
+def numpy_maximum(x, y):
+    """NumPy's ``np.maximum`` of two floats of the loop dtype (numpy/_core/src/umath/
+    loops_minmax.dispatch.c.src ``scalar_max_f``, as NumPy 2 gives for scalars): nan if either
+    is nan, else ``y`` where they compare equal (``np.maximum(0.0, -0.0)`` is -0.0)."""
+    if x != x:
+        return x
+    if y != y:
+        return y
+    return x if x > y else y
+
+
+def numpy_minimum(x, y):
+    """NumPy's ``np.minimum`` of two floats of the loop dtype: nan if either is nan, else ``y``
+    where they compare equal (``np.minimum(-0.0, 0.0)`` is 0.0)."""
+    if x != x:
+        return x
+    if y != y:
+        return y
+    return x if x < y else y
+
+
+def created_float_checked(x, low, high):
+    """A float converted into an integer array being created (``np.full(n, x, dtype=np.int8)``,
+    ``np.array([x], np.uint8)``): NumPy casts it unsafely, with a RuntimeWarning and a value
+    C leaves undefined where it is nan or outside ``(low, high)``: said not to fit there (an
+    effect-free call runs again as Python), never guessed."""
+    if not low < x < high:
+        raise OverflowError("a float outside the integer dtype's range (or nan) converted "
+                            "into a new array: NumPy's value is undefined (graphjit)")
+    return x

@@ -63,3 +63,32 @@ def numpy_clip(a, low, high):
         raise OverflowError("np.clip with a NaN bound: NumPy gives NaN, Numba ignores the "
                             "bound (graphjit)")
     return np.clip(a, low, high)
+
+
+def _byte_extent(a):
+    """The first and one-past-last byte addresses array ``a`` (not empty) may touch."""
+    low = a.ctypes.data
+    high = low + a.itemsize
+    for k in range(a.ndim):
+        step = (a.shape[k] - 1) * a.strides[k]
+        if step < 0:
+            low = low + step
+        else:
+            high = high + step
+    return low, high
+
+
+def unaliased(out, b):
+    """``b``, or a copy of it where its memory may overlap ``out``'s: the operand of ``out op=
+    b``. NumPy buffers an in-place ufunc whose input overlaps its output (``a += a[::-1]``,
+    ``a[1:] += a[:-1]``, ``a += a.T``: the result is computed from the old values,
+    numpy/_core/src/umath/ufunc_object.c, NPY_ITER_COPY_IF_OVERLAP); Numba's in-place loops
+    read elements already updated. A copy where the byte extents overlap (more than NumPy's
+    exact test, never less) gives NumPy's values."""
+    if out.size == 0 or b.size == 0:
+        return b
+    low, high = _byte_extent(out)
+    b_low, b_high = _byte_extent(b)
+    if low < b_high and b_low < high:
+        return b.copy()
+    return b

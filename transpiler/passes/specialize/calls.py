@@ -8,6 +8,9 @@ import gast
 import numpy as np
 
 from ...analysis.dtype_calls import static_dtype
+from ...analysis.numpy_scalars import operand_dtype
+from ...analysis.static_values import constant_node
+from ...helpers.numpy_arith import created_float_checked, fit_int
 from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_reference, Static
 from ...helpers.numpy_calls import (
     numpy_arange3, numpy_clip, numpy_random_seed, numpy_random_uniform, numpy_reshape)
@@ -82,6 +85,19 @@ class Calls:
                         return gast.Call(func=self.materialize(Static(bool), node),
                                          args=[value], keywords=[])
                     return self._call_helper(node, REPLACEMENTS[convert], [value])
+        if not isinstance(callee, Static) and self.fidelity and isinstance(
+                node.func, gast.Attribute) and node.func.attr == "fill" and len(
+                node.args) == 1 and not node.keywords and self.scalar_types is not None:
+            kinds = self.scalar_types.of(node.func.value)
+            if len(kinds) == 1 and next(iter(kinds)).startswith("arr:"):
+                # a.fill(v) converts v as a store of it into one element does (measured:
+                # np.zeros(3, np.int8).fill(300) raises OverflowError; Numba wraps)
+                value = self._m(self.expr(node.args[0]), node.args[0])
+                checked = self.checked_scalar_store(
+                    node, np.dtype(next(iter(kinds)).split(":")[1]), node.args[0], value,
+                    self.scalar_types.of(node.args[0]))
+                if checked is not value:
+                    return gast.Call(func=callee, args=[checked], keywords=[])
         if not isinstance(callee, Static) and self.fidelity and isinstance(
                 node.func, gast.Attribute) and node.func.attr == "reshape" and node.args and \
                 not node.keywords and self.scalar_types is not None and not any(
@@ -330,6 +346,8 @@ class Calls:
                 return self.materialize(Static(np.dtype(value.value).type), node_arg)
             return self._m(value, node_arg)
         args = [self.value(a) if isinstance(a, gast.Starred) else arg(a) for a in node.args]
+        if callee.value in (np.full, np.array) if _hashable(callee.value) else False:
+            args = self._created_values(node, callee.value, args)
         if isinstance(callee.value, np.ufunc) and not any(
                 isinstance(a, gast.Starred) for a in node.args):
             # a ufunc's loop (and a NumPy scalar result) follows its operands' types
@@ -337,6 +355,99 @@ class Calls:
         keywords = [gast.keyword(arg=k.arg, value=arg(k.value)) if k.arg is not None
                     else self._child(k) for k in node.keywords]
         return gast.Call(func=self.materialize(callee, node.func), args=args, keywords=keywords)
+
+    def _clip_dtype_check(self, node, exprs, bound_kinds):
+        """``np.clip(a, low, high)`` of an array: NumPy 2's clip is a ufunc whose loop is
+        NEP 50's (``np._core.umath.clip.resolve_dtypes``: an int array clipped to float
+        bounds is float64, a float32 one to an np.float64 bound float64); Numba's keeps the
+        array's dtype: falls back where they differ, and where a Python int bound may not
+        fit an integer array's dtype (NumPy clips by its value, Numba converts it first)."""
+        if self.scalar_types is None:
+            return
+        kinds = self.scalar_types.of(node.args[0])
+        if len(kinds) != 1 or not next(iter(kinds)).startswith("arr:"):
+            return
+        dtype = np.dtype(next(iter(kinds)).split(":")[1])
+        operands = [dtype]
+        for value, bound, found in zip(exprs[1:], node.args[1:], bound_kinds):
+            if isinstance(value, Static) and value.value is None:
+                continue
+            if len(found) != 1:
+                self.fail(node, "np.clip with a bound whose type differs by path")
+            kind = next(iter(found))
+            if not (kind in ("int", "float", "bool", "complex") or kind.startswith("np:")):
+                return
+            if kind == "int" and dtype.kind in "iu" and dtype.name != "int64":
+                constant = self.numbers.constant(bound)
+                info = np.iinfo(dtype)
+                if constant is None or not info.min <= constant <= info.max:
+                    self.fail(node, f"np.clip of an {dtype.name} array with a Python int bound "
+                                    "that may not fit it (NumPy clips by the value, Numba "
+                                    "converts it to the dtype first)")
+            operands.append(operand_dtype(kind))
+        if len(operands) != 3:
+            return
+        try:
+            result = np._core.umath.clip.resolve_dtypes(tuple(operands) + (None,))[-1]
+        except Exception:  # noqa: BLE001 - NumPy refuses the types: so does the plain call
+            self.fail(node, "np.clip of these types raises in NumPy")
+        if result != dtype:
+            self.fail(node, f"np.clip of a {dtype.name} array with these bounds is "
+                            f"{result.name} in NumPy (Numba keeps the array's dtype)")
+
+    def _created_values(self, node, fn, args):
+        """``args`` of ``np.full(shape, v, dtype)`` / ``np.array([v, ...], dtype)`` with an
+        integer ``dtype``: a Python int ``v`` that does not fit raises OverflowError as in
+        NumPy 2 (Numba wraps it); a float outside the dtype's range or nan (NumPy: undefined,
+        with a RuntimeWarning) is said not to fit (helpers.numpy_arith.created_float_checked).
+        NumPy integers wrap in both."""
+        if not self.fidelity or self.scalar_types is None or any(
+                isinstance(a, gast.Starred) for a in node.args):
+            return args
+        position = 2 if fn is np.full else 1
+        named = [k.value for k in node.keywords if k.arg == "dtype"]
+        source = named[0] if named else (node.args[position] if len(node.args) > position
+                                         else None)
+        found = self.expr(source) if source is not None else None
+        try:
+            dtype = np.dtype(found.value) if isinstance(found, Static) else None
+        except TypeError:
+            dtype = None
+        if dtype is None or dtype.kind not in "iu":
+            return args
+        args = list(args)
+        if fn is np.full and len(args) > 1:
+            args[1] = self._created_value(node, dtype, node.args[1], args[1])
+        elif fn is np.array and args and isinstance(node.args[0], (gast.List, gast.Tuple)):
+            elts = [self._created_value(node, dtype, e, self.value(e))
+                    for e in node.args[0].elts]
+            args[0] = type(node.args[0])(elts=elts, ctx=gast.Load())
+        return args
+
+    def _created_value(self, node, dtype, source, value):
+        """One value of _created_values, checked where NumPy and Numba differ."""
+        kinds = self.scalar_types.of(source)
+        info = np.iinfo(dtype)
+        if kinds == {"int"}:
+            constant = self.numbers.constant(source)
+            if constant is not None and info.min <= constant <= info.max:
+                return value
+            return self._call_helper(node, fit_int, [
+                value, constant_node(int(info.min)), constant_node(int(info.max))])
+        if len(kinds) == 1 and (kinds == {"float"} or next(iter(kinds)).startswith(
+                "np:float")):
+            constant = self.numbers.constant(source)
+            if constant is not None and info.min <= constant <= info.max:
+                return value
+            low = float(info.min) - 1.0
+            if low == float(info.min):
+                low = float(np.nextafter(float(info.min), -np.inf))
+            return self._call_helper(node, created_float_checked, [
+                value, constant_node(low), constant_node(float(info.max) + 1.0)])
+        if kinds & {"int", "float"} or any(k.startswith("np:float") for k in kinds):
+            self.fail(node, "a number of several types by path converted into a new integer "
+                            "array (NumPy converts each its own way)")
+        return value
 
     def _numpy_checked_call(self, node, fn):
         """``np.arange``/``np.clip`` where Numba's answer differs from NumPy's: the helpers of
@@ -370,6 +481,7 @@ class Calls:
                for b in bounds):
             self.fail(node, "np.clip with a NaN bound (NumPy gives NaN; Numba ignores it)")
         kinds = [self.scalar_types.of(a) if self.scalar_types else set() for a in node.args[1:]]
+        self._clip_dtype_check(node, exprs, kinds)
         if all(not isinstance(b, Static) or type(b.value) is float for b in bounds) and \
                 all(k and all(x in ("float", "int") or x.startswith("np:float") for x in k)
                     for k in kinds) and any(

@@ -7,7 +7,7 @@ import copy
 import gast
 
 from ...analysis.static_values import BINOPS, CMPOPS, is_scalar, Static, UNARYOPS
-from .nodes import _Converted
+from .nodes import _Converted, _pure
 from .python_number_rules import _CHECKED_BINOPS
 from .refusals import _UNSUPPORTED_EXPRS
 
@@ -117,8 +117,8 @@ class Expressions:
         return gast.UnaryOp(op=node.op, operand=self._m(operand, node.operand))
 
     def expr_Compare(self, node):
-        links = self._int_float_chain(node)     # exact int/float links: one by one
-        if links is not None:
+        links = self._int_float_chain(node) or self._numpy_chain(node)
+        if links is not None:     # exact links, one by one
             return self.expr(links)
         operands = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
         if all(isinstance(o, Static) for o in operands):
@@ -178,6 +178,25 @@ class Expressions:
                                 "compiled: Numba does not compare Python object identity")
         nodes = [self._m(o, n) for o, n in zip(operands, sources)]
         return gast.Compare(left=nodes[0], ops=node.ops, comparators=nodes[1:])
+
+    def _numpy_chain(self, node):
+        """A chained comparison with a NumPy scalar operand (``a == b == c``) as the ``and``
+        of its links (Python's own meaning, the middle operands evaluated once: they must be
+        pure), so that each link takes NumPy's rules (NEP 50: ``np.float32(0.1) == 0.1`` is
+        True); None where no operand is a NumPy scalar."""
+        if len(node.ops) < 2 or not self.fidelity or self.scalar_types is None:
+            return None
+        sources = [node.left] + node.comparators
+        if not any(k.startswith("np:") for s in sources for k in self.scalar_types.of(s)):
+            return None
+        if any(isinstance(op, (gast.In, gast.NotIn, gast.Is, gast.IsNot)) for op in node.ops):
+            return None
+        if not all(_pure(s) for s in sources[1:-1]):
+            self.fail(node, "a chained comparison of NumPy scalars whose middle operand is "
+                            "not a name or arithmetic of names (write two comparisons)")
+        links = [gast.copy_location(gast.Compare(left=a, ops=[op], comparators=[b]), node)
+                 for op, a, b in zip(node.ops, sources, sources[1:])]
+        return gast.copy_location(gast.BoolOp(op=gast.And(), values=links), node)
 
     def expr_BoolOp(self, node):
         # Python returns the first operand that decides: fold a static prefix.

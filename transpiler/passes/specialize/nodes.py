@@ -50,9 +50,12 @@ def _pure(node):
 
 def _cannot_raise(node):
     """Whether evaluating ``node`` can neither raise nor have an effect: a name, a constant,
-    a negated constant (``a[-1]``), a tuple of them; not arithmetic (``1 % 0``) or calls."""
+    a negated constant (``a[-1]``), a slice or a tuple of them; not arithmetic (``1 % 0``) or calls."""
     if isinstance(node, gast.Tuple):
         return all(_cannot_raise(e) for e in node.elts)
+    if isinstance(node, gast.Slice):
+        return all(part is None or _cannot_raise(part)
+                   for part in (node.lower, node.upper, node.step))
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
         return isinstance(node.operand, gast.Constant)
     return isinstance(node, (gast.Name, gast.Constant))

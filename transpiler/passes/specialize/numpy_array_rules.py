@@ -134,10 +134,19 @@ class NumpyArrayRules:
         parts = next(iter(base)).split(":")
         ndim = int(parts[2])
         index = target.slice.elts if isinstance(target.slice, gast.Tuple) else [target.slice]
-        if len(index) != ndim or any(isinstance(i, gast.Slice) for i in index):
-            return value     # a store into a slice: broadcast by NumPy's casting rules
-        dtype = np.dtype(parts[1])
         kinds = self.scalar_types.of(source) if kinds is None else kinds
+        if (len(index) != ndim or any(isinstance(i, gast.Slice) for i in index)) and (
+                not kinds or not all(_real_kind(k) or k == "complex" or (
+                    k.startswith("np:") and np.dtype(k[3:]).kind == "c") for k in kinds)):
+            # a store of an array into a slice: NumPy's unsafe cast, as Numba's (a scalar
+            # into a slice is converted as into one element, measured: a[1:] = 300 raises)
+            return value
+        return self.checked_scalar_store(node, np.dtype(parts[1]), source, value, kinds)
+
+    def checked_scalar_store(self, node, dtype, source, value, kinds):
+        """``value`` (the user's ``source``, of types ``kinds``) converted as NumPy 2 converts
+        a scalar stored into an array of ``dtype`` (an element, a slice, ``a.fill(value)``:
+        the same rules, measured): see _checked_store."""
         if dtype.kind not in "iu" or not kinds:
             return value
         if len(kinds) > 1:

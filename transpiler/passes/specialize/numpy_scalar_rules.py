@@ -9,14 +9,16 @@ import gast
 import numpy as np
 
 from ...analysis.scalar_kinds import alike_pair
-from ...analysis.numpy_scalars import COMPARISONS, plan as numpy_scalar_plan, ufunc_plan
+from ...analysis.numpy_scalars import (COMPARISONS, plan as numpy_scalar_plan, UFUNC_OPERATORS,
+                                       ufunc_plan)
 from ...analysis.scalar_types import (CALL as CALL_TYPE, random_state_kept, sample as sample_of,
                                       type_of_value, UNKNOWN as UNKNOWN_TYPE)
 from ...analysis.static_values import constant_node, Static
 from ...helpers.math_checks import to_complex2
 from ...helpers.numpy_arith import (
     alike_int_pow, alike_pow, fit_int, int_uint64_sign, numpy_floordiv_int64, numpy_int_pow,
-    numpy_lshift, numpy_rshift, python_to_int_dtype)
+    numpy_lshift, numpy_maximum, numpy_minimum, numpy_rshift, numpy_sign,
+    python_to_int_dtype)
 from ...helpers.python_arith import evaluated_then, python_divmod_int
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
 from ...number_rules import ALIKE_BINOPS, NUMPY_BINOPS, numpy_complex_div, REPLACEMENTS
@@ -143,6 +145,12 @@ class NumpyScalarRules:
                                                   comparators=[pair[1]]), node)
             return gast.copy_location(self._np_cast("bool", out, node), node)
         loop = found.loop[0]
+        if ufunc in UFUNC_OPERATORS:
+            # computed as the operator is (Numba's own integer ufunc loops differ from NumPy's:
+            # np.floor_divide(np.int8(-128), -1) is 0 there, np.remainder traps)
+            name = UFUNC_OPERATORS[ufunc]
+            op = getattr(gast, name)() if name != "Abs" else Abs()
+            ufunc = None
         operands = []
         for value, source, kind, weak_int in zip(values, sources, kinds, found.weak_int):
             expr = self._m(value, source)
@@ -155,7 +163,14 @@ class NumpyScalarRules:
             if kind != "np:" + loop:
                 expr = self._np_cast(loop, expr, node)
             operands.append(expr)
-        if ufunc is not None:
+        if ufunc is np.sign:
+            out = self._call_helper(node, numpy_sign, operands + [
+                self._np_cast(loop, constant_node(0), node),
+                self._np_cast(loop, constant_node(1), node)])
+        elif ufunc in (np.maximum, np.minimum) and np.dtype(loop).kind == "f":
+            out = self._call_helper(node, numpy_maximum if ufunc is np.maximum
+                                    else numpy_minimum, operands)
+        elif ufunc is not None:
             out = gast.Call(func=self.materialize(Static(ufunc), node), args=operands,
                             keywords=[])
         elif name in COMPARISONS:
@@ -293,6 +308,20 @@ class NumpyScalarRules:
                 self._m(value, args[0]), below, above])
             return gast.Call(func=self.materialize(Static(fn), node), args=[value],
                              keywords=[])
+        if fn is np.divmod and len(args) == 2 and not node.keywords and all(
+                k and all(t in ("int", "float", "complex", "bool") or t.startswith("np:")
+                          for t in k) for k in kinds):
+            # NumPy's floor_divide and remainder loops (Numba's np.divmod gives Python numbers
+            # and traps for int8(-128), -1)
+            if not all(_pure(a) for a in args):
+                self.fail(node, "np.divmod() of scalars with an operand that is a call (its "
+                                "// and % would evaluate it twice here)")
+            values = [self.expr(a) for a in args]
+            parts = [self._numpy_scalar_op(node, u, values, args)
+                     for u in (np.floor_divide, np.remainder)]
+            if any(p is None for p in parts):
+                self.fail(node, "np.divmod() of scalars whose types differ by path")
+            return gast.Tuple(elts=[self._m(p, node) for p in parts], ctx=gast.Load())
         if isinstance(fn, np.ufunc) and _hashable(fn):
             values = [self.expr(a) for a in args]
             return self._numpy_scalar_op(node, fn, values, args)

@@ -7,6 +7,7 @@ import numpy as np
 
 from ...analysis.static_values import Static, library_reference
 from ...helpers.numpy_arith import element_index_checked
+from ...helpers.numpy_calls import unaliased
 from .nodes import _as_load, _cannot_raise, _load, _pure, _store
 from .python_number_rules import _CHECKED_BINOPS
 from .refusals import _UNSUPPORTED_STMTS
@@ -59,6 +60,15 @@ class Statements:
         value = self.value(node.value)
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
             checked = self._checked_store(node, node.targets[0], node.value, value)
+            index = node.targets[0].slice
+            if checked is not value and any(isinstance(n, gast.Slice) for n in gast.walk(
+                    index)):
+                # a scalar into a slice: NumPy converts it as into an element, after Python
+                # evaluated the index (which cannot raise here, or it falls back)
+                if not _cannot_raise(index):
+                    self.fail(node, "a checked store into a slice whose index may raise")
+                return [gast.Assign(targets=[self.target(node.targets[0])], value=checked,
+                                    type_comment=None)]
             if checked is not value:
                 # Python evaluates the value, then the index, and NumPy's setitem checks the
                 # index before it converts the value: `a[1 % 0] = -1.5` raises
@@ -132,7 +142,8 @@ class Statements:
         if isinstance(target, gast.Subscript) and any(
                 isinstance(n, gast.Slice) for n in gast.walk(target.slice)):
             base = {n.id for n in gast.walk(target.value) if isinstance(n, gast.Name)}
-            if base & {n.id for n in gast.walk(node.value) if isinstance(n, gast.Name)}:
+            if base & {n.id for n in gast.walk(node.value) if isinstance(n, gast.Name)} and \
+                    not self._array_update_of_array(node):
                 # NumPy buffers an in-place ufunc whose input overlaps its output; Numba
                 # does not (out[1:] += out[:-1] gives running sums there).
                 self.fail(node, "an in-place update of an array slice from the same array "
@@ -150,6 +161,11 @@ class Statements:
                                        type_comment=None))
             target = gast.Subscript(value=target.value, slice=_load(index), ctx=gast.Store())
         value = self.expr(node.value)
+        if self._array_update_of_array(node) and (isinstance(target, gast.Name) or _pure(
+                target)):
+            # NumPy computes from the old values where the operand overlaps the array
+            value = self._call_helper(node, unaliased, [_as_load(target),
+                                                        self._m(value, node.value)])
         if isinstance(target, gast.Name) or (isinstance(target, gast.Subscript) and
                                              _pure(target)):
             current = _as_load(target)
@@ -207,6 +223,16 @@ class Statements:
             return hoisted + [gast.Assign(targets=[target], value=gast.BinOp(
                 left=like, op=node.op, right=value), type_comment=None)]
         return hoisted + [gast.AugAssign(target=target, op=node.op, value=value)]
+
+    def _array_update_of_array(self, node):
+        """Whether ``node`` (``t op= v``) updates an array from an array: ``t`` an array on
+        every path, ``v`` one on some path."""
+        if self.scalar_types is None:
+            return False
+        target_kinds = self.scalar_types.of(node.target)
+        value_kinds = self.scalar_types.of(node.value)
+        return bool(target_kinds) and all(k.startswith("arr:") for k in target_kinds) and \
+            any(k.startswith("arr:") for k in value_kinds)
 
     def _number_unknown_op(self, node):
         """Whether ``x op= v`` (``node``) updates a name that holds numbers but for this very

@@ -1,0 +1,253 @@
+"""An adversarial review's findings (issue 14): ufuncs called on NumPy scalars, in-place
+updates between overlapping views, scalar stores into slices and new integer arrays, np.clip's
+result dtype, chained comparisons of NumPy scalars.
+
+Each case runs plainly and with ``fullgraph=True`` (reference.assert_compiles_same: value,
+type, dtype, exception type, arguments after the call); the ones that must fall back are
+checked to warn and give the plain result. Before the fixes, ``np.mod(np.int8(-128), -1)``
+killed the process (SIGFPE) and every other case here gave a different value or type.
+"""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+
+from reference import assert_compiles_same, outcome
+
+
+def mod(a, b):
+    return np.mod(a, b)
+
+
+def floor_divide(a, b):
+    return np.floor_divide(a, b)
+
+
+def np_divmod(a, b):
+    return np.divmod(a, b)
+
+
+def fmod(a, b):
+    return np.fmod(a, b)
+
+
+def sign(a):
+    return np.sign(a)
+
+
+def maximum(a, b):
+    return np.maximum(a, b)
+
+
+def minimum(a, b):
+    return np.minimum(a, b)
+
+
+def exp(a):
+    return np.exp(a)
+
+
+def add_one(a):
+    return np.add(a, 1)
+
+
+def mod_in_loop(a, d):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = np.mod(a[i], d)
+    return out
+
+
+I8 = np.int8
+
+
+@pytest.mark.parametrize("fn,args", [
+    (mod, (I8(-128), I8(-1))),                  # SIGFPE before
+    (mod, (np.int64(-2 ** 63), -1)),
+    (mod, (I8(7), I8(0))),
+    (mod, (np.int16(7), -2)),
+    (mod, (np.uint8(7), 300)),                  # OverflowError (NEP 50)
+    (floor_divide, (I8(-128), I8(-1))),         # -128 in NumPy, 0 before
+    (floor_divide, (np.uint16(7), np.int8(-2))),
+    (np_divmod, (I8(-128), I8(-1))),            # SIGFPE before
+    (np_divmod, (7, -2)),                       # np.int64s, not Python ints
+    (np_divmod, (7.5, -2.0)),
+    (np_divmod, (np.float32(7.5), 0.0)),
+    (sign, (np.uint8(255),)),                   # 255 before
+    (sign, (-0.0,)),                            # +0.0 in NumPy
+    (sign, (np.float32("nan"),)),
+    (sign, (np.int16(-300),)),
+    (maximum, (0.0, -0.0)),                     # the second of equal values
+    (maximum, (-0.0, 0.0)),
+    (minimum, (np.float32(0.0), -0.0)),
+    (maximum, (np.nan, 1.0)),
+    (maximum, (1.0, np.float32("nan"))),
+    (minimum, (2, I8(3))),
+    (exp, (np.int16(3),)),                      # float32 in NumPy
+    (exp, (np.float32(1.5),)),
+    (add_one, (3,)),                            # np.int64, not a Python int
+    (add_one, (I8(127),)),                      # wraps to int8
+    (add_one, (np.uint64(5),)),
+    (mod_in_loop, (np.array([-128, 5], dtype=np.int8), -1)),    # SIGFPE before
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_ufuncs_of_scalars(fn, args):
+    with np.errstate(all="ignore"):
+        assert_compiles_same(fn, *args)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (fmod, (I8(-128), I8(-1))),                 # Numba's integer fmod differs
+    (exp, (I8(3),)),                            # float16 in NumPy
+    (exp, (True,)),
+    (sign, (np.True_,)),                        # TypeError in NumPy
+    (maximum, (np.complex64(1j), 1.0)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_ufuncs_that_fall_back(fn, args):
+    compiled = tp.jit(fn)
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="ignore"):
+        warnings.simplefilter("always")
+        plain, got = outcome(fn, args)[0], outcome(compiled, args)[0]
+    assert plain[0] == got[0]
+    assert type(plain[1]) is type(got[1]) and repr(plain[1]) == repr(got[1])
+    assert any(issubclass(w.category, tp.FallbackWarning) for w in caught)
+
+
+def add_reversed(a):
+    a += a[::-1]
+    return a
+
+
+def add_transposed(a):
+    a += a.T
+    return a
+
+
+def shift_add(a):
+    b = a[:-1]
+    a[1:] += b
+    return a
+
+
+def update(a, b):
+    a += b
+    return a
+
+
+@pytest.mark.parametrize("fn,args", [
+    (add_reversed, (np.arange(5.0),)),
+    (add_transposed, (np.arange(9.0).reshape(3, 3),)),
+    (add_transposed, (np.arange(9, dtype=np.int8).reshape(3, 3),)),
+    (shift_add, (np.arange(6),)),
+    (update, (np.arange(4.0), np.ones(4))),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_in_place_updates_from_overlapping_views(fn, args):
+    assert_compiles_same(fn, *args)
+
+
+def test_in_place_update_by_an_aliasing_argument():
+    compiled = tp.jit(update, fullgraph=True)
+    for cut in ((slice(1, None), slice(None, -1)), (slice(None, -1), slice(1, None))):
+        plain_a, jit_a = np.arange(6.0), np.arange(6.0)
+        update(plain_a[cut[0]], plain_a[cut[1]])
+        compiled(jit_a[cut[0]], jit_a[cut[1]])
+        assert np.array_equal(plain_a, jit_a), (cut, plain_a, jit_a)
+
+
+def store_slice(a, v):
+    a[1:] = v
+    return a
+
+
+def store_column(a, v):
+    a[:, 0] = v
+    return a
+
+
+def fill(a, v):
+    a.fill(v)
+    return a
+
+
+def full_int8(v):
+    return np.full(3, v, dtype=np.int8)
+
+
+def array_uint8(v):
+    return np.array([v, 1], dtype=np.uint8)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (store_slice, (np.zeros(3, np.int8), 300)),         # OverflowError, wrapped before
+    (store_slice, (np.zeros(3, np.uint8), -1)),
+    (store_slice, (np.zeros(3, np.int8), float("nan"))),    # ValueError
+    (store_slice, (np.zeros(3, np.int8), 1e10)),
+    (store_slice, (np.zeros(3, np.int8), np.int64(300))),
+    (store_slice, (np.zeros(3, np.uint8), np.int64(300))),  # a NumPy int wraps
+    (store_slice, (np.zeros(3, np.int8), 3.7)),
+    (store_slice, (np.zeros(3, np.int8), np.arange(2))),
+    (store_slice, (np.zeros(3, np.float32), 0.1)),
+    (store_column, (np.zeros((2, 2), np.int16), 70000)),
+    (fill, (np.zeros(3, np.int8), 300)),
+    (fill, (np.zeros(3, np.uint8), -1.0)),
+    (fill, (np.zeros(3, np.int8), 5)),
+    (full_int8, (300,)),
+    (full_int8, (3.7,)),
+    (full_int8, (np.int64(300),)),
+    (array_uint8, (300,)),
+    (array_uint8, (-1,)),
+    (array_uint8, (5,)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_scalar_stores_convert_as_numpy(fn, args):
+    assert_compiles_same(fn, *args)
+
+
+def test_a_float_out_of_range_into_a_new_int_array_runs_as_python():
+    compiled = tp.jit(full_int8)
+    with warnings.catch_warnings(record=True), np.errstate(all="ignore"):
+        warnings.simplefilter("always")
+        for v in (1e10, float("nan")):
+            assert np.array_equal(compiled(v), full_int8(v))
+
+
+def clip(a, low, high):
+    return np.clip(a, low, high)
+
+
+@pytest.mark.parametrize("args", [
+    (np.arange(4, dtype=np.float32), 0.5, 2.5),
+    (np.arange(4), 1, 2),
+    (np.arange(4, dtype=np.int8), np.int8(1), np.int8(2)),
+], ids=repr)
+def test_clip_keeps_compiling(args):
+    assert_compiles_same(clip, *args)
+
+
+@pytest.mark.parametrize("args", [
+    (np.arange(4, dtype=np.int8), 0.5, 2.5),                 # float64 in NumPy
+    (np.arange(4, dtype=np.float32), np.float64(0.5), 2.5),  # float64 in NumPy
+    (np.arange(4, dtype=np.int8), 0, 300),                   # clipped by value in NumPy
+], ids=repr)
+def test_clip_of_another_result_dtype_falls_back(args):
+    compiled = tp.jit(clip)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got, want = compiled(*args), clip(*args)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert any(issubclass(w.category, tp.FallbackWarning) for w in caught)
+
+
+def chain(a, b, c):
+    return a == b == c
+
+
+@pytest.mark.parametrize("args", [
+    (np.float32(0.1), 0.1, np.float32(0.1)),     # NEP 50: True (False before)
+    (np.float32(1), 1.0, np.float32(1)),
+    (np.uint8(1), 1, np.int8(1)),
+    (np.float32(0.1), np.float32(0.1), 0.2),
+], ids=repr)
+def test_chained_comparisons_of_numpy_scalars(args):
+    assert_compiles_same(chain, *args)
