@@ -111,9 +111,10 @@ OPERATORS = (
     + [Operator(f"np.{name}(a, b)", 2) for name in (
         "add", "floor_divide", "remainder", "divmod", "fmod", "maximum", "minimum", "fmax",
         "power", "copysign")]
+    + [Operator("np.where(True, a, b)", 2), Operator("np.where(False, a, b)", 2)]
     + [Operator(f"np.{name}(a)", 1) for name in (
         "negative", "absolute", "sign", "sqrt", "reciprocal", "spacing", "isnan", "floor",
-        "invert", "square")]
+        "invert", "square", "round", "exp")]
 )
 
 

@@ -308,6 +308,25 @@ class NumpyScalarRules:
                 self._m(value, args[0]), below, above])
             return gast.Call(func=self.materialize(Static(fn), node), args=[value],
                              keywords=[])
+        if fn in (np.round, np.around) and 1 <= len(args) <= 2 and not node.keywords and \
+                len(kinds[0]) == 1 and (next(iter(kinds[0])).startswith("np:") or
+                                        kinds[0] == {"float"}):
+            return self._numpy_round(node, args, next(iter(kinds[0])),
+                                     kinds[1] if len(args) == 2 else {"int"})
+        if fn is np.where and len(args) == 3 and not node.keywords and all(
+                len(k) == 1 and (next(iter(k)) in ("int", "float", "complex", "bool") or
+                                 next(iter(k)).startswith("np:")) for k in kinds[1:]):
+            # NumPy's result dtype is the weak (NEP 50) promotion of the two scalars, each
+            # converted to it unsafely (np.where(c, np.int8(1), 300) is array(44, int8) where
+            # 300 is taken); Numba promotes by its own rules
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                dtype = np.result_type(*[sample_of(next(iter(k))) for k in kinds[1:]])
+            if dtype.name == "float16":
+                self.fail(node, "np.where of float16 scalars (Numba has no float16 scalars)")
+            return gast.Call(func=self.materialize(Static(np.where), node), args=[
+                self.value(args[0])] + [self._np_cast(dtype.name, self._m(self.expr(a), a),
+                                                      node) for a in args[1:]], keywords=[])
         if fn is np.divmod and len(args) == 2 and not node.keywords and all(
                 k and all(t in ("int", "float", "complex", "bool") or t.startswith("np:")
                           for t in k) for k in kinds):
@@ -391,14 +410,16 @@ class NumpyScalarRules:
                 k == "float" or k in ("np:float32", "np:float64") for k in types.of(args[0])):
             return self._call_helper(node, checked_round, [self._m(self.expr(args[0]),
                                                                    args[0])])
-        if fn is round and len(args) == 2 and types.of(args[0]) == {"float"} and \
-                types.of(args[1]) and types.of(args[1]) <= {"int", "bool"}:
+        # the digits are an index (PyNumber_Index): an int, a bool or a NumPy integer alike
+        digits_ok = len(args) == 2 and types.of(args[1]) and types.of(args[1]) <= {
+            "int", "bool", "np:int8", "np:int16", "np:int32", "np:int64", "np:uint8",
+            "np:uint16", "np:uint32", "np:uint64"}
+        if fn is round and len(args) == 2 and types.of(args[0]) == {"float"} and digits_ok:
             # CPython's correctly rounded round(x, n) (Numba's scales by 10**n: 0.2 for 0.1)
             return self._call_helper(node, python_round_digits,
                                      [self._m(self.expr(a), a) for a in args])
         if fn is round and len(args) == 2 and len(types.of(args[0])) == 1 and \
-                types.of(args[0]) <= {"np:float32", "np:float64"} and types.of(args[1]) and \
-                types.of(args[1]) <= {"int", "bool"}:
+                types.of(args[0]) <= {"np:float32", "np:float64"} and digits_ok:
             # NumPy's own algorithm, in the scalar's dtype (Numba's differs from 10**9 on)
             return self._call_helper(node, numpy_round_digits,
                                      [self._m(self.expr(a), a) for a in args])
@@ -420,6 +441,24 @@ class NumpyScalarRules:
                                       args=[value], keywords=[])
                 return value
         return None
+
+    def _numpy_round(self, node, args, kind, digit_kinds):
+        """``np.round(x[, n])`` of a NumPy scalar or a Python float ``x`` (type ``kind``):
+        NumPy's algorithm in x's dtype (helpers.rounding.numpy_round_digits; Numba's
+        np.round of a float32 gives a float64), an integer unchanged for a constant ``n >=
+        0``; otherwise it falls back."""
+        dtype = "float64" if kind == "float" else kind[3:]
+        value = self._m(self.expr(args[0]), args[0])
+        digits = self.expr(args[1]) if len(args) == 2 else Static(0)
+        if np.dtype(dtype).kind in "iu":
+            if isinstance(digits, Static) and type(digits.value) is int and digits.value >= 0:
+                return self._np_cast(dtype, value, node)
+            self.fail(node, "np.round of a NumPy integer to digits that may be negative")
+        if dtype not in ("float32", "float64") or not digit_kinds <= {"int", "bool"}:
+            self.fail(node, f"np.round of a {dtype} scalar (NumPy's own rounding of its type)")
+        return self._np_cast(dtype, self._call_helper(node, numpy_round_digits, [
+            self._np_cast(dtype, value, node), self._m(digits, args[1] if len(args) == 2
+                                                       else node)]), node)
 
     def _np_cast(self, dtype, expr, node):
         """``np.<dtype>(expr)`` (a conversion: wraps integers, rounds floats)."""
