@@ -251,3 +251,42 @@ def chain(a, b, c):
 ], ids=repr)
 def test_chained_comparisons_of_numpy_scalars(args):
     assert_compiles_same(chain, *args)
+
+
+def np_round(x):
+    return np.round(x)
+
+
+def np_round_digits(x, n):
+    return np.round(x, n)
+
+
+def round_digits(x, n):
+    return round(x, n)
+
+
+def where(c, a, b):
+    return np.where(c, a, b)
+
+
+def gcd(a, b):
+    return math.gcd(a, b)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (np_round, (np.float32(2.5),)),             # np.float32 (a Python float before)
+    (np_round, (np.int8(3),)),
+    (np_round, (np.float64(-0.5),)),
+    (np_round_digits, (np.float32(2.567), 1)),
+    (np_round_digits, (2.675, 2)),              # NumPy's algorithm: 2.68
+    (round_digits, (2.675, np.int64(2))),       # CPython's: 2.67 (2.68 before)
+    (round_digits, (np.float32(2.675), np.int8(2))),
+    (where, (True, np.float32(1.5), 2.5)),      # float32 (float64 before)
+    (where, (False, np.int8(1), 300)),          # NumPy converts 300 unsafely: 44
+    (where, (np.True_, np.uint64(1), -1)),
+    (where, (np.array([True, False]), np.float32(1.5), 2.5)),
+    (gcd, (np.uint8(12), np.uint8(18))),        # a Python int (np.uint8 before)
+    (gcd, (np.int16(-12), 18)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_numpy_calls_of_scalars(fn, args):
+    assert_compiles_same(fn, *args)

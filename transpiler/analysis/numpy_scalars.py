@@ -104,7 +104,7 @@ EXACT_UFUNCS = frozenset({
     np.bitwise_xor, np.invert, np.left_shift, np.right_shift, np.less, np.less_equal,
     np.greater, np.greater_equal, np.equal, np.not_equal, np.logical_and, np.logical_or,
     np.logical_xor, np.logical_not, np.power, np.sign, np.isnan, np.isinf, np.isfinite,
-    np.signbit, np.copysign, np.fabs})
+    np.signbit, np.copysign, np.fabs, np.conjugate, np.nextafter})
 
 UFUNC_OPERATORS = {np.add: "Add", np.subtract: "Sub", np.multiply: "Mult",
                    np.true_divide: "Div", np.floor_divide: "FloorDiv", np.remainder: "Mod",

@@ -3,6 +3,7 @@
 ufuncs called on scalars by the type model.
 """
 import itertools
+import math
 import warnings
 
 import gast
@@ -308,6 +309,14 @@ class NumpyScalarRules:
                 self._m(value, args[0]), below, above])
             return gast.Call(func=self.materialize(Static(fn), node), args=[value],
                              keywords=[])
+        if fn is math.gcd and args and known and any(
+                next(iter(k)).startswith("np:") for k in kinds):
+            # Python's gcd gives an int whatever integers it is given (Numba keeps the
+            # NumPy type: np.uint8 for two np.uint8s); a uint64 gcd from 2**63 on is beyond
+            # int64 (checked_int: said not to fit)
+            call = gast.Call(func=self.materialize(Static(fn), node),
+                             args=[self.value(a) for a in args], keywords=[])
+            return self._call_helper(node, REPLACEMENTS[int], [call])
         if fn in (np.round, np.around) and 1 <= len(args) <= 2 and not node.keywords and \
                 len(kinds[0]) == 1 and (next(iter(kinds[0])).startswith("np:") or
                                         kinds[0] == {"float"}):
