@@ -114,7 +114,7 @@ OPERATORS = (
     + [Operator("np.where(True, a, b)", 2), Operator("np.where(False, a, b)", 2)]
     + [Operator(f"np.{name}(a)", 1) for name in (
         "negative", "absolute", "sign", "sqrt", "reciprocal", "spacing", "isnan", "floor",
-        "invert", "square", "round", "exp")]
+        "invert", "square", "round")]
 )
 
 

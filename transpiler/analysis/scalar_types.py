@@ -37,14 +37,6 @@ from .list_results import iterated_elements
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
 
 
-def _hashable_fn(fn):
-    try:
-        hash(fn)
-    except TypeError:
-        return False
-    return True
-
-
 def _bind(defs, node, target, value):
     """Definitions made by ``target = value``: names get ``value`` (None: unknown); a tuple
     target and a tuple value of the same length pair up element by element."""
@@ -488,7 +480,7 @@ class ScalarTypes(ScalarMerges):
                 node.func, (gast.Name, gast.Attribute)):
             return None
         fn = self.resolve(node.func)
-        if not _hashable_fn(fn) or fn not in (divmod, np.divmod, math.frexp, math.modf):
+        if fn not in (divmod, np.divmod, math.frexp, math.modf):
             return None
         kinds = [self.of(a) for a in node.args]
         if not all(len(k) == 1 and not k & {UNKNOWN, CALL} for k in kinds):
