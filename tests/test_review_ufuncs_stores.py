@@ -290,3 +290,129 @@ def gcd(a, b):
 ], ids=lambda v: getattr(v, "__name__", None) or repr(v))
 def test_numpy_calls_of_scalars(fn, args):
     assert_compiles_same(fn, *args)
+
+
+# -- a second review's findings -------------------------------------------------------------
+
+def np_equal(a, b):
+    return np.equal(a, b)
+
+
+def np_less(a, b):
+    return np.less(a, b)
+
+
+def np_abs(a):
+    return np.abs(a)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (gcd, (np.int8(-128), np.int8(0))),         # 128 (-128 before)
+    (gcd, (np.uint64(2 ** 64 - 1), 3)),          # 3 (1 before)
+    (gcd, (0, -2 ** 63)),                        # 2**63: runs as Python (effect-free)
+    (gcd, (12, -18)),
+    (gcd, (True, 4)),
+    (np_equal, (np.int8(127), 300)),             # False (OverflowError before)
+    (np_less, (np.uint8(5), -1)),
+    (np_less, (3, np.uint64(2 ** 63))),
+    (np_abs, (np.int8(-128),)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_second_review_scalar_calls(fn, args):
+    if fn is gcd and args == (0, -2 ** 63):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert tp.jit(fn)(*args) == fn(*args) == 2 ** 63
+        return
+    assert_compiles_same(fn, *args)
+
+
+def test_complex_absolute_falls_back():
+    # NumPy's npy_cabs differs from Python's abs in the last bit: runs as Python
+    compiled = tp.jit(np_abs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = compiled(np.complex128(-3 + 0.5j))
+    assert got == np_abs(np.complex128(-3 + 0.5j)) and type(got) is np.float64
+    assert any(issubclass(w.category, tp.FallbackWarning) for w in caught)
+
+
+def strided_update(a):
+    a[::2] += a[1::2]
+    return a
+
+
+def prefix_rows(a):
+    for i in range(1, a.shape[0]):
+        a[i:] += a[i - 1]
+    return a
+
+
+@pytest.mark.parametrize("fn,args", [
+    (update, (np.zeros(4), np.ones(3))),              # ValueError (read past the end before)
+    (update, (np.zeros((4, 1)), np.ones(4))),         # ValueError (broadcast output)
+    (update, (np.zeros((2, 3)), np.ones((1, 2, 3)))),
+    (update, (np.zeros((2, 3)), np.ones((2, 1)))),
+    (strided_update, (np.arange(7.0),)),              # ValueError: 4 and 3 elements
+    (strided_update, (np.arange(8.0),)),
+    (prefix_rows, (np.arange(5.0),)),                 # an element operand (fell back)
+    (prefix_rows, (np.arange(6.0).reshape(3, 2),)),   # a row overlapping the target
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_in_place_update_shapes(fn, args):
+    assert_compiles_same(fn, *args)
+
+
+def store_mask(a, v):
+    a[a > 0] = v
+    return a
+
+
+def store_index_array(a, v, where):
+    a[where] = v
+    return a
+
+
+def array_0d(v):
+    return np.array(v, dtype=np.int8)
+
+
+def asarray_uint8(v):
+    return np.asarray([v, 2], dtype=np.uint8)
+
+
+def nested_int8(v):
+    return np.array([[v, 1], [2, 3]], dtype=np.int8)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (store_mask, (np.arange(5, dtype=np.int8), np.uint8(200))),     # wraps: -56
+    (store_mask, (np.arange(5, dtype=np.int8), np.float32(300.5))),  # 44
+    (store_mask, (np.arange(5, dtype=np.int8), 300)),                # OverflowError
+    (store_mask, (np.arange(5, dtype=np.int8), float("nan"))),       # ValueError
+    (store_index_array, (np.arange(5, dtype=np.int8), np.uint8(200), np.array([0, 2]))),
+    (store_index_array, (np.arange(5, dtype=np.int16), np.int64(2 ** 40), np.array([1]))),
+    (store_index_array, (np.arange(5, dtype=np.int8), 300, np.array([0, 2]))),
+    (array_0d, (300,)),
+    (array_0d, (float("nan"),)),
+    (array_0d, (np.int64(300),)),                 # wraps: 44
+    (array_0d, (1e10,)),
+    (asarray_uint8, (-1,)),
+    (asarray_uint8, (300,)),
+    (nested_int8, (300,)),
+    (nested_int8, (5,)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_stores_through_index_arrays_and_new_arrays(fn, args):
+    assert_compiles_same(fn, *args)
+
+
+def clip_into(a, low, high):
+    a[:] = np.clip(a, low, high)
+    return a
+
+
+@pytest.mark.parametrize("args", [
+    (np.arange(4.0), float("nan"), 3),       # NaN everywhere (an internal error before)
+    (np.arange(4.0), 1.0, 3.0),
+    (np.arange(4, dtype=np.float32), 1.0, float("nan")),
+], ids=repr)
+def test_clip_with_a_nan_bound_in_a_function_that_stores(args):
+    assert_compiles_same(clip_into, *args)

@@ -111,7 +111,9 @@ UFUNC_OPERATORS = {np.add: "Add", np.subtract: "Sub", np.multiply: "Mult",
                    np.power: "Pow", np.left_shift: "LShift", np.right_shift: "RShift",
                    np.bitwise_and: "BitAnd", np.bitwise_or: "BitOr", np.bitwise_xor: "BitXor",
                    np.negative: "USub", np.positive: "UAdd", np.invert: "Invert",
-                   np.absolute: "Abs"}
+                   np.absolute: "Abs", np.less: "Lt", np.less_equal: "LtE",
+                   np.greater: "Gt", np.greater_equal: "GtE", np.equal: "Eq",
+                   np.not_equal: "NotEq"}
 """ufunc -> the gast operator name whose lowering (Specializer._planned) computes it as NumPy
 does for scalars."""
 
@@ -153,6 +155,9 @@ def ufunc_plan(ufunc, kinds):
         return Plan(problem=f"np.{name} of a complex scalar is NumPy's own complex code")
     if ufunc in (np.fmax, np.fmin, np.maximum, np.minimum) and complex_loop:
         return Plan(problem=f"np.{name} of complex scalars (NumPy's own ordering)")
+    if ufunc is np.absolute and complex_loop:
+        # NumPy's npy_cabs (its own hypot), not Python's abs (1 ulp apart, measured)
+        return Plan(problem="np.absolute of a complex scalar is NumPy's own npy_cabs")
     if ufunc in (np.fmax, np.fmin) and np.dtype(found.loop[0]).kind == "f":
         # which zero NumPy's loop gives for fmax(0.0, -0.0) depends on the dtype and its SIMD
         # path (float32: the second, float64: the first, measured)
@@ -195,7 +200,8 @@ def _plan(name, kinds, called=None, strong=False):
         return None
     integer = [k in ("int", "bool") or (k.startswith("np:") and np.dtype(k[3:]).kind in "biu")
                for k in kinds]
-    if name in COMPARISONS and "int" in kinds and all(integer):
+    if (name in COMPARISONS or UFUNC_OPERATORS.get(called) in COMPARISONS) and \
+            "int" in kinds and all(integer):
         if "np:uint64" in kinds:
             # exact, where Numba compares int64 with uint64 in float64
             return Plan(loop=(), result="bool", int_uint64=True)

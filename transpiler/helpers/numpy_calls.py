@@ -65,6 +65,16 @@ def numpy_clip(a, low, high):
     return np.clip(a, low, high)
 
 
+def numpy_clip_array(a, low, high):
+    """``np.clip(a, low, high)`` of a float array ``a`` whose dtype is NumPy's result dtype
+    (calls.py checks it), with number bounds: a NaN bound makes every element NaN in NumPy
+    (``minimum(maximum(a, low), high)``), where Numba's comparisons ignore it."""
+    out = np.clip(a, low, high)
+    if low != low or high != high:
+        out.fill(np.nan)
+    return out
+
+
 def _byte_extent(a):
     """The first and one-past-last byte addresses array ``a`` (not empty) may touch."""
     low = a.ctypes.data
@@ -84,7 +94,18 @@ def unaliased(out, b):
     ``a[1:] += a[:-1]``, ``a += a.T``: the result is computed from the old values,
     numpy/_core/src/umath/ufunc_object.c, NPY_ITER_COPY_IF_OVERLAP); Numba's in-place loops
     read elements already updated. A copy where the byte extents overlap (more than NumPy's
-    exact test, never less) gives NumPy's values."""
+    exact test, never less) gives NumPy's values.
+
+    Raises:
+        ValueError: ``b`` does not broadcast to ``out``'s shape (NumPy raises; Numba's
+            in-place loops do not check and read past ``b``'s end)."""
+    if b.ndim > out.ndim:
+        raise ValueError("non-broadcastable operand: it has more dimensions than the array "
+                         "updated in place")
+    for k in range(1, b.ndim + 1):
+        size = b.shape[b.ndim - k]
+        if size != 1 and size != out.shape[out.ndim - k]:
+            raise ValueError("operands could not be broadcast together (an in-place update)")
     if out.size == 0 or b.size == 0:
         return b
     low, high = _byte_extent(out)

@@ -330,3 +330,36 @@ def evaluated_then(value, result):
     empty ``a``), whose result graphjit knows at transpile time. Never inlined
     (helpers.NOT_INLINED), so that Numba keeps evaluating ``value``."""
     return result
+
+
+def _magnitude(x):
+    """``abs(x)`` of an integer (a Python int, bool or NumPy integer) as an exact uint64."""
+    # one return, every path a uint64: Numba would unify an int64 path with a uint64 one
+    # into a float64
+    m = np.uint64(0)
+    if isinstance(x, np.uint64):
+        m = np.uint64(x)
+    else:
+        v = np.int64(x)
+        if v >= 0:
+            m = np.uint64(v)
+        else:
+            m = np.uint64(0) - np.uint64(v)
+    return m
+
+
+def python_gcd(a, b):
+    """CPython's ``math.gcd(a, b)`` of two integers (Modules/mathmodule.c: ``_PyLong_GCD`` of
+    their index values): a non-negative Python int whatever their types (Numba's gives -128
+    for ``np.int8(-128), 0``, reads an np.uint64 from 2**63 on as negative and keeps NumPy
+    types). Euclid's algorithm on the magnitudes in uint64; a result from 2**63 on is beyond
+    int64 (said not to fit: an effect-free call runs again as Python)."""
+    x = _magnitude(a)
+    y = _magnitude(b)
+    while y != 0:
+        r = x % y
+        x = y
+        y = r
+    if x >= np.uint64(9223372036854775808):
+        raise OverflowError("int beyond int64 in compiled code (graphjit)")
+    return np.int64(x)

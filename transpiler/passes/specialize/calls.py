@@ -13,7 +13,8 @@ from ...analysis.static_values import constant_node
 from ...helpers.numpy_arith import created_float_checked, fit_int
 from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_reference, Static
 from ...helpers.numpy_calls import (
-    numpy_arange3, numpy_clip, numpy_random_seed, numpy_random_uniform, numpy_reshape)
+    numpy_arange3, numpy_clip, numpy_clip_array, numpy_random_seed, numpy_random_uniform,
+    numpy_reshape)
 from ...helpers.numpy_reductions import (
     numpy_complex_sum, numpy_integer_mean, numpy_integer_std, numpy_integer_var, numpy_mean,
     numpy_std, numpy_sum, numpy_var, python_max_1d, python_min_1d)
@@ -346,7 +347,7 @@ class Calls:
                 return self.materialize(Static(np.dtype(value.value).type), node_arg)
             return self._m(value, node_arg)
         args = [self.value(a) if isinstance(a, gast.Starred) else arg(a) for a in node.args]
-        if callee.value in (np.full, np.array) if _hashable(callee.value) else False:
+        if callee.value in (np.full, np.array, np.asarray) if _hashable(callee.value) else False:
             args = self._created_values(node, callee.value, args)
         if isinstance(callee.value, np.ufunc) and not any(
                 isinstance(a, gast.Starred) for a in node.args):
@@ -418,11 +419,30 @@ class Calls:
         args = list(args)
         if fn is np.full and len(args) > 1:
             args[1] = self._created_value(node, dtype, node.args[1], args[1])
-        elif fn is np.array and args and isinstance(node.args[0], (gast.List, gast.Tuple)):
-            elts = [self._created_value(node, dtype, e, self.value(e))
-                    for e in node.args[0].elts]
-            args[0] = type(node.args[0])(elts=elts, ctx=gast.Load())
+        elif args and isinstance(node.args[0], (gast.List, gast.Tuple)):
+            args[0] = self._created_display(node, dtype, node.args[0])
+        elif args:      # a 0-d array: NumPy values cast unsafely, Python numbers as int()
+            kinds = self.scalar_types.of(node.args[0])
+            if kinds and not any(k.startswith("arr:") for k in kinds):
+                args[0] = self.checked_scalar_store(node, dtype, node.args[0], args[0], kinds,
+                                                    unsafe_numpy=True)
         return args
+
+    def _created_display(self, node, dtype, display):
+        """A list or tuple display (nested ones too) made into an integer array: each
+        element converted as a store into an element converts it (measured:
+        ``np.array([300], np.int8)`` and ``np.asarray([np.int64(300)], np.int8)`` raise
+        OverflowError)."""
+        elts = []
+        for e in display.elts:
+            if isinstance(e, (gast.List, gast.Tuple)):
+                elts.append(self._created_display(node, dtype, e))
+                continue
+            value = self.value(e)
+            kinds = self.scalar_types.of(e)
+            elts.append(self.checked_scalar_store(node, dtype, e, value, kinds) if kinds and
+                        not any(k.startswith("arr:") for k in kinds) else value)
+        return type(display)(elts=elts, ctx=gast.Load())
 
     def _created_value(self, node, dtype, source, value):
         """One value of _created_values, checked where NumPy and Numba differ."""
@@ -487,7 +507,10 @@ class Calls:
                     for k in kinds) and any(
                 "float" in k or any(x.startswith("np:float") for x in k) for k in kinds):
             # a float bound may be NaN: NumPy's result is NaN (helpers.numpy_calls.numpy_clip)
-            return self._call_helper(node, numpy_clip, values)
+            first = self.scalar_types.of(node.args[0]) if self.scalar_types else set()
+            array = first and all(k.startswith("arr:") and np.dtype(k.split(":")[1]).kind == "f"
+                                  for k in first)
+            return self._call_helper(node, numpy_clip_array if array else numpy_clip, values)
         if all(isinstance(b, Static) and b.value is None for b in bounds):
             # NumPy 2 returns a copy; Numba raises ValueError
             kinds = self.scalar_types.of(node.args[0]) if self.scalar_types else set()

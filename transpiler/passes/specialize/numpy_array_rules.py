@@ -135,20 +135,42 @@ class NumpyArrayRules:
         ndim = int(parts[2])
         index = target.slice.elts if isinstance(target.slice, gast.Tuple) else [target.slice]
         kinds = self.scalar_types.of(source) if kinds is None else kinds
-        if (len(index) != ndim or any(isinstance(i, gast.Slice) for i in index)) and (
+        fancy = self.fancy_index(target)
+        if (fancy or len(index) != ndim or any(isinstance(i, gast.Slice) for i in index)) and (
                 not kinds or not all(_real_kind(k) or k == "complex" or (
                     k.startswith("np:") and np.dtype(k[3:]).kind == "c") for k in kinds)):
             # a store of an array into a slice: NumPy's unsafe cast, as Numba's (a scalar
             # into a slice is converted as into one element, measured: a[1:] = 300 raises)
             return value
-        return self.checked_scalar_store(node, np.dtype(parts[1]), source, value, kinds)
+        dtype = np.dtype(parts[1])
+        if not fancy and dtype.kind == "i" and any(
+                k.startswith("np:") and k != "np:" + dtype.name for k in kinds) and any(
+                not (self.scalar_types.of(i) and all(
+                    k in ("int", "bool") or (k.startswith("np:") and np.dtype(k[3:]).kind in
+                                             "biu") for k in self.scalar_types.of(i)))
+                for i in index if not isinstance(i, gast.Slice)):
+            # an element store raises where a store through an index array wraps
+            self.fail(node, "a NumPy value stored into an integer array through an index "
+                            "graphjit cannot type (an int or an index array: NumPy converts "
+                            "the value otherwise for each)")
+        return self.checked_scalar_store(node, dtype, source, value, kinds, unsafe_numpy=fancy)
 
-    def checked_scalar_store(self, node, dtype, source, value, kinds):
+    def fancy_index(self, target):
+        """Whether the subscript ``target`` indexes with an array (an index array, a mask)."""
+        index = target.slice.elts if isinstance(target.slice, gast.Tuple) else [target.slice]
+        return any(any(k.startswith("arr:") for k in self.scalar_types.of(i))
+                   for i in index if not isinstance(i, gast.Slice))
+
+    def checked_scalar_store(self, node, dtype, source, value, kinds, unsafe_numpy=False):
         """``value`` (the user's ``source``, of types ``kinds``) converted as NumPy 2 converts
         a scalar stored into an array of ``dtype`` (an element, a slice, ``a.fill(value)``:
-        the same rules, measured): see _checked_store."""
+        the same rules, measured): see _checked_store. With ``unsafe_numpy`` (a store through
+        an index array or a mask, a 0-d ``np.array(v, dtype)``) a NumPy value is cast
+        unsafely into a signed array too, as into an unsigned one (measured: ``a[idx] =
+        np.uint8(200)`` is -56 in an int8 array where ``a[0] = np.uint8(200)`` raises)."""
         if dtype.kind not in "iu" or not kinds:
             return value
+        self._unsafe_numpy = unsafe_numpy
         if len(kinds) > 1:
             # A value of several types (`y = 1; ..; y -= x` with x a np.float64): compiled
             # code holds it in one unified type, so a per-type check cannot apply. Where any
@@ -187,8 +209,9 @@ class NumpyArrayRules:
                             "raises or warns by type)")
         python = kind in ("int", "float", "bool")
         info = np.iinfo(dtype)
+        unsafe = dtype.kind == "u" or getattr(self, "_unsafe_numpy", False)
         if source_dtype.kind in "biu":
-            if dtype.kind == "u" and not python:
+            if unsafe and not python:
                 return value                      # a NumPy integer wraps, as in Numba
             constant = self.numbers.constant(source)
             if constant is not None and info.min <= constant <= info.max:
@@ -203,8 +226,9 @@ class NumpyArrayRules:
                 value, self._np_cast(source_dtype.name, constant_node(int(low)), node),
                 self._np_cast(source_dtype.name, constant_node(int(high)), node)])
         # a float
-        if dtype.kind == "u" and not python:
-            bound = 2.0 ** 31 if dtype.itemsize <= 2 else 2.0 ** 63
+        if unsafe and not python:
+            # C converts through int32 (into 8- and 16-bit integers, and int32) or int64
+            bound = 2.0 ** 31 if dtype.itemsize <= 2 or dtype.name == "int32" else 2.0 ** 63
             return self._call_helper(node, store_numpy_float_unsigned, [
                 value, constant_node(-bound - (1.0 if bound < 2 ** 53 else 2048.0)),
                 constant_node(bound)])

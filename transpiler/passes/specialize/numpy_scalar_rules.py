@@ -20,7 +20,7 @@ from ...helpers.numpy_arith import (
     alike_int_pow, alike_pow, fit_int, int_uint64_sign, numpy_floordiv_int64, numpy_int_pow,
     numpy_lshift, numpy_maximum, numpy_minimum, numpy_rshift, numpy_sign,
     python_to_int_dtype)
-from ...helpers.python_arith import evaluated_then, python_divmod_int
+from ...helpers.python_arith import evaluated_then, python_divmod_int, python_gcd
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
 from ...number_rules import ALIKE_BINOPS, NUMPY_BINOPS, numpy_complex_div, REPLACEMENTS
 from .nodes import _cannot_raise, _hashable, _pure
@@ -136,6 +136,12 @@ class NumpyScalarRules:
             return None
         if found.problem:
             return self.gap(node, found.problem)     # None: the plain operator, kept
+        if ufunc in UFUNC_OPERATORS:
+            # computed as the operator is (Numba's own integer ufunc loops differ from NumPy's:
+            # np.floor_divide(np.int8(-128), -1) is 0 there, np.remainder traps)
+            name = UFUNC_OPERATORS[ufunc]
+            op = getattr(gast, name)() if name != "Abs" else Abs()
+            ufunc = None
         if found.int_uint64:
             # i < u is sign(i, u) < 0; u < i is 0 < sign(i, u)
             exprs = [self._m(v, s) for v, s in zip(values, sources)]
@@ -146,12 +152,6 @@ class NumpyScalarRules:
                                                   comparators=[pair[1]]), node)
             return gast.copy_location(self._np_cast("bool", out, node), node)
         loop = found.loop[0]
-        if ufunc in UFUNC_OPERATORS:
-            # computed as the operator is (Numba's own integer ufunc loops differ from NumPy's:
-            # np.floor_divide(np.int8(-128), -1) is 0 there, np.remainder traps)
-            name = UFUNC_OPERATORS[ufunc]
-            op = getattr(gast, name)() if name != "Abs" else Abs()
-            ufunc = None
         operands = []
         for value, source, kind, weak_int in zip(values, sources, kinds, found.weak_int):
             expr = self._m(value, source)
@@ -309,14 +309,12 @@ class NumpyScalarRules:
                 self._m(value, args[0]), below, above])
             return gast.Call(func=self.materialize(Static(fn), node), args=[value],
                              keywords=[])
-        if fn is math.gcd and args and known and any(
-                next(iter(k)).startswith("np:") for k in kinds):
-            # Python's gcd gives an int whatever integers it is given (Numba keeps the
-            # NumPy type: np.uint8 for two np.uint8s); a uint64 gcd from 2**63 on is beyond
-            # int64 (checked_int: said not to fit)
-            call = gast.Call(func=self.materialize(Static(fn), node),
-                             args=[self.value(a) for a in args], keywords=[])
-            return self._call_helper(node, REPLACEMENTS[int], [call])
+        if fn is math.gcd and len(args) == 2 and known and not node.keywords and all(
+                next(iter(k)) in ("int", "bool") or (next(iter(k)).startswith("np:") and
+                                                     np.dtype(next(iter(k))[3:]).kind in "iu")
+                for k in kinds):
+            # CPython's gcd of the index values: a Python int (helpers.python_arith)
+            return self._call_helper(node, python_gcd, [self.value(a) for a in args])
         if fn in (np.round, np.around) and 1 <= len(args) <= 2 and not node.keywords and \
                 len(kinds[0]) == 1 and (next(iter(kinds[0])).startswith("np:") or
                                         kinds[0] == {"float"}):

@@ -61,8 +61,22 @@ class Statements:
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
             checked = self._checked_store(node, node.targets[0], node.value, value)
             index = node.targets[0].slice
-            if checked is not value and any(isinstance(n, gast.Slice) for n in gast.walk(
-                    index)):
+            if checked is not value and self.fancy_index(node.targets[0]) and not any(
+                    isinstance(n, gast.Slice) for n in gast.walk(index)):
+                # through an index array or a mask: Python evaluates the value, then the
+                # index; NumPy converts the value as it stores it
+                target = self.target(node.targets[0])
+                held, where = self.new_local("value"), self.new_local("index")
+                checked = self._checked_store(node, node.targets[0], node.value, _load(held))
+                return [gast.Assign(targets=[_store(held)], value=value, type_comment=None),
+                        gast.Assign(targets=[_store(where)], value=target.slice,
+                                    type_comment=None),
+                        gast.Assign(targets=[gast.Subscript(value=target.value,
+                                                            slice=_load(where),
+                                                            ctx=gast.Store())],
+                                    value=checked, type_comment=None)]
+            if checked is not value and (any(isinstance(n, gast.Slice) for n in gast.walk(
+                    index)) or self.fancy_index(node.targets[0])):
                 # a scalar into a slice: NumPy converts it as into an element, after Python
                 # evaluated the index (which cannot raise here, or it falls back)
                 if not _cannot_raise(index):
@@ -142,8 +156,11 @@ class Statements:
         if isinstance(target, gast.Subscript) and any(
                 isinstance(n, gast.Slice) for n in gast.walk(target.slice)):
             base = {n.id for n in gast.walk(target.value) if isinstance(n, gast.Name)}
+            value_kinds = self.scalar_types.of(node.value) if self.scalar_types else set()
+            scalar = value_kinds and all(k in ("int", "float", "bool", "complex") or
+                                         k.startswith("np:") for k in value_kinds)
             if base & {n.id for n in gast.walk(node.value) if isinstance(n, gast.Name)} and \
-                    not self._array_update_of_array(node):
+                    not self._array_update_of_array(node) and not scalar:
                 # NumPy buffers an in-place ufunc whose input overlaps its output; Numba
                 # does not (out[1:] += out[:-1] gives running sums there).
                 self.fail(node, "an in-place update of an array slice from the same array "
