@@ -416,3 +416,19 @@ def clip_into(a, low, high):
 ], ids=repr)
 def test_clip_with_a_nan_bound_in_a_function_that_stores(args):
     assert_compiles_same(clip_into, *args)
+
+
+def store_all(a, v):
+    a[...] = v
+    return a
+
+
+@pytest.mark.parametrize("args", [
+    (np.zeros(3), 1.5),
+    (np.zeros(3, np.int8), 300),            # OverflowError, as NumPy
+    (np.zeros((2, 2), np.int8), 3),
+    (np.zeros(3), np.arange(3.0)),
+], ids=repr)
+def test_ellipsis_stores_compile(args):
+    # `a[...] = v` fell back ("ellipsis cannot be used as a value")
+    assert_compiles_same(store_all, *args)

@@ -217,6 +217,8 @@ class Environment:
                             "hold it as a uint64 or a float)")
         if is_scalar(value):
             return constant_node(value)
+        if value is Ellipsis:     # a[...] = v: Numba indexes with it
+            return gast.Constant(value=Ellipsis, kind=None)
         ref = library_reference(value)
         if ref is not None:
             module, chain = ref

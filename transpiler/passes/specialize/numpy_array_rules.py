@@ -136,7 +136,7 @@ class NumpyArrayRules:
         index = target.slice.elts if isinstance(target.slice, gast.Tuple) else [target.slice]
         kinds = self.scalar_types.of(source) if kinds is None else kinds
         fancy = self.fancy_index(target)
-        if (fancy or len(index) != ndim or any(isinstance(i, gast.Slice) for i in index)) and (
+        if (fancy or len(index) != ndim or any(_slice_like(i) for i in index)) and (
                 not kinds or not all(_real_kind(k) or k == "complex" or (
                     k.startswith("np:") and np.dtype(k[3:]).kind == "c") for k in kinds)):
             # a store of an array into a slice: NumPy's unsafe cast, as Numba's (a scalar
@@ -148,7 +148,7 @@ class NumpyArrayRules:
                 not (self.scalar_types.of(i) and all(
                     k in ("int", "bool") or (k.startswith("np:") and np.dtype(k[3:]).kind in
                                              "biu") for k in self.scalar_types.of(i)))
-                for i in index if not isinstance(i, gast.Slice)):
+                for i in index if not _slice_like(i)):
             # an element store raises where a store through an index array wraps
             self.fail(node, "a NumPy value stored into an integer array through an index "
                             "graphjit cannot type (an int or an index array: NumPy converts "
@@ -159,7 +159,7 @@ class NumpyArrayRules:
         """Whether the subscript ``target`` indexes with an array (an index array, a mask)."""
         index = target.slice.elts if isinstance(target.slice, gast.Tuple) else [target.slice]
         return any(any(k.startswith("arr:") for k in self.scalar_types.of(i))
-                   for i in index if not isinstance(i, gast.Slice))
+                   for i in index if not _slice_like(i))
 
     def checked_scalar_store(self, node, dtype, source, value, kinds, unsafe_numpy=False):
         """``value`` (the user's ``source``, of types ``kinds``) converted as NumPy 2 converts
@@ -243,6 +243,12 @@ class NumpyArrayRules:
             low = float(np.nextafter(float(info.min), -np.inf))
         return self._call_helper(node, store_float_checked, [
             value, constant_node(low), constant_node(float(info.max) + 1.0)])
+
+
+def _slice_like(index):
+    """Whether an index item selects many elements: a slice or ``...``."""
+    return isinstance(index, gast.Slice) or (isinstance(index, gast.Constant) and
+                                             index.value is Ellipsis)
 
 
 def _real_kind(kind):

@@ -75,8 +75,9 @@ class Statements:
                                                             slice=_load(where),
                                                             ctx=gast.Store())],
                                     value=checked, type_comment=None)]
-            if checked is not value and (any(isinstance(n, gast.Slice) for n in gast.walk(
-                    index)) or self.fancy_index(node.targets[0])):
+            if checked is not value and (any(isinstance(n, gast.Slice) or (isinstance(
+                    n, gast.Constant) and n.value is Ellipsis) for n in gast.walk(index))
+                                         or self.fancy_index(node.targets[0])):
                 # a scalar into a slice: NumPy converts it as into an element, after Python
                 # evaluated the index (which cannot raise here, or it falls back)
                 if not _cannot_raise(index):
