@@ -128,7 +128,7 @@ def test_fullgraph_raises_for_kwargs_and_compiles_varargs():
 
 
 def test_overlapping_in_place_slice_update_reads_the_old_values():
-    # NumPy buffers the overlapping operand (helpers.numpy_calls.unaliased); this fell back
+    # NumPy buffers the overlapping operand (helpers.numpy_calls.overlapping_operand); this fell back
     def running(a):
         out = a.copy()
         out[1:] += out[:-1]

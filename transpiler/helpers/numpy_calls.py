@@ -88,13 +88,13 @@ def _byte_extent(a):
     return low, high
 
 
-def unaliased(out, b):
-    """``b``, or a copy of it where its memory may overlap ``out``'s: the operand of ``out op=
-    b``. NumPy buffers an in-place ufunc whose input overlaps its output (``a += a[::-1]``,
-    ``a[1:] += a[:-1]``, ``a += a.T``: the result is computed from the old values,
+def overlapping_operand(out, b):
+    """Whether the operand ``b`` of ``out op= b`` may share memory with ``out``: then it is
+    copied first. NumPy buffers an in-place ufunc whose input overlaps its output (``a +=
+    a[::-1]``, ``a[1:] += a[:-1]``, ``a += a.T``: the result is computed from the old values,
     numpy/_core/src/umath/ufunc_object.c, NPY_ITER_COPY_IF_OVERLAP); Numba's in-place loops
-    read elements already updated. A copy where the byte extents overlap (more than NumPy's
-    exact test, never less) gives NumPy's values.
+    read elements already updated. True where the byte extents overlap (more than NumPy's
+    exact test, never less).
 
     Raises:
         ValueError: ``b`` does not broadcast to ``out``'s shape (NumPy raises; Numba's
@@ -106,10 +106,9 @@ def unaliased(out, b):
         size = b.shape[b.ndim - k]
         if size != 1 and size != out.shape[out.ndim - k]:
             raise ValueError("operands could not be broadcast together (an in-place update)")
-    if out.size == 0 or b.size == 0:
-        return b
+    # (an empty array's extent may look overlapping: its copy is empty too.) One expression,
+    # no branch: a bool assigned on two paths kept Numba from optimising the caller's loop
+    # (14x slower `a += b` on 8 elements, measured)
     low, high = _byte_extent(out)
     b_low, b_high = _byte_extent(b)
-    if low < b_high and b_low < high:
-        return b.copy()
-    return b
+    return (low < b_high) & (b_low < high)
