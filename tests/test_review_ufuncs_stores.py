@@ -432,3 +432,55 @@ def store_all(a, v):
 def test_ellipsis_stores_compile(args):
     # `a[...] = v` fell back ("ellipsis cannot be used as a value")
     assert_compiles_same(store_all, *args)
+
+
+# -- N-d boolean masks (issue 20: Numba indexes with 1-D masks only) ------------------------
+
+def square_masked(z, n):
+    for _ in range(n):
+        mask = z > 0.5
+        z[mask] = z[mask] ** 2
+    return z
+
+
+def fill_masked(z, v):
+    for _ in range(2):
+        z[z > 0.5] = v
+    return z
+
+
+def read_masked(z):
+    out = z[z > 0.5]
+    for i in range(out.shape[0]):
+        out[i] += 1.0
+    return out
+
+
+GRID = np.linspace(0, 1, 12).reshape(3, 4)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (square_masked, (GRID.copy(), 2)),
+    (fill_masked, (GRID.copy(), 7.0)),
+    (fill_masked, (np.arange(12).reshape(3, 4), 300)),
+    (fill_masked, (np.arange(12, dtype=np.int8).reshape(3, 4), 300)),    # OverflowError
+    (fill_masked, (np.arange(12, dtype=np.int8).reshape(3, 4), np.int64(300))),  # wraps
+    (read_masked, (GRID.copy(),)),
+    (read_masked, (GRID[:, ::2].copy(),)),
+    (read_masked, (GRID[:, ::2],)),                     # a strided view
+    (read_masked, (np.linspace(0, 1, 24).reshape(2, 3, 4),)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v)[:40])
+def test_nd_boolean_masks_compile(fn, args):
+    assert_compiles_same(fn, *args)
+
+
+def store_masked_items(z, v):
+    for _ in range(1):
+        z[z > 0.5] = v
+    return z
+
+
+@pytest.mark.parametrize("v", [np.arange(5.0), np.arange(6.0), np.arange(1.0)], ids=repr)
+def test_nd_mask_store_of_an_array(v):
+    # 5 selected elements: 6 raises ValueError as NumPy, 1 broadcasts
+    assert_compiles_same(store_masked_items, GRID.copy(), v)

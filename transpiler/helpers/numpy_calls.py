@@ -112,3 +112,64 @@ def overlapping_operand(out, b):
     low, high = _byte_extent(out)
     b_low, b_high = _byte_extent(b)
     return (low < b_high) & (b_low < high)
+
+
+def masked_items(a, mask):
+    """``a[mask]`` of an N-d array ``a`` (N >= 2) and a boolean ``mask`` of its shape: the
+    selected elements in C order, a new 1-D array of ``a``'s dtype (Numba indexes with 1-D
+    masks only).
+
+    Raises:
+        IndexError: the mask's shape is not the array's (NumPy raises IndexError)."""
+    if mask.shape != a.shape:
+        raise IndexError("boolean index did not match indexed array")
+    count = 0
+    for idx in np.ndindex(a.shape):
+        if mask[idx]:
+            count = count + 1
+    out = np.empty(count, a.dtype)
+    k = 0
+    for idx in np.ndindex(a.shape):
+        if mask[idx]:
+            out[k] = a[idx]
+            k = k + 1
+    return out
+
+
+def masked_store_scalar(a, mask, value):
+    """``a[mask] = value`` of an N-d array ``a`` (N >= 2), a boolean ``mask`` of its shape and
+    a scalar ``value`` already converted as NumPy converts it (the caller's store check).
+
+    Raises:
+        IndexError: the mask's shape is not the array's."""
+    if mask.shape != a.shape:
+        raise IndexError("boolean index did not match indexed array")
+    for idx in np.ndindex(a.shape):
+        if mask[idx]:
+            a[idx] = value
+
+
+def masked_store_items(a, mask, values):
+    """``a[mask] = values`` of an N-d array ``a`` (N >= 2), a boolean ``mask`` of its shape and
+    a 1-D array ``values`` of ``a``'s dtype: its items in C order (one item: broadcast), read
+    from a copy (NumPy buffers an operand that overlaps ``a``).
+
+    Raises:
+        IndexError: the mask's shape is not the array's.
+        ValueError: ``values`` has neither one item nor as many as the mask selects."""
+    if mask.shape != a.shape:
+        raise IndexError("boolean index did not match indexed array")
+    count = 0
+    for idx in np.ndindex(a.shape):
+        if mask[idx]:
+            count = count + 1
+    if values.size != count and values.size != 1:
+        raise ValueError("NumPy boolean array indexing assignment cannot assign these input "
+                         "values to the output values where the mask is true")
+    source = values.copy()
+    step = 1 if values.size != 1 else 0
+    k = 0
+    for idx in np.ndindex(a.shape):
+        if mask[idx]:
+            a[idx] = source[k]
+            k = k + step

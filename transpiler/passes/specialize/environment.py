@@ -13,6 +13,7 @@ from ...analysis.python_numbers import UNKNOWN
 from ...analysis.static_values import (constant_node, is_runtime_value, is_scalar,
                                        library_reference, Path, Static)
 from ...naming import fresh
+from ...helpers.numpy_calls import masked_items
 from ...registry import is_bound_jit_function
 from ...type_keys import type_key
 from .nodes import _describe
@@ -170,7 +171,27 @@ class Environment:
             return self.static(value, path, node)
         base = self.materialize(base, node.value) if isinstance(base, Static) else base
         index = self.materialize(index, node.slice) if isinstance(index, Static) else index
+        if self.nd_mask(node.value, node.slice):
+            # Numba indexes with 1-D masks only (an N-d one failed its typing)
+            return self._call_helper(node, masked_items, [base, index])
         return gast.Subscript(value=base, slice=index, ctx=gast.Load())
+
+    def nd_mask(self, base, index):
+        """Whether ``base[index]`` indexes an N-d array (N >= 2) with a boolean array of as
+        many dimensions (by their one type each)."""
+        if not self.fidelity or self.scalar_types is None or isinstance(index, gast.Tuple):
+            return False
+        if self.program.defer_gaps and not any(isinstance(n, (
+                gast.For, gast.While, gast.If, gast.Try, gast.With, gast.IfExp))
+                for n in gast.walk(self.src.node)):
+            return False    # straight-line code: NumPy's own indexing in a NumPy graph
+        kinds, masks = self.scalar_types.of(base), self.scalar_types.of(index)
+        if len(kinds) != 1 or len(masks) != 1:
+            return False
+        kind, mask = next(iter(kinds)), next(iter(masks))
+        if not (kind.startswith("arr:") and mask.startswith("arr:bool:")):
+            return False
+        return int(kind.split(":")[2]) >= 2 and kind.split(":")[2] == mask.split(":")[2]
 
     def _resolve_static(self, node):
         """The value of a Name or Attribute chain that is static here (a global, a closure

@@ -9,7 +9,8 @@ import numpy as np
 
 from ...analysis.static_values import Static, library_reference
 from ...helpers.numpy_arith import element_index_checked
-from ...helpers.numpy_calls import overlapping_operand
+from ...helpers.numpy_calls import (masked_store_items, masked_store_scalar,
+                                      overlapping_operand)
 from .nodes import _as_load, _cannot_raise, _load, _pure, _store
 from .python_number_rules import _CHECKED_BINOPS
 from .refusals import _UNSUPPORTED_STMTS
@@ -60,6 +61,9 @@ class Statements:
             self._define_local(node.targets[0].id, node.value)
             return []
         value = self.value(node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript) and \
+                self.nd_mask(node.targets[0].value, node.targets[0].slice):
+            return self._masked_store(node, value)
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
             checked = self._checked_store(node, node.targets[0], node.value, value)
             index = node.targets[0].slice
@@ -102,6 +106,29 @@ class Statements:
                                                  args=[value], keywords=[]), node.value)
         return [gast.Assign(targets=[self.target(t) for t in node.targets], value=value,
                             type_comment=None)]
+
+    def _masked_store(self, node, value):
+        """``a[mask] = value`` with an N-d mask (N >= 2; Numba stores through 1-D masks only):
+        helpers.numpy_calls.masked_store_scalar for a scalar (converted as NumPy converts a
+        value stored through a mask), masked_store_items for a 1-D array of ``a``'s dtype;
+        anything else falls back."""
+        target = node.targets[0]
+        array = next(iter(self.scalar_types.of(target.value)))
+        kinds = self.scalar_types.of(node.value)
+        held = self.new_local("value")
+        out = [gast.Assign(targets=[_store(held)], value=value, type_comment=None)]
+        base, mask = self.expr(target.value), self.expr(target.slice)
+        base, mask = self._m(base, target.value), self._m(mask, target.slice)
+        if kinds and all(k in ("int", "float", "bool") or (
+                k.startswith("np:") and np.dtype(k[3:]).kind in "biuf") for k in kinds):
+            checked = self._checked_store(node, target, node.value, _load(held))
+            call = self._call_helper(node, masked_store_scalar, [base, mask, checked])
+        elif kinds == {"arr:" + array.split(":")[1] + ":1"}:
+            call = self._call_helper(node, masked_store_items, [base, mask, _load(held)])
+        else:
+            self.fail(node, "a store through an N-d boolean mask of a value that is neither a "
+                            "real number nor a 1-D array of the array's dtype")
+        return out + [gast.Expr(value=call)]
 
     def _mixed_update_check(self, node):
         """``a[i] op= v`` into a float32/float16/complex64/integer array, ``v`` a Python
