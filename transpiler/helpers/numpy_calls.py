@@ -114,6 +114,16 @@ def overlapping_operand(out, b):
     return (low < b_high) & (b_low < high)
 
 
+def _masked_count(a, mask):
+    """How many elements boolean ``mask`` selects of array ``a``.
+
+    Raises:
+        IndexError: the mask's shape is not the array's (NumPy raises IndexError)."""
+    if mask.shape != a.shape:
+        raise IndexError("boolean index did not match indexed array")
+    return np.count_nonzero(mask)
+
+
 def masked_items(a, mask):
     """``a[mask]`` of an N-d array ``a`` (N >= 2) and a boolean ``mask`` of its shape: the
     selected elements in C order, a new 1-D array of ``a``'s dtype (Numba indexes with 1-D
@@ -121,13 +131,7 @@ def masked_items(a, mask):
 
     Raises:
         IndexError: the mask's shape is not the array's (NumPy raises IndexError)."""
-    if mask.shape != a.shape:
-        raise IndexError("boolean index did not match indexed array")
-    count = 0
-    for idx in np.ndindex(a.shape):
-        if mask[idx]:
-            count = count + 1
-    out = np.empty(count, a.dtype)
+    out = np.empty(_masked_count(a, mask), a.dtype)
     k = 0
     for idx in np.ndindex(a.shape):
         if mask[idx]:
@@ -157,12 +161,7 @@ def masked_store_items(a, mask, values):
     Raises:
         IndexError: the mask's shape is not the array's.
         ValueError: ``values`` has neither one item nor as many as the mask selects."""
-    if mask.shape != a.shape:
-        raise IndexError("boolean index did not match indexed array")
-    count = 0
-    for idx in np.ndindex(a.shape):
-        if mask[idx]:
-            count = count + 1
+    count = _masked_count(a, mask)
     if values.size != count and values.size != 1:
         raise ValueError("NumPy boolean array indexing assignment cannot assign these input "
                          "values to the output values where the mask is true")

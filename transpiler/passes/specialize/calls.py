@@ -459,11 +459,7 @@ class Calls:
             constant = self.numbers.constant(source)
             if constant is not None and info.min <= constant <= info.max:
                 return value
-            low = float(info.min) - 1.0
-            if low == float(info.min):
-                low = float(np.nextafter(float(info.min), -np.inf))
-            return self._call_helper(node, created_float_checked, [
-                value, constant_node(low), constant_node(float(info.max) + 1.0)])
+            return self._store_float_check(node, dtype, value, created_float_checked)
         if kinds & {"int", "float"} or any(k.startswith("np:float") for k in kinds):
             self.fail(node, "a number of several types by path converted into a new integer "
                             "array (NumPy converts each its own way)")

@@ -170,12 +170,12 @@ class NumpyArrayRules:
         np.uint8(200)`` is -56 in an int8 array where ``a[0] = np.uint8(200)`` raises)."""
         if dtype.kind not in "iu" or not kinds:
             return value
-        self._unsafe_numpy = unsafe_numpy
         if len(kinds) > 1:
             # A value of several types (`y = 1; ..; y -= x` with x a np.float64): compiled
             # code holds it in one unified type, so a per-type check cannot apply. Where any
             # of its types needs one, fall back rather than store what Numba's cast gives.
-            if all(self._checked_store_kind(node, dtype, kind, source, value) is value
+            if all(self._checked_store_kind(node, dtype, kind, source, value,
+                                             unsafe_numpy) is value
                    for kind in sorted(kinds)):
                 return value
             as_int = all(_real_kind(k) and (dtype.kind == "i" or k in ("int", "bool", "float"))
@@ -192,9 +192,10 @@ class NumpyArrayRules:
             self.fail(node, f"a value of several types ({', '.join(sorted(kinds))}) stored "
                             f"into an {dtype.name} array (NumPy converts each type its own "
                             "way)")
-        return self._checked_store_kind(node, dtype, next(iter(kinds)), source, value)
+        return self._checked_store_kind(node, dtype, next(iter(kinds)), source, value,
+                                        unsafe_numpy)
 
-    def _checked_store_kind(self, node, dtype, kind, source, value):
+    def _checked_store_kind(self, node, dtype, kind, source, value, unsafe_numpy=False):
         """``value`` (of type ``kind``) stored into an element of an integer ``dtype`` array:
         ``value`` itself where NumPy and Numba store alike, else a checked form (see
         _checked_store)."""
@@ -209,7 +210,7 @@ class NumpyArrayRules:
                             "raises or warns by type)")
         python = kind in ("int", "float", "bool")
         info = np.iinfo(dtype)
-        unsafe = dtype.kind == "u" or getattr(self, "_unsafe_numpy", False)
+        unsafe = dtype.kind == "u" or unsafe_numpy
         if source_dtype.kind in "biu":
             if unsafe and not python:
                 return value                      # a NumPy integer wraps, as in Numba
@@ -234,14 +235,15 @@ class NumpyArrayRules:
                 constant_node(bound)])
         return self._store_float_check(node, dtype, value)
 
-    def _store_float_check(self, node, dtype, value):
+    def _store_float_check(self, node, dtype, value, check=store_float_checked):
         """``value`` (a float) stored into an integer ``dtype`` array as ``int()`` converts
-        it: nan raises ValueError, a value beyond the dtype's range OverflowError."""
+        it: nan raises ValueError, a value beyond the dtype's range OverflowError (``check``:
+        the helper given the open bounds ``(low, high)``)."""
         info = np.iinfo(dtype)
         low = float(info.min) - 1.0
         if low == float(info.min):
             low = float(np.nextafter(float(info.min), -np.inf))
-        return self._call_helper(node, store_float_checked, [
+        return self._call_helper(node, check, [
             value, constant_node(low), constant_node(float(info.max) + 1.0)])
 
 
