@@ -33,6 +33,7 @@ from .scalar_kinds import (_BINOPS, _PY_CALLS, _SAME, _UNARY, CALL, UNKNOWN,  # 
 from .scalar_merges import ScalarMerges, assigns  # noqa: F401
 from .call_binding import positional_call
 from .dtype_calls import dtype_call
+from .numba_callees import is_numba_dispatcher, result_kinds
 from .list_results import iterated_elements
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
 
@@ -396,6 +397,8 @@ class ScalarTypes(ScalarMerges):
                 isinstance(fn, type) and issubclass(fn, np.generic)) or isinstance(
                 fn, np.ufunc) or (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy":
             return self._combine(fn, args)
+        if is_numba_dispatcher(fn):     # a numba.njit function: Numba's boxed result
+            return result_kinds(fn, args)
         if self.callees is not None and hasattr(fn, "typing_view"):  # a nested function
             if any(not kinds for kinds in args):
                 return set()                # an argument not known yet in the fixpoint

@@ -8,6 +8,7 @@ import gast
 import numpy as np
 
 from ...analysis.dtype_calls import static_dtype
+from ...analysis.numba_callees import is_numba_dispatcher, result_type as numba_result_type
 from ...analysis.numpy_scalars import operand_dtype
 from ...analysis.static_values import constant_node
 from ...helpers.numpy_arith import created_float_checked, fit_int
@@ -224,6 +225,8 @@ class Calls:
                 and self.fidelity     # not inside one of graphjit's own helpers
                 and not self.program.runs_python):  # Python's own calls are Python's
             return self._call_user(node, REPLACEMENTS[fn], None)
+        if is_numba_dispatcher(fn):
+            return self._numba_function_call(node, callee)
         if getattr(fn, "__graphjit_do_not_convert__", False):
             self.fail(node, f"{getattr(fn, '__qualname__', fn)} is marked do_not_convert")
         target = self._user_callable(callee, node)
@@ -269,6 +272,31 @@ class Calls:
                 ctx=gast.Load()), args=[a], keywords=[]), a) for a in args]
         return gast.Call(func=self.materialize(callee, node.func), args=args,
                          keywords=[self._child(k) for k in node.keywords])
+
+    def _numba_function_call(self, node, callee):
+        """A call of a ``numba.njit`` function (analysis.numba_callees): the dispatcher is a
+        runtime input (Numba calls it from compiled code with the arguments' Numba types, as
+        the plain call's ``numba.typeof`` gives them), its result converted to the type Numba
+        boxes it as in a plain call (a float32 result is a Python float)."""
+        if node.keywords or any(isinstance(a, gast.Starred) for a in node.args):
+            self.fail(node, "a numba.njit function called with keywords or *args")
+        if self.scalar_types is None:
+            self.fail(node, "a numba.njit function called where the argument types are not "
+                            "known (before the first call)")
+        if callee.path is None:
+            self.fail(node, "this numba.njit function is not reachable from a root graphjit "
+                            "can re-read")
+        found = numba_result_type(callee.value, [self.scalar_types.of(a) for a in node.args])
+        if isinstance(found, str):
+            self.fail(node, found)
+        call = gast.Call(func=self.runtime_input(callee.path),
+                         args=[self.value(a) for a in node.args], keywords=[])
+        conversion = found[1]
+        if conversion is None or self.program.runs_python:
+            return call
+        # Numba's own conversion of its value: exact (float32 to float64, int8 to int64)
+        return gast.Call(func=gast.Name(id=conversion, ctx=gast.Load(), annotation=None,
+                                        type_comment=None), args=[call], keywords=[])
 
     def _exact_reduction(self, node):
         """``a.sum()``, ``a.mean()``, ``a.var()``, ``a.std()`` and their ``np.`` forms of an
