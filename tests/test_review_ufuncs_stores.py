@@ -15,7 +15,7 @@ import pytest
 
 import transpiler as tp
 
-from reference import assert_compiles_same, outcome
+from reference import assert_compiles_same, assert_same_outcome, outcome
 
 
 def mod(a, b):
@@ -484,3 +484,60 @@ def store_masked_items(z, v):
 def test_nd_mask_store_of_an_array(v):
     # 5 selected elements: 6 raises ValueError as NumPy, 1 broadcasts
     assert_compiles_same(store_masked_items, GRID.copy(), v)
+
+
+def add_masked(z, v):
+    for _ in range(2):
+        mask = z > 2
+        z[mask] += v
+    return z
+
+
+def ops_masked(z, m, v):
+    for _ in range(1):
+        z[m] -= v
+        z[m] *= v
+    return z
+
+
+def or_masked(z, m, v):
+    for _ in range(1):
+        z[m] |= v
+    return z
+
+
+_MASK = (np.arange(12).reshape(3, 4) % 3) == 0
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int8", "uint8", "int32",
+                                   "complex128", "uint64"])
+@pytest.mark.parametrize("v", [1, 300, 2.5, -1, np.float32(0.1), np.int8(-3), np.uint16(7),
+                               True, 1j, np.arange(4.0)], ids=repr)
+def test_nd_mask_in_place_updates_equal_plain(dtype, v):
+    """``z[mask] op= v`` with a 2-D mask: Python's getitem (a 1-D copy), the in-place ufunc by
+    NumPy's casting rules, setitem; compiled where NumPy's result casts into the array
+    ('same_kind'), else it falls back (the plain call raises UFuncTypeError)."""
+    z = (np.arange(12).reshape(3, 4) % 7).astype(dtype)
+    for fn, args in [(add_masked, (z, v)), (ops_masked, (z, _MASK, v))]:
+        plain_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = outcome(fn, plain_args)
+            jitted = tp.jit(fn)
+            got = outcome(jitted, [a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        assert_same_outcome(*want, *got)
+        compiles = np.result_type(z.dtype, v) == z.dtype and not isinstance(v, np.ndarray)
+        if compiles and np.dtype(dtype).kind != "c" and not (
+                type(v) is int and np.dtype(dtype).kind in "iu"):
+            assert "python" not in str(jitted.explain()), (fn.__name__, jitted.explain())
+
+
+@pytest.mark.parametrize("args", [
+    (np.zeros((3, 4), bool), _MASK, True),
+    (np.arange(12).reshape(3, 4), _MASK, np.int64(6)),
+    (np.arange(12).reshape(3, 4), _MASK.T, 6),                     # IndexError: mask shape
+    (np.arange(12.0).reshape(3, 4), _MASK, np.arange(4.0)),       # 4 selected: elementwise
+], ids=lambda a: repr(a)[:40])
+def test_nd_mask_in_place_update_compiles(args):
+    fn = or_masked if args[0].dtype == bool else ops_masked
+    assert_compiles_same(fn, *args)

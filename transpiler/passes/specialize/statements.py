@@ -9,7 +9,7 @@ import numpy as np
 
 from ...analysis.static_values import Static, library_reference
 from ...helpers.numpy_arith import element_index_checked
-from ...helpers.numpy_calls import (masked_store_items, masked_store_scalar,
+from ...helpers.numpy_calls import (masked_items, masked_store_items, masked_store_scalar,
                                       overlapping_operand)
 from .nodes import _as_load, _cannot_raise, _load, _pure, _store
 from .python_number_rules import _CHECKED_BINOPS
@@ -130,6 +130,38 @@ class Statements:
                             "real number nor a 1-D array of the array's dtype")
         return out + [gast.Expr(value=call)]
 
+    def _masked_update(self, node):
+        """``a[mask] op= v`` with an N-d mask: Python's ``t = a[mask]; t op= v; a[mask] = t``
+        (``__getitem__`` gives a 1-D copy, updated in place by NumPy's rules for ``t``'s
+        dtype, then stored back through the mask), with the helpers of ``_masked_store``."""
+        target = node.target
+        if not (_pure(target.value) and _pure(target.slice)):
+            self.fail(node, "an in-place update through an N-d boolean mask whose array or "
+                            "mask is not a name")
+        base = self._m(self.expr(target.value), target.value)
+        mask = self._m(self.expr(target.slice), target.slice)
+        items = self.new_local("items")
+        read = [gast.Assign(targets=[_store(items)], value=self._call_helper(
+            node, masked_items, [base, mask]), type_comment=None)]
+        value = self.expr(node.value)
+        if self._array_update_of_array(node):
+            # t is a fresh copy (no overlap), but an operand that does not broadcast to it
+            # must raise ValueError as NumPy does (Numba's in-place loops read past its end)
+            held = self.new_local("operand")
+            read += [gast.Assign(targets=[_store(held)], value=self._m(value, node.value),
+                                 type_comment=None),
+                     gast.Expr(value=self._call_helper(node, overlapping_operand, [
+                         _load(items), _load(held)]))]
+            value = _load(held)
+        update = self._inplace_array_update(node, _store(items), value,
+                                            self.scalar_types.of(target))
+        if update is None:
+            self.fail(node, "this in-place update through an N-d boolean mask (its operand's "
+                            "type) is not converted")
+        store = gast.Expr(value=self._call_helper(node, masked_store_items, [
+            copy.deepcopy(base), copy.deepcopy(mask), _load(items)]))
+        return read + [update, store]
+
     def _mixed_update_check(self, node):
         """``a[i] op= v`` into a float32/float16/complex64/integer array, ``v`` a Python
         number on some paths and a NumPy scalar on others: NumPy converts a Python number to
@@ -183,6 +215,8 @@ class Statements:
 
     def stmt_AugAssign(self, node):
         target = node.target
+        if isinstance(target, gast.Subscript) and self.nd_mask(target.value, target.slice):
+            return self._masked_update(node)
         if isinstance(target, gast.Subscript) and any(
                 isinstance(n, gast.Slice) for n in gast.walk(target.slice)):
             base = {n.id for n in gast.walk(target.value) if isinstance(n, gast.Name)}
