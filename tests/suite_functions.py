@@ -2373,3 +2373,31 @@ def loop_lambda_after_loop(n):
     for k in range(n):
         f = lambda v: v * k
     return f(2)
+
+
+# -- issue 20: *t at a call, t a tuple argument of Python numbers
+def _weighted(a, b, c):
+    return a + b * c
+
+
+def star_tuple_call(t):
+    return _weighted(*t)
+
+
+def star_tuple_middle(x, t):
+    return _weighted(x, *t) * 2
+
+
+def star_rest_forward(x, *rest):
+    return _weighted(x, *rest)
+
+
+def star_tuple_loop(a, t):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += _weighted(a[i], *t)
+    return s
+
+
+def star_tuple_builtin(t):
+    return max(*t) - min(*t)

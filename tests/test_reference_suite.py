@@ -92,6 +92,13 @@ CASES = [
     # issue 20: del of locals nothing reads afterwards
     (S.del_temporary, (X3,)), (S.del_two_names, (3, 4)), (S.del_two_names, (1.5, 2.0)),
     (S.del_in_loop_body, (X3,)), (S.del_maybe_unbound, (3,)), (S.del_maybe_unbound, (0,)),
+    # issue 20: *t at a call, t a tuple argument of Python numbers
+    (S.star_tuple_call, ((1, 2, 3),)), (S.star_tuple_call, ((1.5, 2, -0.5),)),
+    (S.star_tuple_call, ((True, 7, -3),)), (S.star_tuple_middle, (np.float32(1.5), (2, 0.5))),
+    (S.star_tuple_middle, (X3, (2, 0.5))), (S.star_rest_forward, (1.0, 2, 3)),
+    (S.star_rest_forward, (np.int8(3), 2, 100)), (S.star_tuple_loop, (X3, (2.0, 0.5))),
+    (S.star_tuple_loop, (f32(1.5, 2.0), (1, 2))), (S.star_tuple_builtin, ((3.0, -1.5, 2.0),)),
+    (S.star_tuple_builtin, ((3, -1, 2),)),
     # issue 20: sum/any/all of generator expressions
     (S.gen_any_above, (X3, 2.0)), (S.gen_any_above, (X3, 5.0)), (S.gen_any_above, (EMPTY_F64, 0.0)),
     (S.gen_all_positive, (X3,)), (S.gen_all_positive, (f64(1.0, 2.0),)),

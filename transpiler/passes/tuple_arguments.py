@@ -8,6 +8,7 @@ apply to them as to any Python-number argument. The analyses never see ``t`` its
 
 - ``t[i]`` (a constant index, negative too) -> ``t__i``;
 - ``a, b = t`` -> ``a, b = t__0, t__1``;
+- ``f(*t)`` -> ``f(t__0, t__1)`` (Python passes the items so);
 - every other read of ``t`` -> the display ``(t__0, t__1)`` (the same value: a tuple of the
   same items; ``len(t)``, ``for v in t``, passing ``t`` on);
 - a namedtuple's ``p.x`` -> its item; ``p`` read whole only as ``len(p)``, ``for v in p`` or
@@ -91,6 +92,17 @@ def desugar(fdef, name, items, fields=None):
                     node.args[0].id == name and not node.keywords:
                 node.args = [display(node.args[0])]
                 return node
+            if any(isinstance(a, gast.Starred) and isinstance(a.value, gast.Name) and
+                   a.value.id == name for a in node.args):
+                # f(*t): Python passes the items as positional arguments, in order
+                spliced = []
+                for a in node.args:
+                    if isinstance(a, gast.Starred) and isinstance(a.value, gast.Name) and \
+                            a.value.id == name:
+                        spliced.extend(item(i, a) for i in range(count))
+                    else:
+                        spliced.append(a)
+                node.args = spliced
             return self.generic_visit(node)
 
         def visit_For(self, node):
