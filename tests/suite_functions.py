@@ -2376,28 +2376,80 @@ def loop_lambda_after_loop(n):
 
 
 # -- issue 20: *t at a call, t a tuple argument of Python numbers
-def _weighted(a, b, c):
+def h_weighted(a, b, c):
     return a + b * c
 
 
 def star_tuple_call(t):
-    return _weighted(*t)
+    return h_weighted(*t)
 
 
 def star_tuple_middle(x, t):
-    return _weighted(x, *t) * 2
+    return h_weighted(x, *t) * 2
 
 
 def star_rest_forward(x, *rest):
-    return _weighted(x, *rest)
+    return h_weighted(x, *rest)
 
 
 def star_tuple_loop(a, t):
     s = 0.0
     for i in range(a.shape[0]):
-        s += _weighted(a[i], *t)
+        s += h_weighted(a[i], *t)
     return s
 
 
 def star_tuple_builtin(t):
     return max(*t) - min(*t)
+
+
+# -- issue 20: namedtuples made in the function, read by field
+from collections import namedtuple as _namedtuple
+from typing import NamedTuple as _NamedTuple
+
+Point = _namedtuple("Point", "x y")
+Span = _namedtuple("Span", ["lo", "hi", "step"], defaults=[1])
+
+
+class Stat(_NamedTuple):
+    count: int
+    total: float = 0.0
+
+
+def nt_fields(x, y):
+    p = Point(x, y)
+    return p.x * p.y + p[0] - p[-1]
+
+
+def nt_keywords_default(a, b):
+    s = Span(hi=b, lo=a)
+    n = 0
+    for i in range(s.lo, s.hi, s.step):
+        n += i
+    return n, len(s)
+
+
+def nt_in_loop(a, b):
+    acc = 0.0
+    for i in range(a.shape[0]):
+        p = Point(a[i], b[i])
+        acc += p.x * p.y
+    return acc
+
+
+def nt_unpack_iterate(x, y):
+    p = Point(y, x)
+    u, v = p
+    t = 0.0
+    for item in p:
+        t = t + item
+    return u - v, t
+
+
+def nt_typing_class(a):
+    st = Stat(a.shape[0])
+    m = 0.0
+    for i in range(st.count):
+        m += a[i]
+    return m / st.count + st.total
+

@@ -99,6 +99,12 @@ CASES = [
     (S.star_rest_forward, (np.int8(3), 2, 100)), (S.star_tuple_loop, (X3, (2.0, 0.5))),
     (S.star_tuple_loop, (f32(1.5, 2.0), (1, 2))), (S.star_tuple_builtin, ((3.0, -1.5, 2.0),)),
     (S.star_tuple_builtin, ((3, -1, 2),)),
+    # issue 20: namedtuples made in the function, read by field
+    (S.nt_fields, (2, 3)), (S.nt_fields, (np.float32(1.5), 2.0)), (S.nt_fields, (X3, 0.5)),
+    (S.nt_keywords_default, (2, 9)), (S.nt_keywords_default, (5, 1)),
+    (S.nt_in_loop, (X3, f64(2.0, 0.5, -1.0))), (S.nt_in_loop, (f32(1.5, 2.0), f32(-1.0, 0.25))),
+    (S.nt_unpack_iterate, (3.0, 4.5)), (S.nt_unpack_iterate, (-1.5, 2.0)),
+    (S.nt_typing_class, (X3,)), (S.nt_typing_class, (f64(2.0),)),
     # issue 20: sum/any/all of generator expressions
     (S.gen_any_above, (X3, 2.0)), (S.gen_any_above, (X3, 5.0)), (S.gen_any_above, (EMPTY_F64, 0.0)),
     (S.gen_all_positive, (X3,)), (S.gen_all_positive, (f64(1.0, 2.0),)),
