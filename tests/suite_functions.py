@@ -2453,3 +2453,24 @@ def nt_typing_class(a):
         m += a[i]
     return m / st.count + st.total
 
+
+
+# -- issue 20: min/max of a generator expression, list(<genexp>), as loops
+def gen_max_squares(a):
+    return max(x * x for x in a)
+
+
+def gen_min_above(a, t):
+    return min(x for x in a if x > t)
+
+
+def gen_max_nested(n):
+    return max(i * j - n for i in range(n) for j in range(i))
+
+
+def gen_min_in_expression(a, b):
+    return min(a[i] - b[i] for i in range(a.shape[0])) * 2.0
+
+
+def gen_list_of_range(n):
+    return list(i * i for i in range(n) if i % 3)

@@ -105,6 +105,14 @@ CASES = [
     (S.nt_in_loop, (X3, f64(2.0, 0.5, -1.0))), (S.nt_in_loop, (f32(1.5, 2.0), f32(-1.0, 0.25))),
     (S.nt_unpack_iterate, (3.0, 4.5)), (S.nt_unpack_iterate, (-1.5, 2.0)),
     (S.nt_typing_class, (X3,)), (S.nt_typing_class, (f64(2.0),)),
+    # issue 20: min/max of a generator expression, list(<genexp>)
+    (S.gen_max_squares, (X3,)), (S.gen_max_squares, (EMPTY_F64,)),
+    (S.gen_max_squares, (f64(np.nan, 2.0, -3.0),)), (S.gen_max_squares, (f64(2.0, np.nan),)),
+    (S.gen_max_squares, (i32(3, -7, 5),)), (S.gen_max_squares, (np.array([5, 7], np.int8),)),
+    (S.gen_min_above, (X3, 0.0)), (S.gen_min_above, (X3, 10.0)), (S.gen_min_above, (f32(1.5, 2.0), 1)),
+    (S.gen_max_nested, (4,)), (S.gen_max_nested, (1,)),
+    (S.gen_min_in_expression, (X3, f64(0.5, 0.5, 9.0))), (S.gen_list_of_range, (8,)),
+    (S.gen_list_of_range, (0,)),
     # issue 20: sum/any/all of generator expressions
     (S.gen_any_above, (X3, 2.0)), (S.gen_any_above, (X3, 5.0)), (S.gen_any_above, (EMPTY_F64, 0.0)),
     (S.gen_all_positive, (X3,)), (S.gen_all_positive, (f64(1.0, 2.0),)),

@@ -32,8 +32,20 @@ from ..naming import fresh
 from ..nodes import assign, const, located, name, rewrite_blocks
 
 # From Python 3.12 ``sum`` adds floats compensated (module docstring): not rewritten there.
-_CONSUMERS = ("sum", "any", "all") if sys.version_info < (3, 12) else (
-    "any", "all")
+_CONSUMERS = ("sum", "any", "all", "min", "max") if sys.version_info < (3, 12) else (
+    "any", "all", "min", "max")
+
+
+def _empty_message(fn):
+    try:
+        fn(())
+    except ValueError as exc:
+        return str(exc)
+
+
+# CPython's own words for min()/max() of nothing ("max() arg is an empty sequence" in 3.11,
+# "max() iterable argument is empty" from 3.12): whichever this interpreter raises
+_EMPTY = {"min": _empty_message(min), "max": _empty_message(max)}
 _PATH_NODES = (gast.BinOp, gast.UnaryOp, gast.Tuple, gast.List)
 _OUTER = (gast.Call, gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.SetComp,
           gast.DictComp, gast.GeneratorExp, gast.NamedExpr, gast.Await, gast.Yield,
@@ -56,9 +68,10 @@ def desugar(fdef, shadowed, resolve=None, guarded=None):
     def is_consumer(node):
         return _consumer(node, shadowed) or _list_comp(node) or _reduce_call(node, resolve)
 
-    if not any(is_consumer(n) for n in gast.walk(fdef)):
+    if not any(is_consumer(n) or _list_of_generator(n, shadowed) for n in gast.walk(fdef)):
         return fdef
     fdef = copy.deepcopy(fdef)
+    _as_list_comps(fdef, shadowed)
     taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     fdef.body = rewrite_blocks(fdef.body, lambda stmt: _hoist(
         stmt, is_consumer, taken, guarded, shadowed) + [stmt])
@@ -88,6 +101,8 @@ def _consumer(node, shadowed):
             and (isinstance(node.args[0], gast.GeneratorExp) or _summed(node))):
         return False
     most = 2 if node.func.id == "sum" else 1
+    if node.func.id in ("min", "max") and not isinstance(node.args[0], gast.GeneratorExp):
+        return False        # min(a, b), max(a): builtins of their own
     return len(node.args) <= most and not any(isinstance(a, gast.Starred) for a in node.args)
 
 
@@ -97,6 +112,29 @@ def _list_comp(node):
     variables typed by what they iterate: ``[1 << i for i in range(n)]`` shifts Python ints,
     checked beyond int64)."""
     return isinstance(node, gast.ListComp) and not any(g.is_async for g in node.generators)
+
+
+def _list_of_generator(node, shadowed):
+    """``list(<genexp>)`` of the builtin ``list``: the list comprehension it equals (Python
+    reference, "Displays for lists": both build the list of the generator's items in
+    order)."""
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+        node.func.id == "list" and not shadowed("list") and not node.keywords and len(
+            node.args) == 1 and isinstance(node.args[0], gast.GeneratorExp) and not any(
+                g.is_async for g in node.args[0].generators)
+
+
+def _as_list_comps(fdef, shadowed):
+    """``fdef`` with each ``list(<genexp>)`` as its list comprehension (in place)."""
+    class Rewrite(gast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if not _list_of_generator(node, shadowed):
+                return node
+            gen = node.args[0]
+            return gast.copy_location(gast.ListComp(elt=gen.elt, generators=gen.generators),
+                                      node)
+    Rewrite().visit(fdef)
 
 
 def _summed(node):
@@ -307,6 +345,8 @@ def _loop(call, taken, like):
         innermost = [gast.Expr(value=gast.Call(
             func=gast.Attribute(value=name(result), attr="append", ctx=gast.Load()),
             args=[gen.elt], keywords=[]))]
+    elif kind in ("min", "max"):
+        return result, [located(s, like) for s in _min_max_loop(kind, gen, result, taken)]
     elif kind == "any":
         init = assign(result, const(False))
         innermost = [gast.If(test=gen.elt, body=[assign(result, const(True)), gast.Break()],
@@ -325,6 +365,28 @@ def _loop(call, taken, like):
         body = [gast.For(target=comp.target, iter=comp.iter, body=body, orelse=[],
                          type_comment=None)]
     return result, [located(s, like) for s in [init] + body]
+
+
+def _min_max_loop(kind, gen, result, taken):
+    """``max(elt for ..)``: CPython's ``min_max`` (Python/bltinmodule.c): the first item, then
+    each item that compares ``item > best`` (``<`` for min) replaces it, so the first of equal
+    items stays and a NaN compared stays out; ValueError when there is none."""
+    first, item = fresh(f"{kind}_first", taken), fresh(f"{kind}_item", taken)
+    taken.update((first, item))
+    better = gast.Compare(left=name(item), ops=[gast.Gt() if kind == "max" else gast.Lt()],
+                          comparators=[name(result)])
+    body = [assign(item, gen.elt), gast.If(
+        test=name(first), body=[assign(result, name(item)), assign(first, const(False))],
+        orelse=[gast.If(test=better, body=[assign(result, name(item))], orelse=[])])]
+    for comp in reversed(gen.generators):
+        for cond in reversed(comp.ifs):
+            body = [gast.If(test=cond, body=body, orelse=[])]
+        body = [gast.For(target=comp.target, iter=comp.iter, body=body, orelse=[],
+                         type_comment=None)]
+    empty = gast.If(test=name(first), body=[gast.Raise(exc=gast.Call(
+        func=name("ValueError"), args=[const(_EMPTY[kind])], keywords=[]), cause=None)],
+        orelse=[])
+    return [assign(first, const(True))] + body + [empty]
 
 
 def _reduce_loop(call, taken, like):
