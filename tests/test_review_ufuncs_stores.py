@@ -541,3 +541,35 @@ def test_nd_mask_in_place_updates_equal_plain(dtype, v):
 def test_nd_mask_in_place_update_compiles(args):
     fn = or_masked if args[0].dtype == bool else ops_masked
     assert_compiles_same(fn, *args)
+
+
+# -- np.roll along an axis in Numba code (issue 20: Numba's np.roll takes no axis) ----------
+
+def roll_in_loop(a, k, axis, times):
+    out = a
+    for _ in range(times):
+        out = np.roll(out, k, axis)
+    return out
+
+
+def roll_keyword(a, k, ax):
+    out = a
+    for _ in range(1):
+        out = np.roll(out, k, axis=ax)
+    return out
+
+
+_ROLLED = [np.arange(5.0), np.arange(12).reshape(3, 4), np.arange(24, dtype=np.int8).reshape(
+    2, 3, 4), np.arange(24.0).reshape(2, 3, 4).transpose(2, 0, 1), np.arange(20.0).reshape(
+    4, 5)[::2, ::-1], np.zeros((3, 0, 2)), np.array([True, False, True])]
+
+
+@pytest.mark.parametrize("a", _ROLLED, ids=lambda a: f"{a.dtype}{a.shape}")
+def test_roll_along_an_axis_equals_numpy(a):
+    jitted = tp.jit(roll_in_loop)
+    for k in (0, 1, -1, 3, -7, 10**12, np.int8(-2), True):
+        for axis in range(-a.ndim - 1, a.ndim + 1):       # out of range: AxisError
+            want, got = outcome(roll_in_loop, (a, k, axis, 2)), outcome(jitted, (a, k, axis, 2))
+            assert_same_outcome(*want, *got)
+    assert "python" not in str(jitted.explain())
+    assert_compiles_same(roll_keyword, a, 2, -1)

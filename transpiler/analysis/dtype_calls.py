@@ -48,6 +48,12 @@ def dtype_call(analysis, node):
     ``.astype`` called with a static dtype (positional or ``dtype=``); set() while an
     argument is not typed yet (the analysis' fixpoint); None where it is no such call."""
     func = node.func
+    if isinstance(func, (gast.Name, gast.Attribute)) and node.args and not any(
+            isinstance(a, gast.Starred) for a in node.args) and all(
+                k.arg == "axis" for k in node.keywords) and analysis.resolve(func) is np.roll:
+        base = analysis.of(node.args[0])      # np.roll(a, k[, axis]): a's dtype and ndim
+        return base and ({k for k in base if k.startswith("arr:")} if all(
+            k.startswith("arr:") for k in base) else {UNKNOWN})
     if any(isinstance(a, gast.Starred) for a in node.args) or any(
             k.arg != "dtype" for k in node.keywords):
         return None

@@ -1,9 +1,10 @@
 """NumPy calls whose Numba versions differ in their errors or results: ``reshape``, ``arange``
-with three arguments, ``clip``, ``np.random.seed``/``uniform`` (NumPy's own generator state).
+with three arguments, ``clip``, ``roll`` along an axis, ``np.random.seed``/``uniform`` (NumPy's own generator state).
 """
 import math
 
 import numpy as np
+from numpy.exceptions import AxisError
 
 
 def numpy_reshape(a, shape):
@@ -24,6 +25,33 @@ def numpy_reshape(a, shape):
     if unknown == 1 and known == 0:
         raise ValueError("cannot reshape array of size 0 into the shape given (NumPy)")
     return a.reshape(shape)
+
+
+def numpy_roll_axis(a, shift, axis):
+    """``np.roll(a, shift, axis)`` of an int shift and axis (Numba's ``np.roll`` takes no
+    axis): NumPy's slices (numpy/_core/numeric.py ``roll``: the last ``shift % n`` items
+    along the axis first, an empty axis left as it is) on a C-ordered copy seen as
+    (outer, n, inner).
+
+    Raises:
+        numpy.exceptions.AxisError: ``axis`` is not in ``[-a.ndim, a.ndim)`` (as NumPy)."""
+    nd = a.ndim
+    if axis < -nd or axis >= nd:
+        raise AxisError("axis is out of bounds for array of this dimension (NumPy)")
+    ax = axis % nd
+    outer = 1
+    inner = 1
+    for d in range(ax):     # rebindings, not `op=`: analysis.effects reads `op=` as a store
+        outer = outer * a.shape[d]
+    for d in range(ax + 1, nd):
+        inner = inner * a.shape[d]
+    n = a.shape[ax]
+    src = np.ascontiguousarray(a).reshape((outer, n, inner))
+    out = np.empty((outer, n, inner), a.dtype)
+    k = shift % n if n > 0 else 0
+    out[:, k:, :] = src[:, :n - k, :]
+    out[:, :k, :] = src[:, n - k:, :]
+    return out.reshape(a.shape)
 
 
 def numpy_random_seed(seed):

@@ -13,7 +13,7 @@ from ...analysis.numpy_scalars import operand_dtype
 from ...analysis.static_values import constant_node
 from ...helpers.numpy_arith import created_float_checked, fit_int
 from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_reference, Static
-from ...helpers.numpy_calls import (
+from ...helpers.numpy_calls import (numpy_roll_axis, 
     numpy_arange3, numpy_clip, numpy_clip_array, numpy_random_seed, numpy_random_uniform,
     numpy_reshape)
 from ...helpers.numpy_reductions import (
@@ -374,6 +374,10 @@ class Calls:
                     bool, int, float, complex):
                 return self.materialize(Static(np.dtype(value.value).type), node_arg)
             return self._m(value, node_arg)
+        if callee.value is np.roll:
+            rolled = self._roll_along_axis(node)
+            if rolled is not None:
+                return rolled
         args = [self.value(a) if isinstance(a, gast.Starred) else arg(a) for a in node.args]
         if callee.value in (np.full, np.array, np.asarray) if _hashable(callee.value) else False:
             args = self._created_values(node, callee.value, args)
@@ -384,6 +388,24 @@ class Calls:
         keywords = [gast.keyword(arg=k.arg, value=arg(k.value)) if k.arg is not None
                     else self._child(k) for k in node.keywords]
         return gast.Call(func=self.materialize(callee, node.func), args=args, keywords=keywords)
+
+    def _roll_along_axis(self, node):
+        """``np.roll(a, k, axis)`` (``axis=`` too) of an array and int ``k`` and ``axis``:
+        helpers.numpy_calls.numpy_roll_axis (Numba's np.roll has no axis). None where the
+        code stays NumPy's (straight-line: its NumPy graph) or the types are others."""
+        if self.scalar_types is None or not self.fidelity or self.straight_line():
+            return None
+        parts = list(node.args) + [k.value for k in node.keywords if k.arg == "axis"]
+        if len(parts) != 3 or any(isinstance(a, gast.Starred) for a in node.args) or any(
+                k.arg not in ("axis",) for k in node.keywords):
+            return None
+        array, shift, axis = (self.scalar_types.of(p) for p in parts)
+        ints = {"int", "bool"} | {f"np:{t}" for t in ("int8", "int16", "int32", "int64",
+                                                        "uint8", "uint16", "uint32")}
+        if len(array) != 1 or not next(iter(array)).startswith("arr:") or not (
+                shift and shift <= ints and axis and axis <= ints):
+            return None
+        return self._call_helper(node, numpy_roll_axis, [self.value(p) for p in parts])
 
     def _clip_dtype_check(self, node, exprs, bound_kinds):
         """``np.clip(a, low, high)`` of an array: NumPy 2's clip is a ufunc whose loop is

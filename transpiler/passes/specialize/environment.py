@@ -176,14 +176,19 @@ class Environment:
             return self._call_helper(node, masked_items, [base, index])
         return gast.Subscript(value=base, slice=index, ctx=gast.Load())
 
+    def straight_line(self):
+        """Whether this function is straight-line code whose NumPy calls its NumPy graph
+        runs as NumPy's own (backends/numpy_graph.py): no loop or branch."""
+        return self.program.defer_gaps and not any(isinstance(n, (
+            gast.For, gast.While, gast.If, gast.Try, gast.With, gast.IfExp))
+            for n in gast.walk(self.src.node))
+
     def nd_mask(self, base, index):
         """Whether ``base[index]`` indexes an N-d array (N >= 2) with a boolean array of as
         many dimensions (by their one type each)."""
         if not self.fidelity or self.scalar_types is None or isinstance(index, gast.Tuple):
             return False
-        if self.program.defer_gaps and not any(isinstance(n, (
-                gast.For, gast.While, gast.If, gast.Try, gast.With, gast.IfExp))
-                for n in gast.walk(self.src.node)):
+        if self.straight_line():
             return False    # straight-line code: NumPy's own indexing in a NumPy graph
         kinds, masks = self.scalar_types.of(base), self.scalar_types.of(index)
         if len(kinds) != 1 or len(masks) != 1:
