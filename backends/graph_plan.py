@@ -123,6 +123,8 @@ def plan(program, numpy_args, reserved, numpy_name, python_args=None):
     if program.uses_random:
         raise NotAGraph("it draws random numbers (compiled with Numba's generator, as "
                         "graphjit carries NumPy's state in and out)")
+    if program.calls_numba:
+        raise NotAGraph("it calls a numba.njit function (Numba calls it from compiled code)")
     entry = program.entry
     params = list(entry.dynamic_params) + [name for name, _ in entry.inputs]
     arrays = [name for name in entry.dynamic_params

@@ -118,3 +118,17 @@ def call_raises(a, i):
     for j in range(i):
         total += fails_on_index(a, j)
     return total
+
+
+@numba.njit
+def ident(x):
+    return x
+
+
+def ident_then_subtract(x):
+    y = x * 2
+    return ident(y) - 1
+
+
+def ident_twice(x):
+    return ident(x) + ident(x + 1)

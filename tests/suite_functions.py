@@ -2474,3 +2474,4 @@ def gen_min_in_expression(a, b):
 
 def gen_list_of_range(n):
     return list(i * i for i in range(n) if i % 3)
+

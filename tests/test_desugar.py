@@ -114,3 +114,37 @@ def test_is_true_is_identity_not_equality(fn):
         warnings.simplefilter("ignore", tp.FallbackWarning)
         for value in (np.True_, True, 1, np.int64(1), 1.0, False, np.False_, 0):
             assert compiled(value) == fn(value), value
+
+
+# Found by review (issue 20): a loop moved before its statement must not run before what
+# Python evaluates first there (an operand to its left that may raise).
+def gen_sum_after_index(c, b):
+    return c[0] + sum(10 // v for v in b)
+
+
+def gen_max_after_division(a, b, x):
+    return x / b + max(v * v for v in a)
+
+
+def gen_max_of_tuples(a):
+    return max((v, -v) for v in a)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (gen_sum_after_index, (np.zeros(0, np.int64), np.array([0, 1]))),
+    (gen_sum_after_index, (np.ones(2, np.int64), np.array([2, 1]))),
+    (gen_max_after_division, (np.arange(3.0), 0.0, 1.0)),
+    (gen_max_after_division, (np.arange(3.0), 2.0, 1.0)),
+    (gen_max_of_tuples, (np.array([1.0, 2.0]),)),       # its items stay np.float64
+])
+def test_consumers_keep_python_order_and_types(fn, args):
+    from reference import assert_same_outcome, outcome
+    jitted = tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        want, got = outcome(fn, args), outcome(jitted, args)
+    assert_same_outcome(*want, *got)
+    if want[0][0] == "returned":
+        items = want[0][1] if isinstance(want[0][1], tuple) else (want[0][1],)
+        got_items = got[0][1] if isinstance(got[0][1], tuple) else (got[0][1],)
+        assert [type(v) for v in items] == [type(v) for v in got_items]

@@ -31,6 +31,80 @@ def nt_read_before(flag, x):
     return p.y
 
 
+class Checked(Point):
+    def __init__(self, x, y):
+        if x < 0:
+            raise ValueError("negative")
+
+
+class Indexed(Point):
+    def __getitem__(self, i):
+        return 99
+
+
+class Sized(Point):
+    def __len__(self):
+        return 7
+
+
+class Iterated(Point):
+    def __iter__(self):
+        return iter((5, 6))
+
+
+class Swapping(type):
+    def __call__(cls, x, y):
+        return super().__call__(y, x)
+
+
+class Meta(Point, metaclass=Swapping):
+    pass
+
+
+def nt_checked(x, y):
+    p = Checked(x, y)
+    return p.x
+
+
+def nt_indexed(x, y):
+    p = Indexed(x, y)
+    return p[0]
+
+
+def nt_sized(x, y):
+    p = Sized(x, y)
+    return len(p)
+
+
+def nt_iterated(x, y):
+    p = Iterated(x, y)
+    u, v = p
+    return u - v
+
+
+def nt_meta(x, y):
+    p = Meta(x, y)
+    return p.x
+
+
+def nt_field_store(x, y):
+    p = Point(x, y)
+    p.x = 5
+    return x
+
+
+def nt_field_update(x, y):
+    p = Point(x, y)
+    p.x += 1
+    return p.x
+
+
+def nt_item_store(x, y):
+    p = Point(x, y)
+    p[0] = 5
+    return x
+
+
 def nt_rebound_class(x, y):
     q = Point(x, y)
     return q.x - q.y
@@ -41,6 +115,11 @@ def nt_rebound_class(x, y):
     (nt_wrong_arity, (1.0,)),              # TypeError, as Python
     (nt_read_before, (True, 2.0)),         # UnboundLocalError naming p
     (nt_read_before, (False, 2.0)),
+    # found by review: subclasses and metaclasses whose Python code changes the result, and
+    # stores into the tuple (Python raises)
+    (nt_checked, (-1, 2)), (nt_checked, (1, 2)), (nt_indexed, (1, 2)), (nt_sized, (1, 2)),
+    (nt_iterated, (1, 2)), (nt_meta, (1, 2)), (nt_field_store, (1, 2)),
+    (nt_field_update, (1, 2)), (nt_item_store, (1, 2)),
 ])
 def test_other_forms_keep_plain_outcome(fn, args):
     jitted = tp.jit(fn)

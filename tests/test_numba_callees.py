@@ -76,3 +76,11 @@ def test_eager_backend_calls_it_as_python():
     for x in (np.float32(1.5), np.int8(3)):
         assert_compiles_same(F.call_float32, x, backend="eager")
         assert_compiles_same(F.call_int8, x, backend="eager")
+
+
+@pytest.mark.parametrize("x", [3, 2.5, np.int16(7), np.arange(3.0), np.arange(4)], ids=repr)
+def test_straight_line_callers(x):
+    """Found by review: straight-line code calling one went to the NumPy graph, which took the
+    dispatcher for an array input (AttributeError: no attribute 'shape')."""
+    assert_compiles_same(F.ident_then_subtract, x)
+    assert_compiles_same(F.ident_twice, x)

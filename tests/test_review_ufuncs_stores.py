@@ -573,3 +573,28 @@ def test_roll_along_an_axis_equals_numpy(a):
             assert_same_outcome(*want, *got)
     assert "python" not in str(jitted.explain())
     assert_compiles_same(roll_keyword, a, 2, -1)
+
+
+def xor_through_own_view(z):
+    for _ in range(1):
+        m = z[:, ::-1]
+        z[m] ^= True
+    return z
+
+
+def store_through_own_view(z, v):
+    for _ in range(1):
+        m = z[::-1, :]
+        z[m] = v
+    return z
+
+
+@pytest.mark.parametrize("z", [np.array([[True, True]]), np.array([[True, False, False, False],
+                                                                   [False, False, True, True]]),
+                               np.eye(3, dtype=bool)], ids=repr)
+def test_nd_mask_that_is_a_view_of_the_array(z):
+    """Found by review: a mask sharing memory with the array it stores into was read while
+    the store changed it (NumPy finds the positions first)."""
+    assert_compiles_same(xor_through_own_view, z)
+    assert_compiles_same(store_through_own_view, z, False)
+    assert_compiles_same(store_through_own_view, z, np.array([False]))

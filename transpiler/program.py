@@ -141,6 +141,7 @@ class Program:
         # The program runs as Python (the eager backend): NumPy's own calls give NumPy's
         # results there, no helper reproducing them is needed.
         self.runs_python = False
+        self.calls_numba = False    # it calls a numba.njit function (analysis.numba_callees)
         # `raise` of user-defined exception classes: (origin, class name); compiled code
         # raises helpers.messages.USER_EXCEPTION there and the call runs again as Python
         self.user_raises = []

@@ -168,6 +168,19 @@ def masked_items(a, mask):
     return out
 
 
+def _mask_apart(a, mask):
+    """``mask``, or its copy where its memory may overlap ``a``'s (``z[z[:, ::-1]] = v`` of a
+    boolean ``z``): NumPy finds the selected positions before it writes; a loop reading the
+    mask while it writes ``a`` would read elements it already changed."""
+    if a.size == 0 or mask.size == 0:
+        return mask.copy()
+    low, high = _byte_extent(a)
+    m_low, m_high = _byte_extent(mask)
+    if low < m_high and m_low < high:
+        return mask.copy()
+    return mask
+
+
 def masked_store_scalar(a, mask, value):
     """``a[mask] = value`` of an N-d array ``a`` (N >= 2), a boolean ``mask`` of its shape and
     a scalar ``value`` already converted as NumPy converts it (the caller's store check).
@@ -176,8 +189,9 @@ def masked_store_scalar(a, mask, value):
         IndexError: the mask's shape is not the array's."""
     if mask.shape != a.shape:
         raise IndexError("boolean index did not match indexed array")
+    apart = _mask_apart(a, mask)
     for idx in np.ndindex(a.shape):
-        if mask[idx]:
+        if apart[idx]:
             a[idx] = value
 
 
@@ -194,9 +208,10 @@ def masked_store_items(a, mask, values):
         raise ValueError("NumPy boolean array indexing assignment cannot assign these input "
                          "values to the output values where the mask is true")
     source = values.copy()
+    apart = _mask_apart(a, mask)
     step = 1 if values.size != 1 else 0
     k = 0
     for idx in np.ndindex(a.shape):
-        if mask[idx]:
+        if apart[idx]:
             a[idx] = source[k]
             k = k + step

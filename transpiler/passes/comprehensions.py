@@ -101,8 +101,12 @@ def _consumer(node, shadowed):
             and (isinstance(node.args[0], gast.GeneratorExp) or _summed(node))):
         return False
     most = 2 if node.func.id == "sum" else 1
-    if node.func.id in ("min", "max") and not isinstance(node.args[0], gast.GeneratorExp):
-        return False        # min(a, b), max(a): builtins of their own
+    if node.func.id in ("min", "max") and (not isinstance(
+            node.args[0], gast.GeneratorExp) or isinstance(node.args[0].elt, (
+                gast.Tuple, gast.List, gast.Set, gast.Dict))):
+        # min(a, b), max(a): builtins of their own; the max of tuples compares them item by
+        # item and gives one (its items' types are not followed through the loop)
+        return False
     return len(node.args) <= most and not any(isinstance(a, gast.Starred) for a in node.args)
 
 
@@ -203,6 +207,11 @@ def _hoistable(root, is_consumer, shadowed):
             # (`(a[0], sum(bump(a) for _ in r))`): only where nothing else is read
             if not _names_only(root, consumers):
                 return []
+    for call in consumers:
+        if not all(any(n is c for c in consumers) or _cannot_raise(n)
+                   for n in _evaluated_before(root, call)):
+            # `c[0] + sum(10 // v for v in b)`: Python raises c[0]'s IndexError first
+            return []
     stack = [root]
     while stack:
         node = stack.pop()
@@ -225,6 +234,51 @@ def _hoistable(root, is_consumer, shadowed):
         stack.extend(gast.iter_child_nodes(node))
     # evaluation order: left to right in the source
     return sorted(consumers, key=lambda c: (c.lineno, c.col_offset))
+
+
+def _evaluated_before(root, target):
+    """The expressions of ``root`` Python evaluates whole before it starts ``target`` (the
+    operands to its left on the way down: a BinOp's left operand, a call's function and
+    earlier arguments, a tuple's earlier items...), in the order gast lists a node's fields,
+    which is Python's evaluation order for the nodes _hoistable lets through."""
+    path = []
+
+    def find(node):
+        if node is target:
+            return True
+        for child in gast.iter_child_nodes(node):
+            if find(child):
+                path.append((node, child))
+                return True
+        return False
+
+    if not find(root):
+        return []
+    before = []
+    for parent, child in path:
+        for sibling in gast.iter_child_nodes(parent):
+            if sibling is child:
+                break
+            if isinstance(sibling, gast.expr):
+                before.append(sibling)
+    return before
+
+
+def _cannot_raise(node):
+    """Whether evaluating ``node`` cannot raise: names, constants, attribute chains of names,
+    ``+ - *`` and unary operators of them (a Python int beyond int64 there is graphjit's own
+    OverflowError, which runs the call again as Python), ``len(name)``."""
+    if isinstance(node, (gast.Name, gast.Constant)):
+        return True
+    if isinstance(node, gast.Attribute):
+        return _cannot_raise(node.value)
+    if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Add, gast.Sub, gast.Mult)):
+        return _cannot_raise(node.left) and _cannot_raise(node.right)
+    if isinstance(node, gast.UnaryOp):
+        return _cannot_raise(node.operand)
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+        node.func.id == "len" and len(node.args) == 1 and isinstance(
+            node.args[0], gast.Name) and not node.keywords
 
 
 def _len_of_name(node, shadowed):

@@ -41,8 +41,16 @@ def is_namedtuple_class(value):
     if not isinstance(fields, tuple) or not all(isinstance(f, str) for f in fields):
         return False
     doc = getattr(value.__new__, "__doc__", "") or ""
-    return doc.startswith("Create new instance of") and all(
+    # no subclass, metaclass or method that changes how it is made or read (a user's
+    # __init__, __getitem__, __len__, __iter__ would run in Python)
+    return type(value) is type and value.__bases__ == (tuple,) and doc.startswith(
+        "Create new instance of") and not any(
+            name in vars(value) for name in _READERS) and all(
         type(inspect.getattr_static(value, f, None)).__name__ == "_tuplegetter" for f in fields)
+
+
+_READERS = ("__init__", "__getitem__", "__len__", "__iter__", "__getattribute__", "__getattr__",
+            "__init_subclass__", "__class_getitem__", "__set_name__")
 
 
 def desugar(fdef, resolve):
@@ -166,10 +174,12 @@ def _reads_by_item(stmt, name, cls, resolve):
     allowed = set()
     for node in gast.walk(stmt):
         if isinstance(node, gast.Attribute) and _is(node.value, name):
-            if node.attr not in cls._fields:
-                return False
+            if node.attr not in cls._fields or not isinstance(node.ctx, gast.Load):
+                return False        # p.x = v: Python raises AttributeError
             allowed.add(id(node.value))
         elif isinstance(node, gast.Subscript) and _is(node.value, name):
+            if not isinstance(node.ctx, gast.Load):
+                return False        # p[0] = v: Python raises TypeError
             index = _int_index(node.slice)
             if index is None or not -count <= index < count:
                 return False

@@ -289,14 +289,16 @@ class Calls:
         found = numba_result_type(callee.value, [self.scalar_types.of(a) for a in node.args])
         if isinstance(found, str):
             self.fail(node, found)
+        self.program.calls_numba = True      # backends/graph_plan.py: not a NumPy graph
         call = gast.Call(func=self.runtime_input(callee.path),
                          args=[self.value(a) for a in node.args], keywords=[])
         conversion = found[1]
         if conversion is None or self.program.runs_python:
             return call
-        # Numba's own conversion of its value: exact (float32 to float64, int8 to int64)
-        return gast.Call(func=gast.Name(id=conversion, ctx=gast.Load(), annotation=None,
-                                        type_comment=None), args=[call], keywords=[])
+        # exact (float32 to float64, int8 to int64); Numba's float() keeps a float32
+        widened = {"float": np.float64, "int": np.int64, "complex": np.complex128}[conversion]
+        return gast.Call(func=self.materialize(Static(widened), node), args=[call],
+                         keywords=[])
 
     def _exact_reduction(self, node):
         """``a.sum()``, ``a.mean()``, ``a.var()``, ``a.std()`` and their ``np.`` forms of an
