@@ -276,3 +276,18 @@ def test_type_and_in_place_weak_numbers(fn, args):
         assert value.dtype == value_c.dtype and np.array_equal(value, value_c)
     else:
         assert value == value_c
+
+
+def value_and_its_type(n):
+    s = 0.0
+    for i in range(n):
+        s += i * 0.5
+    return s, type(s)
+
+
+def test_a_class_inside_a_returned_tuple_falls_back():
+    """Found by review (issue 20): Numba cannot box a class inside a tuple result (SystemError
+    after the call ran); the function runs as Python, with plain's result."""
+    jitted = tp.jit(value_and_its_type)
+    with pytest.warns(tp.FallbackWarning, match="class returned inside a tuple"):
+        assert jitted(3) == (1.5, float)

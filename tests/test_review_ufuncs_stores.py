@@ -598,3 +598,15 @@ def test_nd_mask_that_is_a_view_of_the_array(z):
     assert_compiles_same(xor_through_own_view, z)
     assert_compiles_same(store_through_own_view, z, False)
     assert_compiles_same(store_through_own_view, z, np.array([False]))
+
+
+def add_where_positive(z, v):
+    for _ in range(2):
+        z[z > 0] += v
+    return z
+
+
+@pytest.mark.parametrize("v", [1.5, np.float32(2.0), np.arange(2.0)], ids=repr)
+def test_nd_mask_expression_in_place(v):
+    """``z[z > 0] += v``: the mask is computed once, before the update (was a fallback)."""
+    assert_compiles_same(add_where_positive, np.arange(-3.0, 3.0).reshape(2, 3), v)

@@ -135,14 +135,19 @@ class Statements:
         (``__getitem__`` gives a 1-D copy, updated in place by NumPy's rules for ``t``'s
         dtype, then stored back through the mask), with the helpers of ``_masked_store``."""
         target = node.target
-        if not (_pure(target.value) and _pure(target.slice)):
-            self.fail(node, "an in-place update through an N-d boolean mask whose array or "
-                            "mask is not a name")
+        if not _pure(target.value):
+            self.fail(node, "an in-place update through an N-d boolean mask of an array that "
+                            "is not a name")
         base = self._m(self.expr(target.value), target.value)
         mask = self._m(self.expr(target.slice), target.slice)
+        read = []
+        if not _pure(target.slice):     # z[z > 0] += v: the mask evaluated once, first
+            held = self.new_local("mask")
+            read.append(gast.Assign(targets=[_store(held)], value=mask, type_comment=None))
+            mask = _load(held)
         items = self.new_local("items")
-        read = [gast.Assign(targets=[_store(items)], value=self._call_helper(
-            node, masked_items, [base, mask]), type_comment=None)]
+        read.append(gast.Assign(targets=[_store(items)], value=self._call_helper(
+            node, masked_items, [base, mask]), type_comment=None))
         value = self.expr(node.value)
         if self._array_update_of_array(node):
             # t is a fresh copy (no overlap), but an operand that does not broadcast to it
@@ -358,6 +363,10 @@ class Statements:
                         # Numba hands a NumPy scalar type back as a dtype (np.int8 -> dtype)
                         self.fail(part, "returning a NumPy scalar type from compiled code "
                                         "(it would come back as a dtype)")
+                    if isinstance(value, Static) and isinstance(value.value, type) and \
+                            isinstance(node.value, gast.Tuple):
+                        # `return s, type(s)`: Numba cannot box a class inside a tuple
+                        self.fail(part, "a class returned inside a tuple from compiled code")
         if self.return_tags is not None:    # `return (value, is_python)`: result_tag
             return [gast.Return(value=gast.Tuple(elts=[
                 self.value(node.value),
