@@ -1264,6 +1264,12 @@ def undef_while_test(n):
     return count
 
 
+def undef_read_twice(a, x):
+    for i in range(a.shape[0]):
+        v = a[i]
+    return x * v - v  # maybe-undefined read, read again after an operation
+
+
 def undef_tuple_target(a):
     for pair in enumerate(a):
         index, value = pair
@@ -2475,3 +2481,26 @@ def gen_min_in_expression(a, b):
 def gen_list_of_range(n):
     return list(i * i for i in range(n) if i % 3)
 
+
+
+def gen_max_after_index(c, a):
+    return c[0] + max(v * v for v in a)
+
+
+def gen_min_after_division(a, b, x):
+    y = x / b - min(v for v in a)
+    return y
+
+
+def gen_max_in_tuple(c, a):
+    return (c[3], max(v for v in a))
+
+
+def gen_max_update(c, a):
+    y = 1.0
+    y += c[1] * max(v for v in a)
+    return y
+
+
+def gen_sum_after_index(c, b):
+    return c[0] + sum(10 // v for v in b)

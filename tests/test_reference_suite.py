@@ -113,6 +113,15 @@ CASES = [
     (S.gen_max_nested, (4,)), (S.gen_max_nested, (1,)),
     (S.gen_min_in_expression, (X3, f64(0.5, 0.5, 9.0))), (S.gen_list_of_range, (8,)),
     (S.gen_list_of_range, (0,)),
+    # ... after operands Python evaluates first (held in names before the loop: their errors
+    # come first, as in Python)
+    (S.gen_max_after_index, (X3, X3)), (S.gen_max_after_index, (EMPTY_F64, X3)),
+    (S.gen_max_after_index, (X3, EMPTY_F64)), (S.gen_min_after_division, (X3, 2.0, 1.0)),
+    (S.gen_min_after_division, (X3, 0.0, 1.0)), (S.gen_min_after_division, (EMPTY_F64, 2.0, 1.0)),
+    (S.gen_max_in_tuple, (f64(0.0, 1.0, 2.0, 3.0), X3)), (S.gen_max_in_tuple, (X3, EMPTY_F64)),
+    (S.gen_max_update, (X3, X3)), (S.gen_max_update, (X3, EMPTY_F64)),
+    (S.gen_sum_after_index, (i64(), i64(0, 1))), (S.gen_sum_after_index, (i64(1, 1), i64(2, 1))),
+    (S.gen_sum_after_index, (i64(1, 1), i64(2, 0))),
     # issue 20: sum/any/all of generator expressions
     (S.gen_any_above, (X3, 2.0)), (S.gen_any_above, (X3, 5.0)), (S.gen_any_above, (EMPTY_F64, 0.0)),
     (S.gen_all_positive, (X3,)), (S.gen_all_positive, (f64(1.0, 2.0),)),
@@ -439,6 +448,7 @@ MAYBE_UNDEFINED = [
     (S.undef_while_test, "limit", [(5,), (1,)]),
     (S.undef_tuple_target, "index", [(f64(1.0, 2.0),), (EMPTY_F64,)]),
     (S.undef_nested_loops, "corner", [(2, 3), (2, 0), (0, 3)]),
+    (S.undef_read_twice, "v", [(f64(1.0, 2.5), 2.0), (EMPTY_F64, 2.0), (f64(-1.0), -2.0)]),
 ]
 
 MAYBE_UNDEFINED_CASES = [(fn, name, args) for fn, name, arg_sets in MAYBE_UNDEFINED

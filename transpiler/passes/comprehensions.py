@@ -161,6 +161,14 @@ def _hoist(stmt, is_consumer, taken, guarded, shadowed):
     calls = _hoistable(root, is_consumer, shadowed) if root is not None else []
     loops = []
     for call in calls:
+        # What Python evaluates before the call in this statement (`c[0] + sum(10 // v for v
+        # in b)`: c[0], which may raise IndexError first) is evaluated first, into a name
+        for before in _evaluated_before(root, call):
+            if not _cannot_raise(before):
+                held = fresh("operand", taken)
+                taken.add(held)
+                loops.append(located(assign(held, before), stmt))
+                _replace(root, before, name(held))
         if _consumer(call, shadowed) or _list_comp(call):
             result, statements = _loop(call, taken, stmt)
         else:
@@ -207,11 +215,6 @@ def _hoistable(root, is_consumer, shadowed):
             # (`(a[0], sum(bump(a) for _ in r))`): only where nothing else is read
             if not _names_only(root, consumers):
                 return []
-    for call in consumers:
-        if not all(any(n is c for c in consumers) or _cannot_raise(n)
-                   for n in _evaluated_before(root, call)):
-            # `c[0] + sum(10 // v for v in b)`: Python raises c[0]'s IndexError first
-            return []
     stack = [root]
     while stack:
         node = stack.pop()
@@ -255,7 +258,7 @@ def _evaluated_before(root, target):
     if not find(root):
         return []
     before = []
-    for parent, child in path:
+    for parent, child in reversed(path):    # from the root down: evaluation order
         for sibling in gast.iter_child_nodes(parent):
             if sibling is child:
                 break

@@ -120,7 +120,8 @@ _LAZY = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.SetComp, gast
 def _early_reads(fdef):
     """ids of the Name reads that Python evaluates in their statement before anything else
     but other names (no call, operator, subscript or attribute before them; not inside a
-    lazily evaluated or nested-scope expression)."""
+    lazily evaluated or nested-scope expression), and the later reads in that statement of
+    the variables read so."""
     early = set()
     stack = list(fdef.body)
     while stack:
@@ -132,10 +133,20 @@ def _early_reads(fdef):
             stack.extend(handler.body)
         if isinstance(stmt, gast.FunctionDef):
             continue
-        for kind, node in _events(stmt):
+        events = _events(stmt)
+        first = set()
+        for kind, node in events:
             if kind != "name":
                 break
             early.add(id(node))
+            first.add(node.id)
+        # a later read of a variable read early in the statement is checked by the same
+        # check (`weak(x, v) - v`: if v is unassigned Python raises at the first read)
+        for _, node in events:
+            for read in gast.walk(node):
+                if isinstance(read, gast.Name) and read.id in first and isinstance(
+                        read.ctx, gast.Load):
+                    early.add(id(read))
     return early
 
 
