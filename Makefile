@@ -81,6 +81,12 @@ test-reductions: $(STAMP)
 test-parallel: $(STAMP)
 	GRAPHJIT_PARALLEL_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_parallel.py
 
+# In-place updates through N-d boolean masks over every dtype x operand
+# (tests/test_review_ufuncs_stores.py); `make test` runs a sample.
+.PHONY: test-stores
+test-stores: $(STAMP)
+	GRAPHJIT_STORES_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_review_ufuncs_stores.py
+
 # Names that are a Python int or an np.int64 by path (tests/test_path_types.py) under every
 # operator; `make test` runs a sample.
 .PHONY: test-path-types
