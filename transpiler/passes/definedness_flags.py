@@ -142,11 +142,15 @@ def _early_reads(fdef):
             first.add(node.id)
         # a later read of a variable read early in the statement is checked by the same
         # check (`weak(x, v) - v`: if v is unassigned Python raises at the first read)
-        for _, node in events:
-            for read in gast.walk(node):
-                if isinstance(read, gast.Name) and read.id in first and isinstance(
-                        read.ctx, gast.Load):
-                    early.add(id(read))
+        pending = [node for _, node in events]
+        while pending:
+            read = pending.pop()
+            if isinstance(read, gast.Lambda):
+                continue        # its body reads the variable when it is called, not here
+            if isinstance(read, gast.Name) and read.id in first and isinstance(
+                    read.ctx, gast.Load):
+                early.add(id(read))
+            pending.extend(gast.iter_child_nodes(read))
     return early
 
 
