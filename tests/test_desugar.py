@@ -148,3 +148,59 @@ def test_consumers_keep_python_order_and_types(fn, args):
         items = want[0][1] if isinstance(want[0][1], tuple) else (want[0][1],)
         got_items = got[0][1] if isinstance(got[0][1], tuple) else (got[0][1],)
         assert [type(v) for v in items] == [type(v) for v in got_items]
+
+
+# Found by the second review (issue 20): every operand Python evaluates before the consumer is
+# held before the loop (a name that may be unassigned, an array sum that does not broadcast,
+# a dict's key/value order); the definedness checks construct exceptions only (no effect), so
+# an int beyond int64 after them runs the call again as Python.
+def maybe_unassigned_then_sum(a, n, c, d):
+    for i in range(n):
+        v = a[i]
+    return v + sum(c[k] for k in d)
+
+
+def maybe_unassigned_update(a, n, c, d):
+    for i in range(n):
+        v = a[i]
+    v += sum(c[k] for k in d)
+    return v
+
+
+def broadcast_then_sum(a, b, c, d):
+    return a + b + sum(c[v] for v in d)
+
+
+def dict_then_max(c, a):
+    return {'a': c[9], max(v for v in a): 1.0}
+
+
+def min_then_big_int(n, a):
+    m = min(v for v in a)
+    return n ** 30 + m
+
+
+def _f(*v):
+    return np.array(v, dtype=np.float64)
+
+
+def _i(*v):
+    return np.array(v, dtype=np.int64)
+
+
+@pytest.mark.parametrize("backend", ["numba-cpu", "eager"])
+@pytest.mark.parametrize("fn,args", [
+    (maybe_unassigned_then_sum, (_f(1, 2), 0, _f(1.), _i(5))),
+    (maybe_unassigned_then_sum, (_f(1, 2), 1, _f(1.), _i(0))),
+    (maybe_unassigned_update, (_f(1, 2), 0, _f(1.), _i(5))),
+    (maybe_unassigned_update, (_f(1, 2), 2, _f(1.), _i(0))),
+    (broadcast_then_sum, (_f(1, 2), _f(1, 2, 3), _f(1.), _i(5))),
+    (dict_then_max, (_f(1.), _f())),
+    (min_then_big_int, (10, _f(1.))),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v)[:30])
+def test_operands_before_a_consumer_keep_python_order(fn, args, backend):
+    from reference import assert_same_outcome, outcome
+    jitted = tp.jit(fn, backend=backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert_same_outcome(*outcome(fn, args), *outcome(jitted, args))

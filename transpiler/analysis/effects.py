@@ -24,7 +24,8 @@ _PURE_BUILTINS = frozenset({"range", "len", "abs", "min", "max", "float", "int",
                             "enumerate", "zip", "reversed", "sum", "any", "all",
                             "round", "complex", "divmod", "pow", "isinstance", "tuple",
                             "ValueError", "OverflowError", "ZeroDivisionError", "IndexError",
-                            "TypeError", "AssertionError", "RuntimeError", "KeyError"})
+                            "TypeError", "AssertionError", "RuntimeError", "KeyError",
+                            "UnboundLocalError", "NameError"})
 _NUMPY_MUTATING = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "random",
                              "put_along_axis", "seterr"})
 _FRESH = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like", "ones_like",

@@ -160,11 +160,14 @@ def _hoist(stmt, is_consumer, taken, guarded, shadowed):
         return []
     calls = _hoistable(root, is_consumer, shadowed) if root is not None else []
     loops = []
+    if calls and isinstance(stmt, gast.AugAssign):
+        # `y += c * max(..)` reads y first: a read before the loop (UnboundLocalError first)
+        loops.append(located(gast.Expr(value=name(stmt.target.id)), stmt))
     for call in calls:
         # What Python evaluates before the call in this statement (`c[0] + sum(10 // v for v
         # in b)`: c[0], which may raise IndexError first) is evaluated first, into a name
         for before in _evaluated_before(root, call):
-            if not _cannot_raise(before):
+            if not isinstance(before, gast.Constant):   # a name too: it may be unassigned
                 held = fresh("operand", taken)
                 taken.add(held)
                 loops.append(located(assign(held, before), stmt))
@@ -259,29 +262,16 @@ def _evaluated_before(root, target):
         return []
     before = []
     for parent, child in reversed(path):    # from the root down: evaluation order
-        for sibling in gast.iter_child_nodes(parent):
+        siblings = list(gast.iter_child_nodes(parent))
+        if isinstance(parent, gast.Dict):   # key, value, key, value... (gast: keys first)
+            siblings = [n for pair in zip(parent.keys, parent.values) for n in pair
+                        if n is not None]
+        for sibling in siblings:
             if sibling is child:
                 break
             if isinstance(sibling, gast.expr):
                 before.append(sibling)
     return before
-
-
-def _cannot_raise(node):
-    """Whether evaluating ``node`` cannot raise: names, constants, attribute chains of names,
-    ``+ - *`` and unary operators of them (a Python int beyond int64 there is graphjit's own
-    OverflowError, which runs the call again as Python), ``len(name)``."""
-    if isinstance(node, (gast.Name, gast.Constant)):
-        return True
-    if isinstance(node, gast.Attribute):
-        return _cannot_raise(node.value)
-    if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Add, gast.Sub, gast.Mult)):
-        return _cannot_raise(node.left) and _cannot_raise(node.right)
-    if isinstance(node, gast.UnaryOp):
-        return _cannot_raise(node.operand)
-    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-        node.func.id == "len" and len(node.args) == 1 and isinstance(
-            node.args[0], gast.Name) and not node.keywords
 
 
 def _len_of_name(node, shadowed):
