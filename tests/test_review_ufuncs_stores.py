@@ -619,3 +619,17 @@ def add_where_positive(z, v):
 def test_nd_mask_expression_in_place(v):
     """``z[z > 0] += v``: the mask is computed once, before the update (was a fallback)."""
     assert_compiles_same(add_where_positive, np.arange(-3.0, 3.0).reshape(2, 3), v)
+
+
+def roll_reshaped(a, t):
+    s = 0.0
+    for i in range(2):
+        s += a[i]
+    return np.roll(a.reshape(2, -1), *t), s
+
+
+@pytest.mark.parametrize("t", [(1, 1), (-2, 0), (3, -1)], ids=repr)
+def test_roll_of_a_reshape_with_star_arguments(t):
+    """Found trying the README as a new user: a.reshape(2, -1) was not typed as a 2-D array
+    (its result typed now: a's dtype, one dimension per size), so np.roll of it fell back."""
+    assert_compiles_same(roll_reshaped, np.arange(6.0), t)

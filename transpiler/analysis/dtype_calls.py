@@ -54,6 +54,23 @@ def dtype_call(analysis, node):
         base = analysis.of(node.args[0])      # np.roll(a, k[, axis]): a's dtype and ndim
         return base and ({k for k in base if k.startswith("arr:")} if all(
             k.startswith("arr:") for k in base) else {UNKNOWN})
+    if isinstance(func, gast.Attribute) and func.attr == "reshape" and node.args and not \
+            node.keywords and not any(isinstance(a, gast.Starred) for a in node.args) and \
+            not _static(analysis, func.value):
+        # a.reshape(2, -1), a.reshape((2, 3)): a's dtype, one dimension per size (NumPy)
+        sizes = node.args[0].elts if len(node.args) == 1 and isinstance(
+            node.args[0], gast.Tuple) else node.args
+        base = analysis.of(func.value)
+        if len(node.args) == 1 and not isinstance(node.args[0], gast.Tuple):
+            one = analysis.of(node.args[0])
+            if not one:
+                return set()    # not known yet in the fixpoint (bottom)
+            if not one <= {"int", "bool"}:
+                return None     # a shape held in a variable: its length is not known here
+        if not base:
+            return set()
+        if all(k.startswith("arr:") for k in base):
+            return {f"arr:{k.split(':')[1]}:{len(sizes)}" for k in base}
     if any(isinstance(a, gast.Starred) for a in node.args) or any(
             k.arg != "dtype" for k in node.keywords):
         return None
