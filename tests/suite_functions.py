@@ -2504,3 +2504,22 @@ def gen_max_update(c, a):
 
 def gen_sum_after_index(c, b):
     return c[0] + sum(10 // v for v in b)
+
+
+# -- issue 20: f(*t) of a tuple the function built
+def star_local_tuple(x):
+    t = (x, 2.0, x * 3)
+    return h_weighted(*t)
+
+
+def star_local_tuple_loop(a, k):
+    pair = (k, 0.5)
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += h_weighted(a[i], *pair)
+    return s
+
+
+def star_local_tuple_numpy(a):
+    t = (a[0], a[1], np.float32(2.0))
+    return h_weighted(*t)

@@ -144,3 +144,28 @@ def test_the_class_is_guarded(monkeypatch):
     Swapped = S._namedtuple("Swapped", "y x")           # fields in the other order
     monkeypatch.setattr(sys.modules[__name__], "Point", Swapped)
     assert jitted(3.0, 1.0) == nt_rebound_class(3.0, 1.0) == -2.0
+
+
+def star_rebound(x, flag):
+    t = (x, 1.0, 2.0)
+    if flag:
+        t = (x,)
+    return S.h_weighted(*t)
+
+
+def star_before(x, flag):
+    if flag:
+        return S.h_weighted(*t)
+    t = (x, 1.0, 2.0)
+    return S.h_weighted(*t)
+
+
+@pytest.mark.parametrize("fn,args", [(star_rebound, (1.0, True)), (star_rebound, (1.0, False)),
+                                     (star_before, (1.0, True)), (star_before, (1.0, False))])
+def test_starred_tuples_only_where_certain(fn, args):
+    """passes/starred_tuples.py: a tuple assigned twice, or read before its assignment, keeps
+    its `*t` (Python's TypeError/UnboundLocalError where it runs)."""
+    jitted = tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert_same_outcome(*outcome(fn, args), *outcome(jitted, args))

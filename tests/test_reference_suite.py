@@ -99,6 +99,10 @@ CASES = [
     (S.star_rest_forward, (np.int8(3), 2, 100)), (S.star_tuple_loop, (X3, (2.0, 0.5))),
     (S.star_tuple_loop, (f32(1.5, 2.0), (1, 2))), (S.star_tuple_builtin, ((3.0, -1.5, 2.0),)),
     (S.star_tuple_builtin, ((3, -1, 2),)),
+    # issue 20: f(*t) of a tuple the function built
+    (S.star_local_tuple, (1.5,)), (S.star_local_tuple, (3,)), (S.star_local_tuple, (np.float32(0.5),)),
+    (S.star_local_tuple_loop, (X3, 2)), (S.star_local_tuple_loop, (f32(1.0, -2.0), 3)),
+    (S.star_local_tuple_numpy, (f32(1.5, 2.0),)), (S.star_local_tuple_numpy, (i32(3, 4),)),
     # issue 20: namedtuples made in the function, read by field
     (S.nt_fields, (2, 3)), (S.nt_fields, (np.float32(1.5), 2.0)), (S.nt_fields, (X3, 0.5)),
     (S.nt_keywords_default, (2, 9)), (S.nt_keywords_default, (5, 1)),

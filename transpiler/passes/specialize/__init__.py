@@ -75,7 +75,7 @@ from ...analysis.definite_assignment import check_definite_assignment
 from .. import (attribute_stores, comprehension_names, comprehensions, definedness_flags,
                 delete_names, errstate_blocks, function_imports, match_statements,
                 named_expressions, list_arguments, namedtuple_locals, nonlocal_functions,
-                operator_calls, tuple_arguments)
+                operator_calls, starred_tuples, tuple_arguments)
 from ...analysis.python_numbers import exponent_params, Numbers, UNKNOWN
 from ...analysis.scalar_types import ScalarTypes, type_of_value, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.scopes import local_names, parameter_names
@@ -172,6 +172,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             delete_names.desugar(named_expressions.desugar(desugared)), self._resolve_static)
         desugared, quieted = errstate_blocks.desugar(desugared, self._resolve_static)
         desugared, made = namedtuple_locals.desugar(desugared, self._resolve_static)
+        desugared = starred_tuples.desugar(desugared)     # t = (x, 2.0); f(*t)
         quieted += made             # p = Point(x, y) read by field: its class guarded too
         self.operator_functions += quieted      # np.errstate: guarded like them
         reduced = comprehensions.desugar(desugared, comprehensions.builtin_shadowed(
