@@ -28,8 +28,8 @@ import inspect
 import gast
 
 from ..analysis.scopes import NESTED_SCOPES
-from ..nodes import located
-from .tuple_arguments import _int_index
+from ..nodes import located, name as load
+from .tuple_arguments import _int_index, item_names
 
 
 def is_namedtuple_class(value):
@@ -106,14 +106,8 @@ def _creates(stmt, name):
 
 
 def _items(name, cls, fdef):
-    taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)}
-    names = []
-    for i in range(len(cls._fields)):
-        candidate = f"{name}__{i}"
-        while candidate in taken:
-            candidate += "_"
-        names.append(candidate)
-    return names
+    return item_names(name, len(cls._fields), {n.id for n in gast.walk(fdef)
+                                               if isinstance(n, gast.Name)})
 
 
 def _plan(fdef, block, position, stmt, resolve):
@@ -228,8 +222,7 @@ def _rewrite_reads(block, start, name, cls, items):
     count = len(cls._fields)
 
     def item(i, where):
-        return located(gast.Name(id=items[i], ctx=gast.Load(), annotation=None,
-                                 type_comment=None), where)
+        return located(load(items[i]), where)
 
     def display(where):
         return located(gast.Tuple(elts=[item(i, where) for i in range(count)],

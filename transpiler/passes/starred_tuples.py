@@ -19,6 +19,7 @@ import gast
 from ..analysis.scopes import NESTED_SCOPES
 from ..nodes import located
 from .namedtuple_locals import _blocks
+from .tuple_arguments import item_names
 
 
 def desugar(fdef):
@@ -42,13 +43,8 @@ def desugar(fdef):
         if loads == later and _read_by_item_only(fdef, name, count):
             # one local per item: no tuple is made (a tuple of mixed types would be typed
             # as one, which Numba cannot hold exactly)
-            taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)}
-            items = []
-            for i in range(count):
-                candidate = f"{name}__{i}"
-                while candidate in taken:
-                    candidate += "_"
-                items.append(candidate)
+            items = item_names(name, count, {n.id for n in gast.walk(fdef)
+                                             if isinstance(n, gast.Name)})
             block[position:position + 1] = [located(gast.Assign(targets=[gast.Name(
                 id=item, ctx=gast.Store(), annotation=None, type_comment=None)], value=value,
                 type_comment=None), stmt) for item, value in zip(items, stmt.value.elts)]
