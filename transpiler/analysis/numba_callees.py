@@ -67,10 +67,10 @@ def result_type(fn, arg_kinds):
     Returns:
         tuple[str, str | None] | str: ``(kind, conversion)``: the result's type string
         (``"float"``, ``"int"``, ``"bool"``, ``"complex"``, ``"arr:<dtype>:<ndim>"``; UNKNOWN
-        for None, which Numba and Python give alike) and the
-        builtin that converts Numba's value into the boxed one's type in compiled code
-        (``"float"`` for a float32 result, ``"int"`` for a narrow integer, ``"complex"`` for
-        complex64; None: none needed); or a str saying why the call is not compiled.
+        for None, which Numba and Python give alike) and the NumPy type that widens Numba's
+        value exactly to the boxed one's in compiled code (np.float64 for a float32 result,
+        np.int64 for a narrow integer, np.complex128 for complex64; None: none needed;
+        Numba's ``float()`` keeps a float32); or a str saying why the call is not compiled.
     """
     if any(len(kinds) != 1 for kinds in arg_kinds):
         return ("an argument of the numba.njit function may have several types here (its "
@@ -101,18 +101,17 @@ def _result_type(fn, kinds):
     if isinstance(returned, types.Boolean):
         return "bool", None
     if isinstance(returned, types.Float):
-        return "float", None if returned == types.float64 else "float"
+        return "float", None if returned == types.float64 else np.float64
     if isinstance(returned, types.Integer):
         if returned == types.uint64:
             return ("the numba.njit function returns a uint64, which its plain call boxes as a "
                     "Python int that int64 may not hold")
-        return "int", None if returned == types.int64 else "int"
+        return "int", None if returned == types.int64 else np.int64
     if isinstance(returned, types.Complex):
-        return "complex", None if returned == types.complex128 else "complex"
+        return "complex", None if returned == types.complex128 else np.complex128
     if isinstance(returned, types.NoneType):
         return UNKNOWN, None        # None either way; nothing computes with it
     if isinstance(returned, types.Array):
         return f"arr:{np.dtype(str(returned.dtype)).name}:{returned.ndim}", None
     return (f"the numba.njit function returns {returned} (compiled code types numbers and "
             "arrays from it)")
-

@@ -405,13 +405,18 @@ def _loop(call, taken, like):
     if kind in ("any", "all") and len(gen.generators) > 1:
         # a break leaves only the innermost loop: any/all over nested fors need a flag
         return _nested_short_circuit(kind, gen, result, init, taken, like)
+    return result, [located(s, like) for s in [init] + _nested_loops(gen, innermost)]
+
+
+def _nested_loops(gen, innermost):
+    """The generator ``gen``'s ``for``s and ``if``s around the statements ``innermost``."""
     body = innermost
     for comp in reversed(gen.generators):
         for cond in reversed(comp.ifs):
             body = [gast.If(test=cond, body=body, orelse=[])]
         body = [gast.For(target=comp.target, iter=comp.iter, body=body, orelse=[],
                          type_comment=None)]
-    return result, [located(s, like) for s in [init] + body]
+    return body
 
 
 def _min_max_loop(kind, gen, result, taken):
@@ -422,14 +427,9 @@ def _min_max_loop(kind, gen, result, taken):
     taken.update((first, item))
     better = gast.Compare(left=name(item), ops=[gast.Gt() if kind == "max" else gast.Lt()],
                           comparators=[name(result)])
-    body = [assign(item, gen.elt), gast.If(
+    body = _nested_loops(gen, [assign(item, gen.elt), gast.If(
         test=name(first), body=[assign(result, name(item)), assign(first, const(False))],
-        orelse=[gast.If(test=better, body=[assign(result, name(item))], orelse=[])])]
-    for comp in reversed(gen.generators):
-        for cond in reversed(comp.ifs):
-            body = [gast.If(test=cond, body=body, orelse=[])]
-        body = [gast.For(target=comp.target, iter=comp.iter, body=body, orelse=[],
-                         type_comment=None)]
+        orelse=[gast.If(test=better, body=[assign(result, name(item))], orelse=[])])])
     empty = gast.If(test=name(first), body=[gast.Raise(exc=gast.Call(
         func=name("ValueError"), args=[const(_EMPTY[kind])], keywords=[]), cause=None)],
         orelse=[])

@@ -19,7 +19,7 @@ import gast
 from ..analysis.scopes import NESTED_SCOPES
 from ..nodes import located
 from .namedtuple_locals import _blocks
-from .tuple_arguments import item_names
+from .tuple_arguments import is_starred, item_names, spliced_args
 
 
 def desugar(fdef):
@@ -60,7 +60,7 @@ def _read_by_item_only(fdef, name, count):
     allowed = set()
     for node in gast.walk(fdef):
         if isinstance(node, gast.Call):
-            allowed.update(id(a.value) for a in node.args if _is_starred(a, name))
+            allowed.update(id(a.value) for a in node.args if is_starred(a, name))
         elif isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) and \
                 node.value.id == name and isinstance(node.ctx, gast.Load) and isinstance(
                     node.slice, gast.Constant) and type(node.slice.value) is int and \
@@ -102,14 +102,7 @@ def _splice(stmt, name, count, items):
     class Rewrite(gast.NodeTransformer):
         def visit_Call(self, node):
             self.generic_visit(node)
-            if any(_is_starred(a, name) for a in node.args):
-                args = []
-                for a in node.args:
-                    if _is_starred(a, name):
-                        args.extend(item(i, a) for i in range(count))
-                    else:
-                        args.append(a)
-                node.args = args
+            node.args = spliced_args(node.args, name, count, item)
             return node
 
         def visit_Subscript(self, node):
@@ -125,8 +118,3 @@ def _splice(stmt, name, count, items):
             return node
 
     Rewrite().visit(stmt)
-
-
-def _is_starred(node, name):
-    return isinstance(node, gast.Starred) and isinstance(node.value, gast.Name) and \
-        node.value.id == name

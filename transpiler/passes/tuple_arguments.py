@@ -42,6 +42,24 @@ def item_kinds(key):
     return kinds
 
 
+def spliced_args(args, name, count, item):
+    """A call's positional ``args`` with each ``*name`` replaced by ``item(i, starred)`` for
+    i < ``count``: Python passes the tuple's items as positional arguments, in order."""
+    out = []
+    for a in args:
+        if is_starred(a, name):
+            out.extend(item(i, a) for i in range(count))
+        else:
+            out.append(a)
+    return out
+
+
+def is_starred(node, name):
+    """Whether ``node`` is ``*name``."""
+    return isinstance(node, gast.Starred) and isinstance(node.value, gast.Name) and \
+        node.value.id == name
+
+
 def item_names(name, count, taken):
     """Fresh parameter names for the items of tuple parameter ``name``."""
     names = []
@@ -92,17 +110,7 @@ def desugar(fdef, name, items, fields=None):
                     node.args[0].id == name and not node.keywords:
                 node.args = [display(node.args[0])]
                 return node
-            if any(isinstance(a, gast.Starred) and isinstance(a.value, gast.Name) and
-                   a.value.id == name for a in node.args):
-                # f(*t): Python passes the items as positional arguments, in order
-                spliced = []
-                for a in node.args:
-                    if isinstance(a, gast.Starred) and isinstance(a.value, gast.Name) and \
-                            a.value.id == name:
-                        spliced.extend(item(i, a) for i in range(count))
-                    else:
-                        spliced.append(a)
-                node.args = spliced
+            node.args = spliced_args(node.args, name, count, item)   # f(*t)
             return self.generic_visit(node)
 
         def visit_For(self, node):

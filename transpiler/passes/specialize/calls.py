@@ -13,9 +13,9 @@ from ...analysis.numpy_scalars import operand_dtype
 from ...analysis.static_values import constant_node
 from ...helpers.numpy_arith import created_float_checked, fit_int
 from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_reference, Static
-from ...helpers.numpy_calls import (numpy_roll_axis, 
+from ...helpers.numpy_calls import (
     numpy_arange3, numpy_clip, numpy_clip_array, numpy_random_seed, numpy_random_uniform,
-    numpy_reshape)
+    numpy_reshape, numpy_roll_axis)
 from ...helpers.numpy_reductions import (
     numpy_complex_sum, numpy_integer_mean, numpy_integer_std, numpy_integer_var, numpy_mean,
     numpy_std, numpy_sum, numpy_var, python_max_1d, python_min_1d)
@@ -58,6 +58,11 @@ _REDUCTIONS = {
 _DIFFERENT_REDUCTIONS = frozenset({
     "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile",
     "nanmean", "nanstd", "nanvar", "nansum", "average", "norm"})
+
+
+# Shifts and axes np.roll's helper takes: ints whose `%` with an int64 stays an integer
+_ROLL_INTS = frozenset({"int", "bool"} | {f"np:{t}" for t in (
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32")})
 
 
 class Calls:
@@ -292,11 +297,9 @@ class Calls:
         self.program.calls_numba = True      # backends/graph_plan.py: not a NumPy graph
         call = gast.Call(func=self.runtime_input(callee.path),
                          args=[self.value(a) for a in node.args], keywords=[])
-        conversion = found[1]
-        if conversion is None or self.program.runs_python:
+        widened = found[1]      # np.float64 of a float32 result...: exact
+        if widened is None or self.program.runs_python:
             return call
-        # exact (float32 to float64, int8 to int64); Numba's float() keeps a float32
-        widened = {"float": np.float64, "int": np.int64, "complex": np.complex128}[conversion]
         return gast.Call(func=self.materialize(Static(widened), node), args=[call],
                          keywords=[])
 
@@ -402,10 +405,8 @@ class Calls:
                 k.arg not in ("axis",) for k in node.keywords):
             return None
         array, shift, axis = (self.scalar_types.of(p) for p in parts)
-        ints = {"int", "bool"} | {f"np:{t}" for t in ("int8", "int16", "int32", "int64",
-                                                        "uint8", "uint16", "uint32")}
         if len(array) != 1 or not next(iter(array)).startswith("arr:") or not (
-                shift and shift <= ints and axis and axis <= ints):
+                shift and shift <= _ROLL_INTS and axis and axis <= _ROLL_INTS):
             return None
         return self._call_helper(node, numpy_roll_axis, [self.value(p) for p in parts])
 
