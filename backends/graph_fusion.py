@@ -125,7 +125,22 @@ def plan_fusion(ops, params, arrays, numpy_name, modules):
             op.fusion = None        # its result is returned: a fresh array, as plainly
         if op.fusion is None:
             op.ufunc = None
+    _share_buffers(ops, klass, last_use)
     return True
+
+
+def _share_buffers(ops, klass, last_use):
+    """Give each buffered op ``op.live``: ``(i, j)``, the indices of the op and of the last op
+    that may read its buffer (the last read of anything in its storage class: the values
+    written into it in place later, the views of it). Buffers whose spans do not overlap may
+    share memory (backends/runtime/array_graph._share, which knows which ops got a buffer).
+    Why: a buffer per op kept every temporary's memory at once (matrix_norms: three of
+    1.3 MB, 0.75x plain NumPy), where NumPy's freed temporaries reuse one warm block."""
+    for i, op in enumerate(ops):
+        op.live = None
+        if op.buffered:
+            op.live = (i, max([last_use.get(n, i) for n in klass.get(op.target, {op.target})]
+                              + [i]))
 
 
 def _join(klass, names):
@@ -162,6 +177,14 @@ def _module_call(func, modules):
     while isinstance(root, gast.Attribute):
         root = root.value
     return isinstance(root, gast.Name) and root.id in modules
+
+
+def _scalar_type(name):
+    """Whether ``np.<name>`` is a NumPy scalar type (``np.float64``): called on a value it
+    converts it, keeping its shape (a 0-d or scalar value gives a scalar, an array an array of
+    that shape), so the result's shape is its argument's."""
+    found = getattr(np, name, None)
+    return isinstance(found, type) and issubclass(found, np.generic)
 
 
 def last_uses(ops):
@@ -208,7 +231,7 @@ def _shapes_from_arguments(ops, arrays, modules):
                 return False
             numpy_fn = isinstance(func, gast.Attribute) and _module_call(func, modules)
             if numpy_fn and (isinstance(getattr(np, callee, None), np.ufunc) or
-                             callee in _DATA_ALL):
+                             callee in _DATA_ALL or _scalar_type(callee)):
                 continue                      # every argument is data: shapes broadcast
             data = 1 if numpy_fn and callee in _DATA_FIRST else 0
             if any(bad(a) for a in node.args[data:]):

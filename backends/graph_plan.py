@@ -53,6 +53,10 @@ _REDUCTION_HELPERS = {"numpy_sum": "sum", "numpy_complex_sum": "sum", "numpy_mea
                       "numpy_integer_mean": "mean", "numpy_var": "var", "numpy_std": "std",
                       "numpy_integer_var": "var", "numpy_integer_std": "std"}
 _BUILTIN_HELPERS = {"python_max_1d": "max", "python_min_1d": "min"}
+# transpiler.helpers.numpy_calls: NumPy functions as Numba must spell them (np.clip with a
+# bound that may be NaN, np.roll with an axis); NumPy itself runs the plain call.
+_NUMPY_CALL_HELPERS = {"numpy_clip": ("clip", 3), "numpy_clip_array": ("clip", 3),
+                       "numpy_roll_axis": ("roll", 3)}
 _BUILTINS = frozenset(dir(builtins))
 # Attributes read without effects or errors on the values graphjit passes (arrays, scalars).
 _PURE_ATTRS = {"T", "shape", "ndim", "dtype", "size", "itemsize", "real", "imag"}
@@ -72,7 +76,8 @@ class Op:
         fusion (str | None): "inplace" or "buffer" when it may write elsewhere (see module
             docstring); ``ufunc`` the NumPy function it then calls; ``operands`` the names an
             in-place op may write into (the first that fits at run time), ``buffered``
-            whether it may write into a kept buffer (its result does not escape).
+            whether it may write into a kept buffer (its result does not escape), ``live``
+            the span of ops that may read that buffer (graph_fusion._share_buffers).
     """
 
     def __init__(self, targets, value, where, filename):
@@ -87,6 +92,7 @@ class Op:
         self.buffered = False
         self.inexact = False        # may fuse only where the result is float or complex
         self.slot = None
+        self.live = None            # (op, last read) of its buffer: graph_fusion
 
 
 class Graph:
@@ -140,7 +146,7 @@ def plan(program, numpy_args, reserved, numpy_name, python_args=None):
         p in python_args and python_args[p][1] in (int, bool)) or (
         p in numpy_args and numpy_args[p][2] is None and
         np.dtype(numpy_args[p][3]).kind in "biu")]
-    inliner = _Inliner(program, set(reserved) | set(params))
+    inliner = _Inliner(program, set(reserved) | set(params), numpy_name)
     ops = inliner.run(entry, params)
     unkeyed = set(params) - set(integers)
     fusible = plan_fusion(ops, params, unkeyed, numpy_name, inliner.modules)
@@ -152,8 +158,9 @@ def plan(program, numpy_args, reserved, numpy_name, python_args=None):
 class _Inliner:
     """Flattens the entry and the program functions it calls into A-normal form."""
 
-    def __init__(self, program, taken):
+    def __init__(self, program, taken, numpy_name):
         self.program = program
+        self.numpy = numpy_name
         self.functions = {fn.symbol.name: fn for fn in program.functions}
         self.taken = set(taken)
         self.ops = []
@@ -166,7 +173,7 @@ class _Inliner:
         self.checked = {alias: form for form, alias in forms.items() if form in CHECKED_INT}
         self.forms = {alias for form, alias in forms.items() if form not in CHECKED_INT
                       and form not in ("weak", "untyped_operand", "opaque")}
-        self.modules = {alias for _, alias in program.imports()}
+        self.modules = {alias for _, alias in program.imports()} | {numpy_name}
 
     def fresh(self, base):
         """A flat name for the user's ``base`` (never a builtin's: they stay readable)."""
@@ -347,6 +354,12 @@ class _Inliner:
                 return gast.Call(func=gast.Attribute(
                     value=array, attr=_REDUCTION_HELPERS[callee.qualname], ctx=gast.Load()),
                     args=[], keywords=ddof)
+            numpy_call = _NUMPY_CALL_HELPERS.get(callee.qualname)
+            if numpy_call and len(args) == numpy_call[1] and not node.keywords:
+                return gast.Call(func=gast.Attribute(value=_name(self.numpy), attr=numpy_call[0],
+                                                     ctx=gast.Load()),
+                                 args=[self.operand(a, env, fn, where) for a in args],
+                                 keywords=[])
             if callee.qualname in _BUILTIN_HELPERS and len(args) == 1:
                 return gast.Call(func=_name(_BUILTIN_HELPERS[callee.qualname]),
                                  args=[self.operand(args[0], env, fn, where)], keywords=[])

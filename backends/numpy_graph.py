@@ -110,7 +110,8 @@ class NumpyGraphBackend(Backend):
                        "fused", n)
             self._emit(lines, line_map, f"{n['_record']}({params})", graph, "record", n)
             kinds = tuple(("matrix" if op.ufunc in ("dot", "matmul") else "elementwise",
-                           len(op.operands), op.buffered, op.inexact) for op in graph.slots)
+                           len(op.operands), op.buffered, op.inexact, op.live)
+                          for op in graph.slots)
             lines += ["", "", f"{G} = {n['_GraphState']}({kinds!r})"]
         else:
             self._emit(lines, line_map, f"{entry}({params})", graph, "plain", n)

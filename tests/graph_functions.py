@@ -187,3 +187,29 @@ def count_or_flag(a, t):
         if a[i] > t:
             return a[i]          # an np.int64
     return -1                    # a Python int
+
+
+def norms(a):
+    """Three temporaries never alive at once (their buffers may share one block), a scalar
+    converted by its NumPy type at the end."""
+    fro = np.sqrt(np.sum(a * a))
+    one = np.max(np.sum(np.abs(a), axis=0))
+    inf = np.max(np.sum(np.abs(a), axis=1))
+    return np.float64(fro + one + inf)
+
+
+def view_outlives(a):
+    """``t``'s buffer is read through a view after ``u`` is computed: they must not share."""
+    t = a * 2.0
+    v = t[::2]
+    u = a + 1.0
+    w = np.sum(u * u)
+    return np.sum(v) + w
+
+
+def clipped(x, low, high):
+    return np.where(x < 0, 0.5 * x, np.clip(x, low, high))
+
+
+def rolled(x, k):
+    return np.roll(x * 2.0, k, 1) + 1.0

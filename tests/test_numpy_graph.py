@@ -456,3 +456,62 @@ def test_returns_of_a_python_float_and_an_np_float64_keep_each_box():
     for args in [(np.arange(4), 2), (np.arange(4), 9)]:
         got, want = counted(*args), g.count_or_flag(*args)
         assert type(got) is type(want) and got == want
+
+
+def test_buffers_share_memory_only_between_temporaries_never_alive_at_once():
+    """graph_fusion._share_buffers: the three temporaries of ``norms`` are dead before the
+    next one is made (one block serves them); ``view_outlives`` reads ``t`` through a view
+    after ``u`` is made (two blocks). Values equal plain over shapes, dtypes and repeats."""
+    rng = np.random.default_rng(5)
+    for fn in (g.norms, g.view_outlives):
+        jitted = tp.jit(fn)
+        for shape in ((40, 30), (3, 1), (40, 30), (1200, 3), (7, 7)):
+            for dtype in (np.float64, np.float32, np.int32, np.complex128):
+                a = (rng.standard_normal(shape) * 10).astype(dtype)
+                for _ in range(2):
+                    _same(jitted(a), fn(a))
+        assert _graph(jitted) and "buffers kept" in _paths(jitted), _paths(jitted)
+    a = rng.standard_normal((400, 300))
+    jitted = tp.jit(g.view_outlives)
+    jitted(a), jitted(a)
+    spec = jitted._specs_for(None)[0]
+    import sys
+    state = sys.modules[spec.function.__module__]._G
+    _choices, buffers, _busy = next(iter(state._local.table.values()))
+    held = [b for b in buffers if b is not None]
+    assert len(held) == 2 and not np.shares_memory(held[0], held[1])   # t and u apart
+    for b in held:
+        assert b.ctypes.data % 64 == 0              # on a cache line (array_graph._apart)
+    jitted = tp.jit(g.norms)
+    jitted(a), jitted(a)
+    spec = jitted._specs_for(None)[0]
+    state = sys.modules[spec.function.__module__]._G
+    _choices, buffers, _busy = next(iter(state._local.table.values()))
+    held = [b for b in buffers if b is not None and b.size > 1]
+    assert len(held) == 3 and all(np.shares_memory(held[0], b) for b in held[1:])
+
+
+def test_a_scalar_type_call_keeps_the_graph_fusible():
+    """``np.float64(v)`` has its argument's shape: it no longer stops fusion (graph_fusion
+    ``_scalar_type``); a value-shaped call still does."""
+    jitted = tp.jit(g.norms)
+    a = np.arange(12.0).reshape(3, 4)
+    _same(jitted(a), g.norms(a))
+    assert "may depend on array values" not in _paths(jitted), _paths(jitted)
+
+
+def test_clip_and_roll_helpers_run_as_numpys_own_calls_in_a_graph():
+    """np.clip with float bounds (Numba's helper checks for a NaN bound) and np.roll with an
+    axis are NumPy's own calls in a graph: a NaN bound gives NumPy's NaNs."""
+    rng = np.random.default_rng(6)
+    jitted = tp.jit(g.clipped)
+    for dtype in (np.float64, np.float32):
+        x = rng.standard_normal(50).astype(dtype)
+        for low, high in ((0.0, 0.75), (-0.5, float("nan")), (float("nan"), 1.0), (0.0, 0.75)):
+            _same(jitted(x, low, high), g.clipped(x, low, high))
+    assert _graph(jitted), _paths(jitted)
+    jitted = tp.jit(g.rolled)
+    for x, k in ((rng.standard_normal((3, 5)), 2), (rng.standard_normal((3, 5)), -7),
+                 (rng.standard_normal((2, 4, 3)).astype(np.float32), 1)):
+        _same(jitted(x, k), g.rolled(x, k))
+    assert _graph(jitted), _paths(jitted)
