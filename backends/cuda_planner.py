@@ -21,7 +21,8 @@ _GRAPH_NUMPY = {"dot", "matmul", "maximum", "minimum", "add", "subtract", "multi
 _GRAPH_OPS = (gast.Add, gast.Sub, gast.Mult, gast.MatMult, gast.Div)
 _ELEMENTWISE_NUMPY = set(NUMPY_TO_MATH) | {"maximum", "minimum"}
 _FIDELITY_OPERATORS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
-                       "numpy_mod": gast.Mod}
+                       "numpy_mod": gast.Mod, "numpy_scalar_truediv": gast.Div,
+                       "numpy_scalar_floordiv": gast.FloorDiv, "numpy_scalar_mod": gast.Mod}
 
 
 def _n(identifier, store=False):

@@ -45,7 +45,9 @@ _CHECKED_OPS = {"int_add": gast.Add, "int_sub": gast.Sub, "int_mul": gast.Mult}
 # result when NumPy computes it: Numba needs them for division by zero and mixed types.
 _HELPER_OPS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
                "numpy_mod": gast.Mod, "numpy_pow": gast.Pow, "alike_div": gast.Div,
-               "alike_floordiv": gast.FloorDiv, "alike_mod": gast.Mod}
+               "alike_floordiv": gast.FloorDiv, "alike_mod": gast.Mod,
+               "numpy_scalar_truediv": gast.Div, "numpy_scalar_floordiv": gast.FloorDiv,
+               "numpy_scalar_mod": gast.Mod}
 # Helpers that run as Python with NumPy's and Python's own results (NEP 50 by NumPy itself).
 _PLAIN_HELPER_FILE = "weak.py"
 # transpiler.helpers.numpy_reductions: NumPy's reductions as Numba must spell them.

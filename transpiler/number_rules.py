@@ -10,7 +10,8 @@ from .helpers.math_checks import (
     checked_sin, checked_sinh, checked_sqrt, checked_tan, checked_trunc, to_complex, to_float)
 from .helpers.numpy_arith import (
     alike_div, alike_floordiv, alike_lshift, alike_mod, alike_rshift, numpy_cdiv128,
-    numpy_cdiv64, numpy_floordiv, numpy_mod, numpy_pow, numpy_truediv)
+    numpy_cdiv64, numpy_floordiv, numpy_mod, numpy_pow, numpy_scalar_floordiv, numpy_scalar_mod,
+    numpy_scalar_truediv, numpy_truediv)
 from .helpers.python_arith import checked_num_add, checked_num_mul, checked_num_sub
 from .helpers.weak import (
     weak_add_left, weak_add_right, weak_div_left, weak_div_right, weak_eq_left, weak_eq_right,
@@ -67,6 +68,10 @@ numpy_complex_div = {"complex128": numpy_cdiv128, "complex64": numpy_cdiv64}
 NUMPY_BINOPS = {"Pow": numpy_pow, "Div": numpy_truediv, "FloorDiv": numpy_floordiv,
                 "Mod": numpy_mod}
 """gast operator name -> the NumPy-rules function used where a NumPy value is an operand."""
+
+NUMPY_SCALAR_BINOPS = {"Pow": numpy_pow, "Div": numpy_scalar_truediv,
+                       "FloorDiv": numpy_scalar_floordiv, "Mod": numpy_scalar_mod}
+"""NUMPY_BINOPS where the converter knows both operands are scalars (no ``np.isscalar``)."""
 
 
 WEAK_ARRAY_BINOPS = {("Div", "left"): weak_div_left, ("Div", "right"): weak_div_right,

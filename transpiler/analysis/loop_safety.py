@@ -36,7 +36,9 @@ SMALL = 2 ** 58
 _SMALL_DEPTH = 4
 # graphjit helpers (transpiler/helpers) that never raise although their text divides: they
 # exist to give NumPy's result (inf, nan, 0 with a warning) where Numba would raise.
-RAISE_FREE_HELPERS = frozenset({"numpy_truediv", "numpy_floordiv", "numpy_mod"})
+RAISE_FREE_HELPERS = frozenset({"numpy_truediv", "numpy_floordiv", "numpy_mod",
+                                "numpy_scalar_truediv", "numpy_scalar_floordiv",
+                                "numpy_scalar_mod"})
 _NONINT_CASTS = frozenset({"float", "complex"})
 _NONINT_NUMPY = frozenset({"float16", "float32", "float64", "complex64", "complex128"})
 _SAFE_NUMPY = frozenset({"isscalar", "isnan", "isinf", "isfinite", "signbit"})

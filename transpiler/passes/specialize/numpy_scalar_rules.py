@@ -22,7 +22,8 @@ from ...helpers.numpy_arith import (
     python_to_int_dtype)
 from ...helpers.python_arith import evaluated_then, python_divmod_int, python_gcd
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
-from ...number_rules import ALIKE_BINOPS, NUMPY_BINOPS, numpy_complex_div, REPLACEMENTS
+from ...number_rules import (ALIKE_BINOPS, NUMPY_SCALAR_BINOPS, numpy_complex_div,
+                             REPLACEMENTS)
 from .nodes import _cannot_raise, _hashable, _pure
 
 from .python_number_rules import _CHECKED_BINOPS
@@ -205,8 +206,8 @@ class NumpyScalarRules:
             out = gast.BinOp(left=unsigned[0], op=op, right=unsigned[1])
         elif name == "Div" and loop.startswith("complex"):
             out = self._call_helper(node, numpy_complex_div[loop], operands)
-        elif name in NUMPY_BINOPS:
-            out = self._call_helper(node, NUMPY_BINOPS[name], operands)
+        elif name in NUMPY_SCALAR_BINOPS:    # a scalar plan: both operands are scalars
+            out = self._call_helper(node, NUMPY_SCALAR_BINOPS[name], operands)
         else:
             out = gast.BinOp(left=operands[0], op=op, right=operands[1])
         return gast.copy_location(self._np_cast(found.result, gast.copy_location(out, node),

@@ -14,7 +14,7 @@ from ...helpers.python_arith import (
     python_floordiv_int, python_lshift, python_rshift)
 from ...helpers.numpy_arith import alike_exact_int
 from ...helpers.weak import weak_left, weak_right
-from ...number_rules import NUM_CHECKED, NUMPY_BINOPS
+from ...number_rules import NUM_CHECKED, NUMPY_BINOPS, NUMPY_SCALAR_BINOPS
 from ...ir import int_add as ir_int_add, int_mul as ir_int_mul, int_sub as ir_int_sub
 from .nodes import _pure
 
@@ -349,7 +349,9 @@ class PythonNumberRules:
         right_np = not isinstance(right, Static) and numbers.is_numpy_scalar(right_node)
         if (left_np or right_np) and not (numbers.is_array(left_node)
                                          or numbers.is_array(right_node)):
-            helper = Static(NUMPY_BINOPS[name])
+            scalars = (left_np or self._python_number(left, left_node)) and (
+                right_np or self._python_number(right, right_node))
+            helper = Static((NUMPY_SCALAR_BINOPS if scalars else NUMPY_BINOPS)[name])
             if right_np and not _pure(values[1]) and self._python_number(left, left_node):
                 # NEP 50 was not applied (the NumPy operand cannot be evaluated twice here).
                 return self._call_helper(node, weak_left, [helper] + values)
