@@ -18,7 +18,8 @@ The planner also marks the operations that may write into memory other than a fr
   ...) whose operand is a temporary that nothing reads afterwards (no later use of it or of a
   view of it) writes into that operand (``np.add(t, b, out=t)``);
 - *buffer*: a ufunc or ``np.dot``/``np.matmul``/``@`` whose result does not escape the call (it
-  is not returned, nor a view of what is) writes into a buffer kept across calls.
+  is not returned, nor a view of what is) writes into a buffer kept across calls; buffers
+  whose values are never needed at once share memory (graph_fusion._share_buffers).
 
 Storage classes follow aliasing conservatively: the result of any operation that is not a ufunc
 or a matrix product may be a view of any name it mentions (``reshape``, ``.T``, slicing,

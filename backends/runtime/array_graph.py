@@ -6,9 +6,12 @@ records the value of each fusible operation and of the operands it could overwri
 operation may then write in place into the first such operand of exactly its result's shape,
 dtype and strides that was a fresh array (``base is None``); else into a buffer, where its
 result does not leave the call, is a fresh ndarray (C-contiguous for ``np.dot``/``np.matmul``,
-whose ``out=`` requires it) and ``np.empty_like`` gives the same strides. NumPy picks its loop from the inputs (NumPy's
-ufunc type resolution; ``out=`` of the result's own dtype casts nothing), so either way each
-operation computes the same values as plainly, in the same layout.
+whose ``out=`` requires it) and ``np.empty_like`` gives the same strides. NumPy picks its
+loop from the inputs (NumPy's ufunc type resolution; ``out=`` of the result's own dtype casts
+nothing), so either way each operation computes the same values as plainly, in the same
+layout. Buffers of operations never in use at once (their spans of ops, graph_fusion) share
+one block of memory, as NumPy's freed temporaries would; each block starts on a cache line
+away from the arguments' offsets in their pages (``_apart``).
 
 Buffers belong to one thread (``threading.local``): two threads never share one. A call that
 re-enters the same graph on the same thread while it runs (a signal handler) computes plainly.
