@@ -54,7 +54,7 @@ def pair(x):
     return x, x + 1
 
 
-@numba.njit
+@numba.njit(boundscheck=True)   # unchecked, a[5] reads past the array: nothing to compare
 def fails_on_index(a, i):
     return a[i]
 
