@@ -920,3 +920,38 @@ def callee_result_by_branch(x):
 @pytest.mark.parametrize("x", [np.int8(3), np.int8(1), np.float64(-0.0), np.float32(2.5), 2, 1.5])
 def test_a_callee_result_keeps_its_numpy_type_through_branches(x):
     assert_compiles_same(callee_result_by_branch, x)
+
+
+def own_array_updated_then_floor(a, x):
+    t = a * 2.0             # an operator's result: an array this call made
+    t += 1.0                # in place, into that array only
+    t[0] = -t[0]
+    return t.sum() + math.floor(x)
+
+
+def view_of_own_array_then_floor(a, x):
+    t = a * 2.0
+    v = t[1:]               # a view: a store through it is counted as an effect
+    v += 1.0
+    return t.sum() + math.floor(x)
+
+
+def test_in_place_updates_of_the_calls_own_arrays_are_no_effect():
+    """``t = a * 2.0; t += 1.0; t[0] = ...`` change only memory the call made (analysis/
+    effects): a result that does not fit runs the call again as Python, which returns Python's
+    int; the argument is untouched. A store through a view of it still counts as an effect
+    (the analysis does not follow views): the call raises, naming the line."""
+    a = np.arange(3.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = tp.jit(own_array_updated_then_floor)(a, 1e300)
+    want = own_array_updated_then_floor(np.arange(3.0), 1e300)
+    assert type(got) is type(want) and got == want
+    assert a.tolist() == [0.0, 1.0, 2.0]
+    assert any("ran again as Python" in str(w.message) for w in caught)
+    assert tp.jit(own_array_updated_then_floor)(a, 2.5) == own_array_updated_then_floor(a, 2.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(OverflowError):
+            tp.jit(view_of_own_array_then_floor)(a, 1e300)
+    assert a.tolist() == [0.0, 1.0, 2.0]

@@ -10,9 +10,9 @@ create, no call that may mutate or draw random numbers.
 
 The check reads the generated module's source (names as emitted), conservatively:
 
-- stores ``x[...] = v`` / ``x[...] op= v`` only into arrays the same function created
-  (``np.zeros``/``empty``/``ones``/``full``, their ``_like`` forms, ``arange``, ``.copy()``)
-  or lists it created (a display, a comprehension, ``list(..)``), whose methods (``append``
+- stores ``x[...] = v`` / ``x[...] op= v`` / ``x op= v`` only into arrays the same function
+  created (``np.zeros``/``empty``/``ones``/``full``, their ``_like`` forms, ``arange``,
+  ``.copy()``, an operator's result: ``x * 2.0``) or lists it created (a display, a comprehension, ``list(..)``), whose methods (``append``
   and the others of ``_LIST_METHODS``) change only that list; no attribute stores;
 - calls only to functions of the generated module, ``math``, NumPy functions outside
   ``np.random`` without keywords (``out=`` writes), the builtins below, and array methods
@@ -152,7 +152,9 @@ def _fresh(fn, modules, lists_only=False):
                     for part in ast.walk(target):
                         if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Store):
                             verdict[part.id] = False
-        elif isinstance(node, (ast.For, ast.AugAssign)):
+        elif isinstance(node, ast.For):
+            # (``x op= v`` on a name keeps its object: an array updated in place stays the
+            # one the function made; on a number the converter spells ``x = x op v``)
             for part in ast.walk(node.target):
                 if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Store):
                     verdict[part.id] = False
@@ -170,6 +172,8 @@ def _creates_list(value, modules):
 
 
 def _creates_array(value, modules):
+    if isinstance(value, (ast.BinOp, ast.UnaryOp)):
+        return True     # an operator's result is a new object (never an operand's view)
     if not isinstance(value, ast.Call):
         return False
     func = value.func
