@@ -955,3 +955,23 @@ def test_in_place_updates_of_the_calls_own_arrays_are_no_effect():
         with pytest.raises(OverflowError):
             tp.jit(view_of_own_array_then_floor)(a, 1e300)
     assert a.tolist() == [0.0, 1.0, 2.0]
+
+
+def own_array_element_updated_then_floor(a, x):
+    t = a * 2.0
+    t[0] += 1.0             # an element update of an operator's result: counted as an effect
+    return t.sum() + math.floor(x)
+
+
+def test_an_element_update_of_an_operators_result_stays_an_effect():
+    """``t[0] += v`` on an operator's result counts as an effect (the analysis cannot tell an
+    array of numbers from a list holding the caller's objects there): the call raises rather
+    than run twice; on a NumPy constructor's array it is no effect (test above)."""
+    a = np.arange(3.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(OverflowError):
+            tp.jit(own_array_element_updated_then_floor)(a, 1e300)
+    assert a.tolist() == [0.0, 1.0, 2.0]
+    assert tp.jit(own_array_element_updated_then_floor)(a, 2.5) == \
+        own_array_element_updated_then_floor(a, 2.5)

@@ -70,6 +70,9 @@ def effect_free(source):
 def _function_free(fn, modules, defined):
     fresh = _fresh(fn, modules)
     lists = _fresh(fn, modules, lists_only=True)
+    # names whose elements are numbers the call made (a NumPy constructor's array): an
+    # operator's result may be a list or tuple holding the caller's objects
+    made = _fresh(fn, modules, operators=False)
     for node in ast.walk(fn):
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                 node.target.id not in fresh:
@@ -77,7 +80,8 @@ def _function_free(fn, modules, defined):
             # an array in place (maybe an argument, or a view of one).
             return False
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript) and \
-                isinstance(node.target.value, ast.Name) and node.target.value.id in lists:
+                isinstance(node.target.value, ast.Name) and (
+                    node.target.value.id in lists or node.target.value.id not in made):
             return False    # `out[0] += v` updates in place the element, maybe an argument
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -138,15 +142,17 @@ def _numpy_inputs(chain):
     return params.index("out") if "out" in params else len(params)
 
 
-def _fresh(fn, modules, lists_only=False):
-    """Names every assignment of which creates a new array or list (``lists_only``: list)."""
+def _fresh(fn, modules, lists_only=False, operators=True):
+    """Names every assignment of which creates a new array or list (``lists_only``: list;
+    ``operators=False``: an operator's result does not count)."""
     verdict = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     ok = _creates_list(node.value, modules) if lists_only else \
-                        _creates_array(node.value, modules) or _creates_list(node.value, modules)
+                        _creates_array(node.value, modules, operators) or \
+                        _creates_list(node.value, modules)
                     verdict[target.id] = verdict.get(target.id, True) and ok
                 else:
                     for part in ast.walk(target):
@@ -171,8 +177,8 @@ def _creates_list(value, modules):
         value.func.id == "list" and "list" not in modules)
 
 
-def _creates_array(value, modules):
-    if isinstance(value, (ast.BinOp, ast.UnaryOp)):
+def _creates_array(value, modules, operators=True):
+    if operators and isinstance(value, (ast.BinOp, ast.UnaryOp)):
         return True     # an operator's result is a new object (never an operand's view)
     if not isinstance(value, ast.Call):
         return False
