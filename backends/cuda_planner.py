@@ -13,6 +13,7 @@ from transpiler.analysis.dependence import (NUMPY_TO_MATH, classify_loop, functi
 from transpiler.analysis.activity import writes
 from transpiler.analysis.scopes import local_names, parameter_names
 from transpiler.ir import CHECKED_INT
+from transpiler.number_rules import NUMPY_DIVISION_HELPERS
 
 from .cuda_kernels import ERR, DEVICE_SUFFIX, DeviceRewriter, device_statements
 
@@ -20,9 +21,7 @@ _GRAPH_ATTRS = {"T", "shape", "dtype", "type", "reshape", "ndim"}
 _GRAPH_NUMPY = {"dot", "matmul", "maximum", "minimum", "add", "subtract", "multiply"}
 _GRAPH_OPS = (gast.Add, gast.Sub, gast.Mult, gast.MatMult, gast.Div)
 _ELEMENTWISE_NUMPY = set(NUMPY_TO_MATH) | {"maximum", "minimum"}
-_FIDELITY_OPERATORS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
-                       "numpy_mod": gast.Mod, "numpy_scalar_truediv": gast.Div,
-                       "numpy_scalar_floordiv": gast.FloorDiv, "numpy_scalar_mod": gast.Mod}
+_FIDELITY_OPERATORS = {name: getattr(gast, op) for name, op in NUMPY_DIVISION_HELPERS.items()}
 
 
 def _n(identifier, store=False):

@@ -36,6 +36,7 @@ import gast
 import numpy as np
 
 from transpiler.ir import CHECKED_INT
+from transpiler.number_rules import NUMPY_DIVISION_HELPERS
 from transpiler.naming import fresh
 from transpiler.nodes import name as _name
 
@@ -44,11 +45,9 @@ from .graph_fusion import plan_fusion
 _CHECKED_OPS = {"int_add": gast.Add, "int_sub": gast.Sub, "int_mul": gast.Mult}
 # graphjit's NumPy-rules helpers (transpiler.helpers.numpy_arith) that give the operator's own
 # result when NumPy computes it: Numba needs them for division by zero and mixed types.
-_HELPER_OPS = {"numpy_truediv": gast.Div, "numpy_floordiv": gast.FloorDiv,
-               "numpy_mod": gast.Mod, "numpy_pow": gast.Pow, "alike_div": gast.Div,
-               "alike_floordiv": gast.FloorDiv, "alike_mod": gast.Mod,
-               "numpy_scalar_truediv": gast.Div, "numpy_scalar_floordiv": gast.FloorDiv,
-               "numpy_scalar_mod": gast.Mod}
+_HELPER_OPS = {"numpy_pow": gast.Pow, "alike_div": gast.Div, "alike_floordiv": gast.FloorDiv,
+               "alike_mod": gast.Mod, **{name: getattr(gast, op)
+                                         for name, op in NUMPY_DIVISION_HELPERS.items()}}
 # Helpers that run as Python with NumPy's and Python's own results (NEP 50 by NumPy itself).
 _PLAIN_HELPER_FILE = "weak.py"
 # transpiler.helpers.numpy_reductions: NumPy's reductions as Numba must spell them.

@@ -73,6 +73,11 @@ NUMPY_SCALAR_BINOPS = {"Pow": numpy_pow, "Div": numpy_scalar_truediv,
                        "FloorDiv": numpy_scalar_floordiv, "Mod": numpy_scalar_mod}
 """NUMPY_BINOPS where the converter knows both operands are scalars (no ``np.isscalar``)."""
 
+NUMPY_DIVISION_HELPERS = {fn.__name__: name for table in (NUMPY_BINOPS, NUMPY_SCALAR_BINOPS)
+                          for name, fn in table.items() if name != "Pow"}
+"""Helper name -> the gast operator name it computes (``/ // %`` by NumPy's rules): they never
+raise (NumPy's inf, nan or 0 by zero); the NumPy graph and CUDA kernels write the operator."""
+
 
 WEAK_ARRAY_BINOPS = {("Div", "left"): weak_div_left, ("Div", "right"): weak_div_right,
                      ("FloorDiv", "left"): weak_floordiv_left,

@@ -29,8 +29,8 @@ class GraphState:
     """The fusion choices and buffers of one generated graph.
 
     Args:
-        kinds (tuple): per fusible operation ``(kind, operands, buffered)``: ``kind``
-            ``"elementwise"`` (a ufunc) or ``"matrix"`` (``np.dot``/``np.matmul``, whose
+        kinds (tuple): per fusible operation ``(kind, operands, buffered, inexact, live)``:
+            ``kind`` ``"elementwise"`` (a ufunc) or ``"matrix"`` (``np.dot``/``np.matmul``, whose
             ``out=`` must be C-contiguous), ``operands`` how many operands it may write into,
             ``buffered`` whether it may write into a kept buffer, ``inexact`` whether only a
             float or complex result may (``x ** 2`` is ``np.square`` only for those),
@@ -82,7 +82,7 @@ def _choose(kind, value, arrays):
     """(the place the operation writes into, its buffer or None); see GraphState.record."""
     if value is None:
         return 0, None
-    what, operands, buffered, inexact = kind[:4]
+    what, operands, buffered, inexact, _live = kind
     result = value[0]
     if type(result) is not _ndarray or result.ndim == 0 or result.dtype.hasobject or (
             inexact and result.dtype.kind not in "fc"):
@@ -108,8 +108,7 @@ def _share(kinds, buffers, arrays):
     overlap share one, as large as the largest of them, assigned greedily in op order like
     registers by linear scan; each block placed by ``_apart``."""
     spans = sorted((kind[4], k) for k, (kind, buffer) in enumerate(zip(kinds, buffers))
-                   if buffer is not None and len(kind) > 4 and kind[4] is not None
-                   and buffer.flags.c_contiguous)
+                   if buffer is not None and buffer.flags.c_contiguous)
     blocks = []                         # [last index read, [members]]
     for (first, last), k in spans:
         for block in blocks:

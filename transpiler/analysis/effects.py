@@ -12,8 +12,10 @@ The check reads the generated module's source (names as emitted), conservatively
 
 - stores ``x[...] = v`` / ``x[...] op= v`` / ``x op= v`` only into arrays the same function
   created (``np.zeros``/``empty``/``ones``/``full``, their ``_like`` forms, ``arange``,
-  ``.copy()``, an operator's result: ``x * 2.0``) or lists it created (a display, a comprehension, ``list(..)``), whose methods (``append``
-  and the others of ``_LIST_METHODS``) change only that list; no attribute stores;
+  ``.copy()``, an operator's result: ``x * 2.0``; ``x[...] op= v`` not into an operator's
+  result, which may hold the caller's objects) or lists it created (a display, a
+  comprehension, ``list(..)``), whose methods (``append`` and the others of
+  ``_LIST_METHODS``) change only that list; no attribute stores;
 - calls only to functions of the generated module, ``math``, NumPy functions outside
   ``np.random`` without keywords (``out=`` writes), the builtins below, and array methods
   that return new values.

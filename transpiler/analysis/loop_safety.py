@@ -26,6 +26,7 @@ fail more often, never pass wrongly.
 """
 import gast
 
+from ..number_rules import NUMPY_DIVISION_HELPERS
 from .activity import writes
 from .dependence import BUILTINS, MATH_FUNCTIONS, NUMPY_SCALAR_TYPES, NUMPY_TO_MATH
 
@@ -36,9 +37,7 @@ SMALL = 2 ** 58
 _SMALL_DEPTH = 4
 # graphjit helpers (transpiler/helpers) that never raise although their text divides: they
 # exist to give NumPy's result (inf, nan, 0 with a warning) where Numba would raise.
-RAISE_FREE_HELPERS = frozenset({"numpy_truediv", "numpy_floordiv", "numpy_mod",
-                                "numpy_scalar_truediv", "numpy_scalar_floordiv",
-                                "numpy_scalar_mod"})
+RAISE_FREE_HELPERS = frozenset(NUMPY_DIVISION_HELPERS)
 _NONINT_CASTS = frozenset({"float", "complex"})
 _NONINT_NUMPY = frozenset({"float16", "float32", "float64", "complex64", "complex128"})
 _SAFE_NUMPY = frozenset({"isscalar", "isnan", "isinf", "isfinite", "signbit"})
