@@ -3,6 +3,7 @@
 Values (exactly), dtypes and Python types, argument mutation and exception types are compared.
 """
 import copy
+import threading
 import warnings
 
 import numpy as np
@@ -82,3 +83,22 @@ def assert_same_outcome(plain, args_plain, compiled, args_compiled):
         assert_same_value(expected, actual)
     for before, after in zip(args_plain, args_compiled):
         assert_same_value(before, after)
+
+
+def errors_in_threads(work, count):
+    """Run ``work(k)`` for ``k`` in ``range(count)``, each in a thread of its own, all at once.
+    Returns the exceptions they raised (an assertion's among them), for the caller to assert
+    there are none."""
+    errors = []
+
+    def run(k):
+        try:
+            work(k)
+        except Exception as exc:  # noqa: BLE001 - handed back to the test
+            errors.append(exc)
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors

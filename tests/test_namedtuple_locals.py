@@ -9,7 +9,7 @@ import pytest
 
 import transpiler as tp
 import suite_functions as S
-from reference import assert_compiles_same, assert_same_outcome, outcome
+from reference import assert_compiles_same, assert_same_outcome, errors_in_threads, outcome
 
 Point = S.Point
 
@@ -174,7 +174,6 @@ def test_starred_tuples_only_where_certain(fn, args):
 def test_kinds_in_turn_and_threads():
     """nt_fields through Python and NumPy numbers of several dtypes, a complex, None and a str
     in turn (plain's outcome each time), then 8 threads."""
-    import threading
     jitted = tp.jit(S.nt_fields)
     kinds = [(2, 3), (np.float32(1.5), 2.0), (np.int8(100), np.int8(100)), (1j, 2.0),
              (None, 1.0), ("a", "b"), (np.uint16(7), -1), (np.arange(3.0), 0.5)]
@@ -182,19 +181,11 @@ def test_kinds_in_turn_and_threads():
         warnings.simplefilter("ignore")
         for args in kinds + kinds[::-1]:
             assert_same_outcome(*outcome(S.nt_fields, args), *outcome(jitted, args))
-        errors = []
 
         def work(k):
-            try:
-                for _ in range(20):
-                    args = kinds[k % 3]
-                    got, want = jitted(*args), S.nt_fields(*args)
-                    assert got == want and type(got) is type(want), (args, got, want)
-            except Exception as exc:  # noqa: BLE001 - reported below
-                errors.append(exc)
-        threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+            for _ in range(20):
+                args = kinds[k % 3]
+                got, want = jitted(*args), S.nt_fields(*args)
+                assert got == want and type(got) is type(want), (args, got, want)
+        errors = errors_in_threads(work, 8)
     assert not errors, errors

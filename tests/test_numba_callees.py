@@ -8,7 +8,7 @@ import pytest
 
 import transpiler as tp
 import numba_callee_functions as F
-from reference import assert_compiles_same, assert_same_outcome, outcome
+from reference import assert_compiles_same, assert_same_outcome, errors_in_threads, outcome
 
 SCALARS = [1.5, -2, True, np.float32(2.5), np.float64(-0.75), np.int8(-7), np.uint8(200),
            np.int64(3), np.int32(-40000), np.float32(np.nan)]
@@ -89,26 +89,17 @@ def test_straight_line_callers(x):
 def test_other_kinds_in_turn_and_threads():
     """One jitted object through None, a str, a complex, a tuple and NumPy values in turn
     (each its own specialization or fallback, plain's outcome every time), then 8 threads."""
-    import threading
     jitted = tp.jit(F.call_same_type)
     kinds = [np.float32(1.5), None, "ab", 2j, (1.0, 2.0), np.int16(-3), np.arange(3.0), 2.5]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for x in kinds + kinds[::-1]:
             assert_same_outcome(*outcome(F.call_same_type, (x,)), *outcome(jitted, (x,)))
-        errors = []
 
         def work(k):
-            try:
-                for _ in range(20):
-                    x = (np.float32(k), float(k), np.int16(k))[k % 3]
-                    got, want = jitted(x), F.call_same_type(x)
-                    assert got == want and type(got) is type(want), (x, got, want)
-            except Exception as exc:  # noqa: BLE001 - reported below
-                errors.append(exc)
-        threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+            for _ in range(20):
+                x = (np.float32(k), float(k), np.int16(k))[k % 3]
+                got, want = jitted(x), F.call_same_type(x)
+                assert got == want and type(got) is type(want), (x, got, want)
+        errors = errors_in_threads(work, 8)
     assert not errors, errors

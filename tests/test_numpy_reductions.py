@@ -263,7 +263,7 @@ def test_reductions_numba_computes_otherwise_do_not_compile_there(dtype):
 def test_one_jitted_object_through_kinds_and_threads():
     # history: arrays of several dtypes, then values the helpers never see (None, str, tuple,
     # a scalar), then arrays again; and 8 threads calling it at once
-    import threading
+    from reference import errors_in_threads
     rng = np.random.default_rng(16)
     jitted = tp.jit(var_std_in_loop)
     inputs = [_values(rng, 300, d) for d in (np.float64, np.int8, np.float32)] + [
@@ -273,18 +273,10 @@ def test_one_jitted_object_through_kinds_and_threads():
         warnings.simplefilter("ignore")
         for a in inputs:
             assert _outcome(jitted, a) == _outcome(var_std_in_loop, a), type(a)
-        errors = []
 
         def work(k):
-            try:
-                a = inputs[k % 3]
-                for _ in range(5):
-                    assert _outcome(jitted, a) == _outcome(var_std_in_loop, a)
-            except Exception as exc:  # noqa: BLE001 - reported below
-                errors.append(exc)
-        threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+            a = inputs[k % 3]
+            for _ in range(5):
+                assert _outcome(jitted, a) == _outcome(var_std_in_loop, a)
+        errors = errors_in_threads(work, 8)
     assert not errors, errors
