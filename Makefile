@@ -5,9 +5,16 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.graphjit-installed
 PYTEST_ARGS ?=
 
-.PHONY: install test demo bench gpu-check clean
+.PHONY: install test demo bench gpu-check clean bytecode
 
 install: $(STAMP)
+
+# graphjit's own modules byte-compiled, as pip's install of a wheel does (an editable install
+# does not, and where PYTHONDONTWRITEBYTECODE is set Python never writes them itself: every
+# process then compiles graphjit's ~100 modules from source, ~120 ms on the 2-core machine).
+# Incremental: only modules changed since the last run are compiled again.
+bytecode: $(STAMP)
+	$(PY) -m compileall -q transpiler backends > /dev/null
 
 $(STAMP): setup.cfg setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +22,7 @@ $(STAMP): setup.cfg setup.py
 	$(PY) -m pip install --quiet -e '.[test,notebook,cuda,distributed]'
 	touch $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) bytecode
 	$(PY) -m pytest -q $(PYTEST_ARGS) tests
 
 demo: $(STAMP)
@@ -31,7 +38,7 @@ $(BENCH_STAMP): $(STAMP)
 		|| echo "make bench: could not install the bench extra (JAX); running without it"
 	touch $(BENCH_STAMP)
 
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) bytecode
 	$(PY) benchmarks/run.py
 
 # The numba-cuda backend on a real GPU vs the CPU backend; without a GPU it says so, exits 0.

@@ -321,7 +321,26 @@ def bench_fresh(work):
             "max_abs_diff": max(r["max_abs_diff"] for r in results),
             "fell_back": any(r["fell_back"] for r in results)}
     return {"summary": summary, "runs": runs, "warnings": caught,
-            "jax": jax_version() or "not installed"}
+            "jax": jax_version() or "not installed", "bytecode": bytecode_state()}
+
+
+def bytecode_state():
+    """Whether graphjit's modules have up-to-date .pyc files (``make bytecode``, as a pip
+    install of the wheel leaves them): without them every fresh process compiles graphjit's
+    source (where PYTHONDONTWRITEBYTECODE is set, at every start)."""
+    import importlib.util
+    stale = []
+    for package in ("transpiler", "backends"):
+        folder = os.path.join(ROOT, package)
+        for base, _, files in os.walk(folder):
+            for name in files:
+                if name.endswith(".py"):
+                    source = os.path.join(base, name)
+                    cached = importlib.util.cache_from_source(source)
+                    if not os.path.exists(cached) or \
+                            os.path.getmtime(cached) < os.path.getmtime(source):
+                        stale.append(os.path.relpath(source, ROOT))
+    return "byte-compiled" if not stale else f"{len(stale)} modules NOT byte-compiled"
 
 
 def show_fresh(data):
@@ -337,7 +356,8 @@ def show_fresh(data):
         "import, the network, the call); first call = just before to just after the call in the "
         "child (graphjit's includes importing Numba, see 5);\n   process = whole child run seen "
         "by the parent; setup = the child's imports and network before the call; cache files = "
-        "Numba's (JAX's for jax.jit)",
+        "Numba's (JAX's for jax.jit); graphjit's modules: "
+        f"{data.get('bytecode', 'not recorded')} (make bytecode, as a pip install leaves them)",
         ["way", "script ms", "min..max", "first call ms", "process ms", "setup ms",
          "cache files", "max|diff|", "graphjit"],
         [[labels[kind], s[kind]["script_ms"],
