@@ -12,6 +12,7 @@ import copy
 import gast
 
 from transpiler.analysis.dependence import NUMPY_TO_MATH
+from transpiler.nodes import walk
 
 ERR = "_err"
 DEVICE_SUFFIX = "__dev"
@@ -34,7 +35,7 @@ def _set_flag(node):
 
 
 def _locate(new, old):
-    for child in gast.walk(new):
+    for child in walk(new):
         if "lineno" in getattr(child, "_attributes", ()):
             gast.copy_location(child, old)
     return new

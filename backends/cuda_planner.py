@@ -16,6 +16,7 @@ from transpiler.ir import CHECKED_INT
 from transpiler.number_rules import NUMPY_DIVISION_HELPERS
 
 from .cuda_kernels import ERR, DEVICE_SUFFIX, DeviceRewriter, device_statements
+from transpiler.nodes import walk
 
 _GRAPH_ATTRS = {"T", "shape", "dtype", "type", "reshape", "ndim"}
 _GRAPH_NUMPY = {"dot", "matmul", "maximum", "minimum", "add", "subtract", "multiply"}
@@ -46,7 +47,7 @@ def _call(func, args):
 
 
 def _locate(node, where):
-    for child in gast.walk(node):   # new nodes take ``where``; copied ones keep their lines
+    for child in walk(node):   # new nodes take ``where``; copied ones keep their lines
         if "lineno" in getattr(child, "_attributes", ()) and getattr(
                 child, "lineno", None) is None:
             gast.copy_location(child, where)
@@ -72,7 +73,7 @@ def _def(name, params, body, where):
 
 
 def _contains(node, kinds):
-    return any(isinstance(n, kinds) for n in gast.walk(node))
+    return any(isinstance(n, kinds) for n in walk(node))
 
 
 class _Planner:
@@ -141,7 +142,7 @@ class _Planner:
         if name in seen:
             return seen
         seen.append(name)
-        for node in gast.walk(self.nodes[name]):
+        for node in walk(self.nodes[name]):
             if isinstance(node, gast.Name) and node.id in self.functions:
                 self._reached(node.id, seen)
         return seen
@@ -159,7 +160,7 @@ class _Planner:
             if not (isinstance(stmt, gast.Assign) and all(
                     isinstance(t, gast.Name) for t in stmt.targets)):
                 return False
-        for node in gast.walk(gast.Module(body=fdef.body, type_ignores=[])):
+        for node in walk(gast.Module(body=fdef.body, type_ignores=[])):
             if isinstance(node, gast.BinOp) and not isinstance(node.op, _GRAPH_OPS):
                 return False
             if isinstance(node, gast.UnaryOp) and not (
@@ -189,7 +190,7 @@ class _Planner:
     def _has_matmul(self, fdef):
         return any((isinstance(n, gast.BinOp) and isinstance(n.op, gast.MatMult)) or (
             self._module_attr(n, "numpy") and n.attr in ("dot", "matmul"))
-            for n in gast.walk(fdef))
+            for n in walk(fdef))
 
     def _elementwise_ok(self, name, seen):
         """Straight-line arithmetic of its parameters and NumPy element-wise functions: the
@@ -207,9 +208,9 @@ class _Planner:
                     and isinstance(stmt.targets[0], gast.Name)):
                 return False
         if not any(isinstance(n, (gast.BinOp, gast.UnaryOp, gast.Call, gast.Compare))
-                   for n in gast.walk(gast.Module(body=body, type_ignores=[]))):
+                   for n in walk(gast.Module(body=body, type_ignores=[]))):
             return False    # returns an argument itself: no copy may be made
-        for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        for node in walk(gast.Module(body=body, type_ignores=[])):
             if isinstance(node, (gast.Subscript, gast.IfExp, gast.BoolOp, gast.Lambda,
                                  gast.Tuple, gast.List, gast.Starred, gast.Slice)):
                 return False
@@ -245,7 +246,7 @@ class _Planner:
         if not helpers:
             return
         for node in self.nodes.values():
-            for call in gast.walk(node):
+            for call in walk(node):
                 if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and \
                         call.func.id in helpers and len(call.args) == 2:
                     array, shape = call.args
@@ -287,7 +288,7 @@ class _Planner:
         out = []
         for name in names:
             fdef = copy.deepcopy(self.nodes[name])
-            for node in gast.walk(fdef):
+            for node in walk(fdef):
                 if isinstance(node, gast.Name) and node.id in self.functions:
                     node.id += "__py"
             fdef.name = name + "__py"
@@ -382,7 +383,7 @@ class _Planner:
                     defs, call = self._loop_kernel(stmt, verdict, all_locals)
                     self._emitted.extend(defs)
                     out.append(call)
-                    self._device_names.extend(n.id for n in gast.walk(stmt) if isinstance(
+                    self._device_names.extend(n.id for n in walk(stmt) if isinstance(
                         n, gast.Name) and n.id in self.functions)
                     continue
                 self.rows.append(("loop", self.origin(stmt.lineno), "cpu",

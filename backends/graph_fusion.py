@@ -5,6 +5,7 @@ backends/runtime/array_graph.py checks each choice at the first call per shapes.
 """
 import gast
 import numpy as np
+from transpiler.nodes import child_nodes, walk
 
 # Element-wise operators and the ufunc each calls on ndarrays (ndarray.__add__ is np.add, ...).
 # ``**`` is left out: ndarray.__pow__ takes fast paths (square, sqrt, reciprocal) np.power does
@@ -92,7 +93,7 @@ def plan_fusion(ops, params, arrays, numpy_name, modules):
     last_use = last_uses(ops)
     for i, op in enumerate(ops[:-1]):
         found = _ufunc_of(op, numpy_name) if op.target else None
-        mentioned = {n.id for n in gast.walk(op.value) if isinstance(n, gast.Name)
+        mentioned = {n.id for n in walk(op.value) if isinstance(n, gast.Name)
                      and n.id in klass}
         if found is not None:
             ufunc, operands, elementwise = found
@@ -116,7 +117,7 @@ def plan_fusion(ops, params, arrays, numpy_name, modules):
         for m in joined:
             klass[m] = joined
     escaping = set()
-    for n in gast.walk(ops[-1].value):
+    for n in walk(ops[-1].value):
         if isinstance(n, gast.Name) and n.id in klass:
             escaping |= klass[n.id]
     for op in ops:
@@ -191,7 +192,7 @@ def last_uses(ops):
     """Name -> the index of the last op of ``ops`` that reads it."""
     last = {}
     for i, op in enumerate(ops):
-        for n in gast.walk(op.value):
+        for n in walk(op.value):
             if isinstance(n, gast.Name):
                 last[n.id] = i
     return last
@@ -211,11 +212,11 @@ def _shapes_from_arguments(ops, arrays, modules):
             return False
         if isinstance(node, gast.Name):
             return node.id in tainted and node.id not in shape_of
-        return any(bad(child) for child in gast.iter_child_nodes(node))
+        return any(bad(child) for child in child_nodes(node))
 
     for op in ops:
         value = op.value
-        for node in gast.walk(value):
+        for node in walk(value):
             if isinstance(node, (gast.IfExp, gast.BoolOp)):
                 return False        # chooses between values: their shapes may differ
             if isinstance(node, gast.Subscript) and bad(node.slice):
@@ -236,7 +237,7 @@ def _shapes_from_arguments(ops, arrays, modules):
             data = 1 if numpy_fn and callee in _DATA_FIRST else 0
             if any(bad(a) for a in node.args[data:]):
                 return False                  # x.reshape(k), np.ones(k), x.sum(k) ...
-        names = {n.id for n in gast.walk(value) if isinstance(n, gast.Name)}
+        names = {n.id for n in walk(value) if isinstance(n, gast.Name)}
         if (isinstance(value, gast.Attribute) and value.attr in ("shape", "ndim", "size")) or (
                 isinstance(value, gast.Call) and getattr(value.func, "id", None) == "len"):
             shape_of.update(op.targets)

@@ -41,6 +41,7 @@ from transpiler.naming import fresh
 from transpiler.nodes import name as _name
 
 from .graph_fusion import plan_fusion
+from transpiler.nodes import walk
 
 _CHECKED_OPS = {"int_add": gast.Add, "int_sub": gast.Sub, "int_mul": gast.Mult}
 # graphjit's NumPy-rules helpers (transpiler.helpers.numpy_arith) that give the operator's own
@@ -229,7 +230,7 @@ class _Inliner:
     def atom(self, value, fn, where, base="t"):
         """``value`` as a name or constant: a new op when it is an operation."""
         if _is_atom(value, self.modules) or (_pure(value, self.modules) and not any(
-                isinstance(n, gast.Name) for n in gast.walk(value))):
+                isinstance(n, gast.Name) for n in walk(value))):
             return value        # a name, a constant, -1
         name = self.fresh(base)
         self.ops.append(Op([name], value, where, fn.filename))
@@ -258,7 +259,7 @@ class _Inliner:
             # evaluated lazily: kept whole (its parts must not call program functions)
             if any(isinstance(n, gast.Name) and (
                     n.id in self.functions or n.id in self.forms or n.id in self.checked or
-                    n.id in (self.weak, self.opaque)) for n in gast.walk(node)):  # nor mapped
+                    n.id in (self.weak, self.opaque)) for n in walk(node)):  # nor mapped
                 raise NotAGraph(f"a lazily evaluated expression calling a function at line "
                                 f"{where.lineno}")
             return self.rename(node, env)
@@ -384,7 +385,7 @@ class _Inliner:
             if isinstance(a, gast.Name):
                 inner[p] = a.id
             elif _pure(a, self.modules) and not any(
-                    isinstance(n, gast.Name) for n in gast.walk(a)):
+                    isinstance(n, gast.Name) for n in walk(a)):
                 flat = self.fresh(p)        # a constant: used in place of the parameter
                 self.constants[flat] = a
                 inner[p] = flat

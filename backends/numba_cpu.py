@@ -13,6 +13,7 @@ import numpy as np
 
 from .base import Backend
 from .runtime.weak_source import OPAQUE_SOURCE, UNTYPED_SOURCE, WEAK_SOURCE
+from transpiler.nodes import walk
 
 _SCALAR_RESULTS = (float, int, bool, complex, tuple)
 
@@ -93,7 +94,6 @@ class NumbaCPUBackend(Backend):
     def runtime_lines(self, program):
         """``checked_range`` (backends/runtime/checked_range.py) where a loop needs it."""
         from .restructure import needs_range_check
-        from gast import walk
         if not any(getattr(node, "graphjit_form", None) == "for_range" and
                    needs_range_check(*node.args[1:4])
                    for fn in program.functions for node in walk(fn.node)):
@@ -107,7 +107,7 @@ class NumbaCPUBackend(Backend):
         """Range loops whose count Numba could compute wrong call ``checked_range``."""
         import gast
         node = self.function_node(fn)
-        for call in gast.walk(node):
+        for call in walk(node):
             bounds = getattr(call, "graphjit_checked_range", None)
             if bounds is not None and isinstance(call, gast.Call):
                 call.func = gast.Name(id=RANGE_NAME, ctx=gast.Load(), annotation=None,

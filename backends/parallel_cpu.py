@@ -44,6 +44,7 @@ from transpiler import naming
 from transpiler.analysis import liveness
 from transpiler.analysis.dependence import classify_loop, range_loop
 from transpiler.analysis.loop_safety import SMALL, LoopSafety, Unsafe
+from transpiler.nodes import walk
 
 # Numba's parfor passes allowed (numba/core/cpu_options.py ParallelOptions): prange loops and
 # the fusion of those; not the conversions that change values (see the module docstring).
@@ -124,10 +125,10 @@ class LoopParallelizer:
         liveness.annotate(fdef)
         self.outlined, self.rows, self._symbol = [], [], fn.symbol.name
         self._locals = set(fn.dynamic_params) | {name for name, _ in fn.inputs} | {
-            n.id for n in gast.walk(fdef) if isinstance(n, gast.Name) and isinstance(
+            n.id for n in walk(fdef) if isinstance(n, gast.Name) and isinstance(
                 n.ctx, (gast.Store, gast.Param))} | {a.id for a in fdef.args.args}
         self._types = getattr(fn, "name_types", None) or {}
-        self._taken = set(fn.locals) | {n.id for n in gast.walk(fdef) if isinstance(
+        self._taken = set(fn.locals) | {n.id for n in walk(fdef) if isinstance(
             n, gast.Name)} | set(RUNTIME.values())
         self._plain_ints = _number_names(fdef)
         self._made_arrays = self._array_ndims(fdef)
@@ -184,9 +185,9 @@ class LoopParallelizer:
                                    comparators=[_n(fresh[k]), _c(SMALL)])
                       for k in ("lo", "hi", "st")] + conditions
         nested = any(isinstance(n, (gast.For, gast.While)) for stmt in loop.body
-                     for n in gast.walk(stmt))
+                     for n in walk(stmt))
         calls = any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute) and
-                    n.func.attr in _COSTLY for stmt in loop.body for n in gast.walk(stmt))
+                    n.func.attr in _COSTLY for stmt in loop.body for n in walk(stmt))
         minimum = MIN_TRIP_NESTED if nested else MIN_TRIP_CALLS if calls else MIN_TRIP
         args = loop.iter.args
         start = args[0] if len(args) >= 2 else _c(0)
@@ -208,7 +209,7 @@ class LoopParallelizer:
         # branch does, if an iteration did (an integer max reduction records it)
         always = {name for name in verdict.constants if any(
             _is_store_of(stmt, name) for stmt in loop.body) and not any(
-            _is_store_of(n, name) for stmt in loop.body for n in gast.walk(stmt)
+            _is_store_of(n, name) for stmt in loop.body for n in walk(stmt)
             if n is not stmt)}
         hits = {name: naming.fresh(f"_gj_hit_{name}", self._taken)
                 for name in sorted(set(verdict.constants) - always)}
@@ -258,7 +259,7 @@ class LoopParallelizer:
         made = before + [gast.If(test=test if len(test.values) > 1 else test.values[0],
                                  body=parallel, orelse=[serial])]
         for stmt in made + [outlined]:   # new nodes get the loop's line; the body its own
-            for node in gast.walk(stmt):
+            for node in walk(stmt):
                 if isinstance(node, (gast.stmt, gast.expr)) and getattr(
                         node, "lineno", None) is None:
                     gast.copy_location(node, loop)
@@ -337,7 +338,7 @@ class LoopParallelizer:
         integer (1), or ``np.empty_like``/``zeros_like``/``ones_like`` of an array of known
         ndim."""
         made, numpy = {}, {k for k, v in self.aliases.items() if v == "numpy"}
-        for node in gast.walk(fdef):
+        for node in walk(fdef):
             if not isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.For)):
                 continue
             targets = node.targets if isinstance(node, gast.Assign) else [node.target]
@@ -438,7 +439,7 @@ def _number_names(fdef):
     ``x.size``/``x.ndim``, or a tuple target unpacking ``x.shape`` (``n, m = X.shape``).
     Names the scalar types do not know (the converter's own) or know only as a tuple's part."""
     found, other = set(), set()
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if not isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.For)):
             continue
         targets = node.targets if isinstance(node, gast.Assign) else [node.target]
@@ -452,7 +453,7 @@ def _number_names(fdef):
                                                   for e in target.elts):
                 found.update(e.id for e in target.elts)
             elif isinstance(target, (gast.Name, gast.Tuple, gast.List)):
-                other.update(n.id for n in gast.walk(target) if isinstance(n, gast.Name)
+                other.update(n.id for n in walk(target) if isinstance(n, gast.Name)
                              and isinstance(n.ctx, gast.Store))
     return found - other
 
@@ -473,7 +474,7 @@ def _cast_operands(stmts, wide):
     """The ``e`` of each ``s = np.<int>(s op e)`` of a name in ``wide``."""
     from transpiler.analysis.dependence import reduction_cast
     found = []
-    for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
+    for node in walk(gast.Module(body=stmts, type_ignores=[])):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
                 node.targets[0], gast.Name) and node.targets[0].id in wide:
             found.append(reduction_cast(node.value)[2].right)

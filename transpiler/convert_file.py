@@ -25,6 +25,7 @@ import sys
 import tokenize
 
 from .errors import TranspileError
+from .nodes import walk
 
 HEADER = "# graphjit-generated"
 FREEZE_EVERY = 100  # functions converted between two gc.freeze() calls (see _convert)
@@ -339,7 +340,7 @@ def _raises_user_class(generated):
 
     from .helpers.messages import USER_EXCEPTION
     return any(isinstance(n, gast.Constant) and n.value == USER_EXCEPTION
-               for n in gast.walk(generated.node))
+               for n in walk(generated.node))
 
 
 def _emit(path, text, tree, program, results, lowerer, backend):

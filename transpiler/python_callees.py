@@ -44,6 +44,7 @@ import sysconfig
 import threading
 import time
 import types
+from .nodes import walk
 
 _CO_NESTED = 0x10       # set on a function compiled inside another (the factory)
 _SKIP = object()         # the function has no variant: it runs as itself
@@ -207,7 +208,7 @@ def _resolving_calls(fdef, names):
     """``fdef`` with each call ``g(..)`` of a name in ``names`` spelled ``g.resolve()(..)``:
     the callee is chosen before the arguments are evaluated, as Python looks ``g`` up."""
     import gast
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
                 node.func.id in names:
             resolve = gast.Attribute(value=node.func, attr="resolve", ctx=gast.Load())
@@ -285,11 +286,11 @@ def _calls_only(fdef, candidates):
     of calls, in its whole body; empty where the function reads its own scope."""
     import gast
     callee_nodes = set()
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
             callee_nodes.add(id(node.func))
     used, spoiled = set(), set()
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Name):
             if node.id in _SCOPE_READERS:
                 return set()
@@ -318,7 +319,7 @@ def _compile(fdef, filename, freevars, name, imported=()):
     tree = gast.gast_to_ast(gast.Module(body=[copy.deepcopy(fdef)], type_ignores=[]))
     inner = tree.body[0]
     indent = fdef.col_offset or 0
-    for node in ast.walk(inner):   # source.capture shifted col_offset by the indent only
+    for node in walk(inner):   # source.capture shifted col_offset by the indent only
         if getattr(node, "end_col_offset", None) is not None:
             node.end_col_offset += indent
     factory = ast.FunctionDef(

@@ -5,6 +5,7 @@ import os
 
 from .errors import Origin
 from .source import origin_of
+from .nodes import walk
 
 
 def raise_sites(program):
@@ -12,7 +13,7 @@ def raise_sites(program):
     import gast
     sites = {}
     for fn in program.functions:
-        for node in gast.walk(fn.node):
+        for node in walk(fn.node):
             if isinstance(node, gast.Raise) and node.exc is not None:
                 exc = node.exc.func if isinstance(node.exc, gast.Call) else node.exc
                 name = exc.id if isinstance(exc, gast.Name) else getattr(exc, "attr", None)

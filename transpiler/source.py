@@ -6,6 +6,7 @@ import textwrap
 import gast
 
 from .errors import Origin, SourceUnavailable, UnsupportedConstruct
+from .nodes import walk
 
 
 class FunctionSource:
@@ -73,7 +74,7 @@ def capture(function):
         raise UnsupportedConstruct(
             f"{function.__qualname__} is not defined by a plain 'def' statement "
             "(a lambda or a generated function?)", where)
-    for child in gast.walk(node):
+    for child in walk(node):
         if hasattr(child, "lineno") and child.lineno is not None:
             child.lineno += firstlineno - 1
             if getattr(child, "end_lineno", None) is not None:

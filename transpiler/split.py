@@ -27,6 +27,7 @@ from .errors import Origin, TranspileError
 from . import anno
 from .nodes import function_def, located, name as _name
 from .source import FunctionSource, capture
+from .nodes import walk
 
 _LOOPS = (gast.For, gast.While)
 _NOT_IN_REGION = (gast.Return, gast.Yield, gast.YieldFrom, gast.Global, gast.Nonlocal,
@@ -107,7 +108,7 @@ def split(function, obj, make_jit, redirect=None):
     except TranspileError:
         return None
     fdef = copy.deepcopy(source.node)
-    if any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in gast.walk(fdef)):
+    if any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in walk(fdef)):
         return None
     params = parameter_names(fdef)
     method = bool(params) and params[0] == "self"
@@ -119,7 +120,7 @@ def split(function, obj, make_jit, redirect=None):
 
     def region_for(loop):
         """A Region for ``loop``, or the reason it stays Python."""
-        if any(isinstance(n, _NOT_IN_REGION) for n in gast.walk(loop)):
+        if any(isinstance(n, _NOT_IN_REGION) for n in walk(loop)):
             return None, "it contains return, yield, global, a nested def or a lambda"
         defined = anno.get(loop, anno.DEFINED_IN, None)
         # A nested function or lambda reads its enclosing variables when it is called, which
@@ -207,7 +208,7 @@ def _without_def_time_values(fdef):
 
 def _ordered(names, node):
     seen = []
-    for child in gast.walk(node):
+    for child in walk(node):
         if isinstance(child, gast.Name) and child.id in names and child.id not in seen:
             seen.append(child.id)
     return seen + sorted(set(names) - set(seen))

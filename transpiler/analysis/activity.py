@@ -4,6 +4,7 @@ Nested function definitions (the bodies of functional forms) are opaque: their i
 passed explicitly at the form's call, so they read nothing here and write only their own name.
 """
 import gast
+from ..nodes import child_nodes
 
 
 def reads(node):
@@ -55,5 +56,5 @@ def writes(node):
             continue
         if isinstance(current, gast.Name) and isinstance(current.ctx, gast.Store):
             found.add(current.id)
-        stack.extend(gast.iter_child_nodes(current))
+        stack.extend(child_nodes(current))
     return found

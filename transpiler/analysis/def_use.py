@@ -6,6 +6,7 @@ split of variables into webs (transpiler.passes.split_webs).
 """
 import beniget
 import gast
+from ..nodes import walk
 
 
 class QuietDefUseChains(beniget.DefUseChains):
@@ -26,10 +27,10 @@ def reaching_definitions(fdef, params):
     except Exception:  # noqa: BLE001 - no chains: every use falls back to the per-variable
         return {}, {}
     values = {}
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Assign):
             for target in node.targets:
-                for name in gast.walk(target):
+                for name in walk(target):
                     if isinstance(name, gast.Name) and isinstance(name.ctx, gast.Store):
                         values[id(name)] = node.value if name is target else None
                 for name, value in paired(target, node.value):    # `a, b = x, y`

@@ -15,6 +15,7 @@ import gast
 
 from .. import anno
 from ..errors import Origin, UnsupportedConstruct
+from ..nodes import child_nodes, walk
 
 ALL = None  # the universal set: an unreachable point
 
@@ -41,10 +42,10 @@ class _Checker:
         if node is None or defined is ALL or not self.strict:
             return
         bound = set()
-        for child in gast.walk(node):
+        for child in walk(node):
             if isinstance(child, gast.comprehension):
-                bound |= {n.id for n in gast.walk(child.target) if isinstance(n, gast.Name)}
-        for child in gast.walk(node):
+                bound |= {n.id for n in walk(child.target) if isinstance(n, gast.Name)}
+        for child in walk(node):
             if (isinstance(child, gast.Name) and (force or isinstance(child.ctx, gast.Load))
                     and child.id in self.locals and child.id not in defined
                     and child.id not in bound):
@@ -59,7 +60,7 @@ class _Checker:
 
     @staticmethod
     def targets(node):
-        return {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+        return {n.id for n in walk(node) if isinstance(n, gast.Name)
                 and isinstance(n.ctx, gast.Store)}
 
     def block(self, stmts, defined):
@@ -129,14 +130,14 @@ class _Checker:
         if isinstance(node, gast.Continue):
             self.continues[-1] = _meet(self.continues[-1], defined)
             return ALL
-        for child in gast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if isinstance(child, gast.expr):
                 self.reads(child, defined)
         return defined
 
     def _subscript_reads(self, target, defined):
         # `a[i] = v` and `obj.x = v` read `a`, `i` and `obj`.
-        for node in gast.walk(target):
+        for node in walk(target):
             if isinstance(node, (gast.Subscript, gast.Attribute)):
                 self.reads(node.value, defined)
                 if isinstance(node, gast.Subscript):

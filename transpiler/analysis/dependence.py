@@ -25,6 +25,7 @@ import gast
 
 from .activity import reads, writes
 from . import liveness
+from ..nodes import child_nodes, walk
 
 # Calls a kernel may make: effect-free functions with a CUDA implementation (numba-cuda,
 # "Supported Python features in CUDA Python": math, builtins, NumPy scalar types).
@@ -112,7 +113,7 @@ def classify_loop(loop, live_after, call_ok, module_aliases, reduction_ok=None,
         return LoopVerdict(False, "it is not a loop over range() without else")
     var = loop.target.id
     raised = _raised(loop.body)
-    for node in gast.walk(gast.Module(body=loop.body, type_ignores=[])):
+    for node in walk(gast.Module(body=loop.body, type_ignores=[])):
         for kind, what in _FORBIDDEN.items():
             if isinstance(node, kind):
                 return LoopVerdict(False, f"its body has {what} (line {_line(node, loop)})")
@@ -130,8 +131,8 @@ def classify_loop(loop, live_after, call_ok, module_aliases, reduction_ok=None,
     # An array the loop stores to may be used only as name[var, ...] or name.shape: any other
     # use (name[i - 1], an alias b = name, name.T, passing it whole) could reach an element
     # that another iteration stores.
-    for parent in gast.walk(gast.Module(body=loop.body, type_ignores=[])):
-        for child in gast.iter_child_nodes(parent):
+    for parent in walk(gast.Module(body=loop.body, type_ignores=[])):
+        for child in child_nodes(parent):
             if not (isinstance(child, gast.Name) and child.id in stored):
                 continue
             if isinstance(parent, gast.Subscript) and parent.value is child:
@@ -194,7 +195,7 @@ def _indexed_by(index, var):
 def _stored_arrays(body, var):
     """Names of arrays whose elements ``body`` stores, or why a store is not allowed."""
     stored = set()
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+    for node in walk(gast.Module(body=body, type_ignores=[])):
         targets = []
         if isinstance(node, gast.Assign):
             targets = node.targets
@@ -203,7 +204,7 @@ def _stored_arrays(body, var):
         elif isinstance(node, gast.For):
             targets = [node.target]
         for target in targets:
-            for sub in gast.walk(target):
+            for sub in walk(target):
                 if isinstance(sub, gast.Subscript) and isinstance(sub.ctx, gast.Store):
                     text = gast.unparse(sub).strip()
                     if not isinstance(sub.value, gast.Name):
@@ -220,7 +221,7 @@ def _only_updated(body, name):
     """``name`` is used only in updates ``name op= e`` or ``name = name op e`` (the form the
     converter gives ``op=`` on numbers), ``e`` not reading ``name``."""
     allowed = set()
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+    for node in walk(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) \
                 and node.target.id == name:
             if name in reads(node.value):
@@ -231,7 +232,7 @@ def _only_updated(body, name):
                 node.value, gast.BinOp) and isinstance(node.value.left, gast.Name) and \
                 node.value.left.id == name and name not in reads(node.value.right):
             allowed |= {id(node.targets[0]), id(node.value.left)}
-    return all(id(node) in allowed for node in gast.walk(gast.Module(body=body, type_ignores=[]))
+    return all(id(node) in allowed for node in walk(gast.Module(body=body, type_ignores=[]))
                if isinstance(node, gast.Name) and node.id == name)
 
 
@@ -246,7 +247,7 @@ def update_op(body, name):
     These are the forms Numba's parfors recognise as reductions (numba/parfors/parfor.py,
     ``supported_reduction``), restricted to the associative and commutative ones."""
     ops, allowed = set(), set()
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+    for node in walk(gast.Module(body=body, type_ignores=[])):
         target, value = None, None
         if isinstance(node, gast.AugAssign):
             target, op, operand = node.target, _UPDATE_OPS.get(type(node.op)), node.value
@@ -263,7 +264,7 @@ def update_op(body, name):
             return None
         ops.add(op)
         allowed.add(id(target))
-    uses = [n for n in gast.walk(gast.Module(body=body, type_ignores=[]))
+    uses = [n for n in walk(gast.Module(body=body, type_ignores=[]))
             if isinstance(n, gast.Name) and n.id == name]
     if len(ops) != 1 or any(id(n) not in allowed for n in uses):
         return None
@@ -331,12 +332,12 @@ def constant_stores(body, names):
     assigned it, else their value before the loop (graphjit's ``s_is_python = False`` result
     flags). Constants ``(type, value)``-equal count as the same."""
     found = {}
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+    for node in walk(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name) and node.id in names and not isinstance(
                 node.ctx, gast.Store):
             found[node.id] = None
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
-        stores = [n.id for n in gast.walk(node) if isinstance(n, gast.Name) and n.id in names
+    for node in walk(gast.Module(body=body, type_ignores=[])):
+        stores = [n.id for n in walk(node) if isinstance(n, gast.Name) and n.id in names
                   and isinstance(n.ctx, gast.Store)] if isinstance(
             node, (gast.Assign, gast.AugAssign, gast.For, gast.AnnAssign)) else []
         for name in stores:
@@ -354,11 +355,11 @@ def _raised(body):
     """ids of the exception expressions of ``raise`` statements (device code replaces the
     raise with an error flag: the exception is never built)."""
     found = set()
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+    for node in walk(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Raise):
-            found.update(id(n) for n in gast.walk(node))
+            found.update(id(n) for n in walk(node))
         if isinstance(node, gast.Assert) and node.msg is not None:
-            found.update(id(n) for n in gast.walk(node.msg))
+            found.update(id(n) for n in walk(node.msg))
     return found
 
 
@@ -388,7 +389,7 @@ def function_problem(fdef, call_ok, module_aliases):
     """Why a kernel may not call the program's function ``fdef`` as a device function, or
     None: the rules of a loop body (``return`` allowed), and no store to any array element."""
     raised = _raised(fdef.body)
-    for node in gast.walk(gast.Module(body=fdef.body, type_ignores=[])):
+    for node in walk(gast.Module(body=fdef.body, type_ignores=[])):
         for kind, what in _FORBIDDEN.items():
             if isinstance(node, kind) and kind is not gast.Return:
                 return f"{fdef.name} has {what} (line {_line(node, fdef)})"

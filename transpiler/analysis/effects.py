@@ -21,6 +21,7 @@ The check reads the generated module's source (names as emitted), conservatively
   that return new values.
 """
 import ast
+from ..nodes import walk
 
 _PURE_BUILTINS = frozenset({"range", "len", "abs", "min", "max", "float", "int", "bool",
                             "enumerate", "zip", "reversed", "sum", "any", "all",
@@ -75,7 +76,7 @@ def _function_free(fn, modules, defined):
     # names whose elements are numbers the call made (a NumPy constructor's array): an
     # operator's result may be a list or tuple holding the caller's objects
     made = _fresh(fn, modules, operators=False)
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                 node.target.id not in fresh:
             # The converter spells `x op= v` on numbers as `x = x op v`: what is left updates
@@ -88,7 +89,7 @@ def _function_free(fn, modules, defined):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                for part in ast.walk(target):
+                for part in walk(target):
                     if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store):
                         return False
                     if isinstance(part, ast.Subscript) and isinstance(part.ctx, ast.Store):
@@ -148,7 +149,7 @@ def _fresh(fn, modules, lists_only=False, operators=True):
     """Names every assignment of which creates a new array or list (``lists_only``: list;
     ``operators=False``: an operator's result does not count)."""
     verdict = {}
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
@@ -157,13 +158,13 @@ def _fresh(fn, modules, lists_only=False, operators=True):
                         _creates_list(node.value, modules)
                     verdict[target.id] = verdict.get(target.id, True) and ok
                 else:
-                    for part in ast.walk(target):
+                    for part in walk(target):
                         if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Store):
                             verdict[part.id] = False
         elif isinstance(node, ast.For):
             # (``x op= v`` on a name keeps its object: an array updated in place stays the
             # one the function made; on a number the converter spells ``x = x op v``)
-            for part in ast.walk(node.target):
+            for part in walk(node.target):
                 if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Store):
                     verdict[part.id] = False
     for arg in fn.args.args:

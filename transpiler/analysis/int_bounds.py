@@ -17,6 +17,7 @@ Everything else stays checked. Names are those of the function after web splitti
 definition web its own name), so one name is one variable.
 """
 import gast
+from ..nodes import walk
 
 SMALL_STEP = 16
 SMALL_START = 2 ** 32
@@ -66,7 +67,7 @@ def safe_names(fn_node, builtin_range=True):
         if node is not None:
             covered.add(id(node))
 
-    for node in gast.walk(fn_node):
+    for node in walk(fn_node):
         if isinstance(node, (gast.Global, gast.Nonlocal)):
             for name in node.names:
                 define(name, "other")
@@ -77,7 +78,7 @@ def safe_names(fn_node, builtin_range=True):
                     define(target.id, "small" if _small_int(value, SMALL_START) else
                            "step" if _step_of(target.id, value) else "other", target)
                 else:
-                    for sub in gast.walk(target):
+                    for sub in walk(target):
                         if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Store):
                             define(sub.id, "other")
         elif isinstance(node, gast.AugAssign):
@@ -89,14 +90,14 @@ def safe_names(fn_node, builtin_range=True):
             if isinstance(node.target, gast.Name) and builtin_range and _safe_range(node.iter):
                 define(node.target.id, "range", node.target)
             else:
-                for sub in gast.walk(node.target):
+                for sub in walk(node.target):
                     if isinstance(sub, gast.Name):
                         define(sub.id, "other")
         elif isinstance(node, (gast.FunctionDef, gast.Lambda)) and node is not fn_node:
-            for sub in gast.walk(node):
+            for sub in walk(node):
                 if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Store):
                     define(sub.id, "other")
-    for node in gast.walk(fn_node):
+    for node in walk(fn_node):
         # walrus, with-as, except-as, comprehension targets, del: not analysed here
         if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)) and \
                 id(node) not in covered:

@@ -11,6 +11,7 @@ only filled (`append`, `insert`, item stores), measured (`len`) or handed to a N
 numbers compile. Used by analysis.scalar_merges.
 """
 import gast
+from ..nodes import child_nodes, walk
 
 _PYTHON = frozenset({"int", "float", "bool", "complex"})
 _FILLING = ("append", "insert")
@@ -22,7 +23,7 @@ def built_lists(fdef):
     ``list(..)``, a comprehension) -> the expressions stored into them as elements (None: an
     element not seen; the string ``"int"``: a Python int, from ``list(range(..))``)."""
     lists = {}
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         targets = node.targets if isinstance(node, gast.Assign) else [node.target] if \
             isinstance(node, gast.AnnAssign) and node.value is not None else []
         pairs = [(t, node.value) for t in targets]
@@ -34,7 +35,7 @@ def built_lists(fdef):
             items = _made_list(value) if isinstance(target, gast.Name) else None
             if items is not None:
                 lists.setdefault(target.id, []).extend(items)
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
                 isinstance(node.func.value, gast.Name) and node.func.value.id in lists:
             if node.func.attr == "append" and len(node.args) == 1:
@@ -82,17 +83,17 @@ def list_result_problem(analysis):
     or handed to a NumPy function (module docstring); else None."""
     lists = built_lists(analysis.fdef)
     parents = {}
-    for node in gast.walk(analysis.fdef):
-        for child in gast.iter_child_nodes(node):
+    for node in walk(analysis.fdef):
+        for child in child_nodes(node):
             parents[id(child)] = node
     for name, items in sorted(lists.items()):
         if all(_python_item(analysis, item) for item in items):
             continue
-        for node in gast.walk(analysis.fdef):
+        for node in walk(analysis.fdef):
             if isinstance(node, gast.Name) and node.id == name and isinstance(
                     node.ctx, gast.Load) and not _harmless_use(analysis, node, parents):
                 return node, _message(f"'{name}'")
-    for node in gast.walk(analysis.fdef):
+    for node in walk(analysis.fdef):
         items = list(node.elts) if isinstance(node, gast.List) and isinstance(
             node.ctx, gast.Load) else [node.elt] if isinstance(node, gast.ListComp) else None
         if items is None or all(_python_item(analysis, item) for item in items):

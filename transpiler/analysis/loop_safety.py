@@ -29,6 +29,7 @@ import gast
 from ..number_rules import NUMPY_DIVISION_HELPERS
 from .activity import writes
 from .dependence import BUILTINS, MATH_FUNCTIONS, NUMPY_SCALAR_TYPES, NUMPY_TO_MATH
+from ..nodes import child_nodes, walk
 
 # Integers below this in magnitude: array extents (no array has 2**58 elements), constants
 # below 2**32, the loop variable once checked: a checked + or - of two of them cannot leave
@@ -103,7 +104,7 @@ class LoopSafety:
         if isinstance(stmt, (gast.Raise, gast.Assert)):
             raise Unsafe(f"it may raise (line {_line(stmt)})")
         if function and any(isinstance(n, (gast.Attribute, gast.Subscript)) and isinstance(
-                n.ctx, gast.Store) for n in gast.walk(stmt)):
+                n.ctx, gast.Store) for n in walk(stmt)):
             raise Unsafe(f"a function it calls stores to an object (line {_line(stmt)})")
         if isinstance(stmt, (gast.Global, gast.Nonlocal, gast.Try, gast.With, gast.Delete)):
             raise Unsafe(f"it has a {type(stmt).__name__.lower()} statement (line "
@@ -123,7 +124,7 @@ class LoopSafety:
             self._block(stmt.body, env, nonint, function)
             self._block(stmt.orelse, env, nonint, function)
             return
-        for child in gast.iter_child_nodes(stmt):
+        for child in child_nodes(stmt):
             if isinstance(child, gast.expr):
                 self._expr(child, env, nonint, function)
             elif isinstance(child, list):
@@ -189,7 +190,7 @@ class LoopSafety:
         if isinstance(node, (gast.Lambda, gast.GeneratorExp, gast.ListComp, gast.SetComp,
                              gast.DictComp, gast.Yield, gast.YieldFrom, gast.Await)):
             raise Unsafe(f"it has {type(node).__name__} (line {_line(node)})")
-        for child in gast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if isinstance(child, gast.expr):
                 self._expr(child, env, nonint, function)
 

@@ -9,6 +9,7 @@ import gast
 
 from .scalar_kinds import _PY, _SAME, CALL, UNKNOWN
 from .list_results import list_result_problem
+from ..nodes import walk
 
 
 def merge_problems(self, weak=(), renamed=None):
@@ -201,7 +202,7 @@ def _operation_by_path(self, converted):
             continue
         kinds = self.of(node)
         if kinds & {UNKNOWN, CALL} or not _numpy_merge(kinds) or any(
-                isinstance(n, gast.Name) and n.id in converted for n in gast.walk(node)):
+                isinstance(n, gast.Name) and n.id in converted for n in walk(node)):
             continue
         return (node, f"this operation gives {_names(kinds)} depending on the path taken "
                       "(NumPy computes a Python number and a NumPy scalar differently: NEP "

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..number_rules import PYTHON_FLOAT_MATH
 from .def_use import paired, reaching_definitions as _reaching_definitions
+from ..nodes import child_nodes, walk
 
 _PY_CALLS = {"len": "any", "int": "any", "float": "any", "bool": "any", "round": "py",
              "abs": "py", "min": "py", "max": "py"}
@@ -87,7 +88,7 @@ class Numbers:
                         continue
                     if isinstance(target, (gast.Tuple, gast.List)):
                         for elt in target.elts:     # an item of a call's result, if known
-                            for store in gast.walk(elt):
+                            for store in walk(elt):
                                 if isinstance(store, gast.Name) and isinstance(
                                         store.ctx, gast.Store):
                                     definitions.setdefault(store.id, []).append(
@@ -468,14 +469,14 @@ def exponent_params(fdef, candidates):
     so that ``n ** i`` has one type, an int for ``i >= 0`` (Python gives a float for a
     negative exponent), and every analysis agrees on it."""
     stored, found = set(), set()
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
             stored.add(node.id)
         exponent = node.right if isinstance(node, gast.BinOp) and isinstance(
             node.op, gast.Pow) else node.value if isinstance(node, gast.AugAssign) and \
             isinstance(node.op, gast.Pow) else None
         if exponent is not None:
-            found |= {n.id for n in gast.walk(exponent) if isinstance(n, gast.Name)}
+            found |= {n.id for n in walk(exponent) if isinstance(n, gast.Name)}
     return (found & set(candidates)) - stored
 
 
@@ -496,7 +497,7 @@ def _join(a, b):
 
 
 def _names_nodes(target):
-    return [n for n in gast.walk(target) if isinstance(n, gast.Name)
+    return [n for n in walk(target) if isinstance(n, gast.Name)
             and isinstance(n.ctx, gast.Store)]
 
 
@@ -508,9 +509,9 @@ def _outer_nodes(fdef):
     while stack:
         node = stack.pop()
         yield node
-        for child in gast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if isinstance(child, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)) and \
-                    not any(isinstance(n, (gast.Nonlocal, gast.Global)) for n in gast.walk(child)):
+                    not any(isinstance(n, (gast.Nonlocal, gast.Global)) for n in walk(child)):
                 continue
             stack.append(child)
 
@@ -521,7 +522,7 @@ def _is_range_def(d):
 
 def _names(target):
     """Names bound by an assignment target (not those read in ``a[i] = ...``'s index)."""
-    return [n.id for n in gast.walk(target) if isinstance(n, gast.Name)
+    return [n.id for n in walk(target) if isinstance(n, gast.Name)
             and isinstance(n.ctx, gast.Store)]
 
 

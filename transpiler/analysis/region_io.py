@@ -9,6 +9,7 @@ import gast
 from .. import anno
 from .activity import reads, writes
 from .liveness import live_in, loop_head
+from ..nodes import walk
 
 
 def ordered(names, *blocks):
@@ -18,7 +19,7 @@ def ordered(names, *blocks):
         for node in block if isinstance(block, list) else [block]:
             if len(found) == len(wanted):  # all found: the rest of the walk adds nothing
                 return seen
-            for child in gast.walk(node):
+            for child in walk(node):
                 if isinstance(child, gast.Name) and child.id in wanted and \
                         child.id not in found:
                     seen.append(child.id)

@@ -16,6 +16,7 @@ import numpy as np
 from .scalar_kinds import of_with, _BINOPS, _FLOATS, _constant, _number_pair, alike_pair
 from .merge_problems import merge_problems
 from .tuple_items import result_types, untyped_tuple_item, value_items
+from ..nodes import walk
 
 
 class ScalarMerges:
@@ -268,7 +269,7 @@ class ScalarMerges:
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
                 stmt.targets[0], gast.Name) and stmt.targets[0].id == name):
             return None
-        sources = {n.id for n in gast.walk(stmt.value) if isinstance(n, gast.Name) and
+        sources = {n.id for n in walk(stmt.value) if isinstance(n, gast.Name) and
                    _number_pair(self.types.get(n.id, ()))}
         if len(sources) != 1 or name in sources:
             return None
@@ -291,7 +292,7 @@ class ScalarMerges:
                 return -1
             slots.add((len(ret.value.elts), tuple(
                 k for k, e in enumerate(ret.value.elts) if any(
-                    isinstance(n, gast.Name) and n.id == name for n in gast.walk(e)))))
+                    isinstance(n, gast.Name) and n.id == name for n in walk(e)))))
         if len(slots) != 1:
             return -1
         _, reading = slots.pop()
@@ -306,7 +307,7 @@ class ScalarMerges:
         if not self.returns or not body or not isinstance(body[-1], gast.Return) or any(
                 r.value is None for r in self.returns):
             return None
-        names = {n.id for r in self.returns for n in gast.walk(r.value)
+        names = {n.id for r in self.returns for n in walk(r.value)
                  if isinstance(n, gast.Name) and _number_pair(self.types.get(n.id, ()))}
         return names.pop() if len(names) == 1 else None
 
@@ -315,7 +316,7 @@ class ScalarMerges:
         where ``name`` holds the Python number of ``pair`` and the NumPy scalar where it holds
         that (``s * 2``, ``-s``, ``abs(s)``, ``s > 0``: a bool or an np.bool), by NumPy's and
         Python's rules (``of``) with the reads of ``name`` taken as each; else None."""
-        reads = [n for n in gast.walk(expr) if isinstance(n, gast.Name) and n.id == name]
+        reads = [n for n in walk(expr) if isinstance(n, gast.Name) and n.id == name]
         found = [of_with(self, expr, {n: {kind} for n in reads}) for kind in pair]
         if not all(len(kinds) == 1 for kinds in found):
             return None
@@ -341,7 +342,7 @@ class ScalarMerges:
             sides = [value.left, value.right]
             mine = [isinstance(e, gast.Name) and e.id == name for e in sides]
             if mine.count(True) != 1 or any(isinstance(n, gast.Name) and n.id == name
-                                            for n in gast.walk(sides[mine.index(False)])):
+                                            for n in walk(sides[mine.index(False)])):
                 return "?"
             op, other, first = value.op, sides[mine.index(False)], mine[0]
         else:

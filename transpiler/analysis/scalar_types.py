@@ -36,6 +36,7 @@ from .dtype_calls import dtype_call
 from .numba_callees import is_numba_dispatcher, result_kinds
 from .list_results import iterated_elements
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
+from ..nodes import child_nodes, walk
 
 
 def _bind(defs, node, target, value):
@@ -441,7 +442,7 @@ class ScalarTypes(ScalarMerges):
                 return {UNKNOWN}            # Python raises TypeError: typed where converted
             kinds[p] = owner.of(defaults[p])
         inner = local_names(fdef)
-        for name in {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)
+        for name in {n.id for n in walk(fdef) if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load)} - inner:
             if name in owner.definitions and name not in owner.local_defs:
                 kinds[name] = set(owner.types.get(name, ()))    # a captured variable
@@ -524,7 +525,7 @@ class ScalarTypes(ScalarMerges):
         if self._parent_map is None:
             self._parent_map = {}
             for node in self.nodes:
-                for child in gast.iter_child_nodes(node):
+                for child in child_nodes(node):
                     self._parent_map[id(child)] = node
         return self._parent_map
 
@@ -594,5 +595,5 @@ def _product(sets):
 
 
 def _stores(target):
-    return [n for n in gast.walk(target) if isinstance(n, gast.Name)
+    return [n for n in walk(target) if isinstance(n, gast.Name)
             and isinstance(n.ctx, gast.Store)]

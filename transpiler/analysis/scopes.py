@@ -3,6 +3,7 @@ the function body is local everywhere in it, unless declared ``global``/``nonloc
 import copy
 
 import gast
+from ..nodes import child_nodes, walk
 
 
 def parameter_names(fdef):
@@ -26,7 +27,7 @@ def local_names(fdef):
     never resolved as globals).
     """
     names = set(parameter_names(fdef))
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if node is fdef:
             continue
         if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
@@ -50,12 +51,12 @@ binding"; comprehensions since Python 3)."""
 def own_nodes(fdef):
     """The nodes of ``fdef`` outside its nested scopes. A nested scope's node itself is
     included (it is a statement or an expression of ``fdef``), its contents are not."""
-    stack = list(gast.iter_child_nodes(fdef))
+    stack = list(child_nodes(fdef))
     while stack:
         node = stack.pop()
         yield node
         if not isinstance(node, NESTED_SCOPES):
-            stack.extend(gast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
 
 
 def nested_reads(fdef):
@@ -65,7 +66,7 @@ def nested_reads(fdef):
     found = set()
     for scope in own_nodes(fdef):
         if isinstance(scope, NESTED_SCOPES):
-            reads = {n.id for n in gast.walk(scope) if isinstance(n, gast.Name)
+            reads = {n.id for n in walk(scope) if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load)}
             found |= reads - scope_locals(scope)
     return found

@@ -5,6 +5,7 @@ from one, and the result's types item by item."""
 import gast
 
 from .scalar_kinds import UNKNOWN
+from ..nodes import walk
 
 
 def untyped_tuple_item(self, value):
@@ -13,12 +14,12 @@ def untyped_tuple_item(self, value):
     from one, or None."""
     if value is None:
         return None
-    whole = [value] + [n.value for n in gast.walk(value) if isinstance(n, gast.Subscript)]
+    whole = [value] + [n.value for n in walk(value) if isinstance(n, gast.Subscript)]
     for node in whole:      # `return helper(x)`, `helper(x)[1][1]`: a nested tuple
         if isinstance(node, gast.Call) and id(node) in self._tuples and any(
                 not kinds or UNKNOWN in kinds for kinds in self._tuples[id(node)]):
             return "a call's result"
-    for node in gast.walk(value):
+    for node in walk(value):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
             for _, held in self.definitions.get(node.id, ()):
                 if isinstance(held, tuple) and held[0] == "item" and held[2] is None:

@@ -12,6 +12,7 @@ from ..analysis.definite_assignment import annotate_defined
 from . import cond, for_loop, loop_else, lower_break_continue, lower_return, while_loop
 from ..naming import Namer
 from .pass_context import Context
+from ..nodes import walk
 
 LOWERING = (lower_return, loop_else, lower_break_continue)
 FORMS = (cond, while_loop, for_loop)
@@ -41,4 +42,4 @@ def to_functional_form(fdef, local_vars, ir, flags=None):
 
 def _all_names(fdef):
     import gast
-    return {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)}
+    return {n.id for n in walk(fdef) if isinstance(n, gast.Name)}

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..naming import fresh
 from ..nodes import OwnScopeTransformer, located, name
+from ..nodes import child_nodes, walk
 
 _NUMBERS = (bool, int, float, complex, np.number, np.bool_, np.ndarray)
 
@@ -59,7 +60,7 @@ def desugar(fdef, self_name, instance):
     if not _self_only_for_attributes(fdef, self_name):
         return nothing
     fdef = copy.deepcopy(fdef)
-    taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
+    taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     local = {}
     for attr in stored:
         local[attr] = fresh(f"{self_name}_{attr}", taken)
@@ -108,19 +109,19 @@ def _own(fdef):
         node = stack.pop()
         yield node
         if not isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ClassDef)):
-            stack.extend(gast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
 
 
 def _self_only_for_attributes(fdef, self_name):
     """Whether every use of ``self_name`` is ``self.attr`` read or stored, not called (a
     method could read what the call stored), and no nested scope names it."""
     parents = {}
-    for node in gast.walk(fdef):
-        for child in gast.iter_child_nodes(node):
+    for node in walk(fdef):
+        for child in child_nodes(node):
             parents[id(child)] = node
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ClassDef)) and \
-                node is not fdef and any(_is_self(n, self_name) for n in gast.walk(node)):
+                node is not fdef and any(_is_self(n, self_name) for n in walk(node)):
             return False
         if isinstance(node, (gast.Global, gast.Nonlocal)) and self_name in node.names:
             return False

@@ -16,6 +16,7 @@ import gast
 
 from ..analysis.scopes import parameter_names
 from ..naming import fresh
+from ..nodes import child_nodes, walk
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -28,7 +29,7 @@ def desugar(fdef):
     if not any(_colliding(fdef, comp) for comp in _comprehensions(fdef)):
         return fdef
     fdef = copy.deepcopy(fdef)
-    taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
+    taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     for comp in _comprehensions(fdef):      # outer first: an inner one is renamed after
         renames = {}
         for name in _colliding(fdef, comp):
@@ -40,23 +41,23 @@ def desugar(fdef):
 
 
 def _comprehensions(fdef):
-    return [n for n in gast.walk(fdef) if isinstance(n, _COMPREHENSIONS)]
+    return [n for n in walk(fdef) if isinstance(n, _COMPREHENSIONS)]
 
 
 def _targets(comp):
-    return [n for g in comp.generators for n in gast.walk(g.target) if isinstance(n, gast.Name)]
+    return [n for g in comp.generators for n in walk(g.target) if isinstance(n, gast.Name)]
 
 
 def _colliding(fdef, comp):
     """The names ``comp`` binds that the function also binds outside ``comp``'s targets (a
     parameter, an assignment, another comprehension's variable, an inner one's); [] where
     ``comp`` holds a nested function (left alone)."""
-    if any(isinstance(n, _FUNCTIONS) for n in gast.walk(comp)):
+    if any(isinstance(n, _FUNCTIONS) for n in walk(comp)):
         return []
     own = {id(n) for n in _targets(comp)}
     names = {n.id for n in _targets(comp)}
     elsewhere = set(parameter_names(fdef)) | {
-        n.id for n in gast.walk(fdef) if isinstance(n, gast.Name) and isinstance(
+        n.id for n in walk(fdef) if isinstance(n, gast.Name) and isinstance(
             n.ctx, (gast.Store, gast.Del)) and id(n) not in own}
     return sorted(names & elsewhere)
 
@@ -74,6 +75,6 @@ def _rename(comp, renames):
             return
         if isinstance(node, gast.Name) and node.id in renames:
             node.id = renames[node.id]
-        for child in gast.iter_child_nodes(node):
+        for child in child_nodes(node):
             visit(child)
     visit(comp)

@@ -30,6 +30,7 @@ import gast
 
 from ..naming import fresh
 from ..nodes import assign, const, located, name, rewrite_blocks
+from ..nodes import child_nodes, walk
 
 # From Python 3.12 ``sum`` adds floats compensated (module docstring): not rewritten there.
 _CONSUMERS = ("sum", "any", "all", "min", "max") if sys.version_info < (3, 12) else (
@@ -68,11 +69,11 @@ def desugar(fdef, shadowed, resolve=None, guarded=None):
     def is_consumer(node):
         return _consumer(node, shadowed) or _list_comp(node) or _reduce_call(node, resolve)
 
-    if not any(is_consumer(n) or _list_of_generator(n, shadowed) for n in gast.walk(fdef)):
+    if not any(is_consumer(n) or _list_of_generator(n, shadowed) for n in walk(fdef)):
         return fdef
     fdef = copy.deepcopy(fdef)
     _as_list_comps(fdef, shadowed)
-    taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
+    taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     fdef.body = rewrite_blocks(fdef.body, lambda stmt: _hoist(
         stmt, is_consumer, taken, guarded, shadowed) + [stmt])
     return fdef
@@ -199,7 +200,7 @@ def _hoistable(root, is_consumer, shadowed):
         if is_consumer(node):
             consumers.append(node)
             continue            # its generator is its own business
-        for child in gast.iter_child_nodes(node):
+        for child in child_nodes(node):
             parents[id(child)] = node
             stack.append(child)
     if not consumers:
@@ -235,9 +236,9 @@ def _hoistable(root, is_consumer, shadowed):
                                           len(node.ops) != 1):
             if inside:
                 return []       # it may skip the consumer, or run something before it
-            if any(isinstance(n, gast.Call) for n in gast.walk(node)):
+            if any(isinstance(n, gast.Call) for n in walk(node)):
                 return []
-        stack.extend(gast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     # evaluation order: left to right in the source
     return sorted(consumers, key=lambda c: (c.lineno, c.col_offset))
 
@@ -252,7 +253,7 @@ def _evaluated_before(root, target):
     def find(node):
         if node is target:
             return True
-        for child in gast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if find(child):
                 path.append((node, child))
                 return True
@@ -262,7 +263,7 @@ def _evaluated_before(root, target):
         return []
     before = []
     for parent, child in reversed(path):    # from the root down: evaluation order
-        siblings = list(gast.iter_child_nodes(parent))
+        siblings = list(child_nodes(parent))
         if isinstance(parent, gast.Dict):   # key, value, key, value... (gast: keys first)
             siblings = [n for pair in zip(parent.keys, parent.values) for n in pair
                         if n is not None]
@@ -309,7 +310,7 @@ _QUIET_CALLS = {"range", "len", "abs", "enumerate", "zip", "min", "max", "float"
 def _calls_nothing(gen):
     """Whether the generator ``gen`` makes only calls of _QUIET_CALLS builtins or of module
     functions (``np.sqrt``, ``math.exp``)."""
-    for node in gast.walk(gen):
+    for node in walk(gen):
         if isinstance(node, gast.Call):
             func = node.func
             if isinstance(func, gast.Name) and func.id in _QUIET_CALLS:
@@ -331,7 +332,7 @@ def _names_only(root, consumers):
             continue
         if isinstance(node, (gast.Subscript, gast.Attribute, gast.Call)):
             return False
-        stack.extend(gast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return True
 
 
@@ -347,11 +348,11 @@ def _pure(node):
                                       for a in node.args):
         return True         # `np.float32(0.0)`: NumPy runs no user code for it
     return all(isinstance(n, (gast.Name, gast.Constant, gast.Attribute, gast.expr_context))
-               for n in gast.walk(node))
+               for n in walk(node))
 
 
 def _replace(root, old, new):
-    for parent in gast.walk(root):
+    for parent in walk(root):
         for field, value in gast.iter_fields(parent):
             if value is old:
                 setattr(parent, field, new)
@@ -377,7 +378,7 @@ def _loop(call, taken, like):
             target=name(item, store=True), iter=gen, ifs=[], is_async=0)])
     renames = {}
     for comp in gen.generators:
-        for target in gast.walk(comp.target):
+        for target in walk(comp.target):
             if isinstance(target, gast.Name) and target.id not in renames:
                 renames[target.id] = fresh(f"{target.id}_item", taken)
                 taken.add(renames[target.id])

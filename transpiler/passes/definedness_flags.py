@@ -19,6 +19,7 @@ import gast
 from ..analysis.definite_assignment import maybe_undefined_reads
 from ..naming import fresh
 from ..nodes import assign, const, located, name, negate
+from ..nodes import child_nodes, walk
 
 
 def message(variable):
@@ -97,7 +98,7 @@ def _block(stmts, flags, read_ids):
 
 def _set(target, flags, like):
     """``flag = True`` for each flagged variable that ``target`` assigns."""
-    assigned = sorted({n.id for n in gast.walk(target) if isinstance(n, gast.Name)
+    assigned = sorted({n.id for n in walk(target) if isinstance(n, gast.Name)
                        and isinstance(n.ctx, gast.Store) and n.id in flags})
     return [located(assign(flags[v], const(True)), like) for v in assigned]
 
@@ -150,7 +151,7 @@ def _early_reads(fdef):
             if isinstance(read, gast.Name) and read.id in first and isinstance(
                     read.ctx, gast.Load):
                 early.add(id(read))
-            pending.extend(gast.iter_child_nodes(read))
+            pending.extend(child_nodes(read))
     return early
 
 
@@ -205,7 +206,7 @@ def _expr_events(node, out):
     if isinstance(node, _LAZY) or (isinstance(node, gast.Compare) and len(node.ops) > 1):
         out.append(("lazy", node))
         return
-    children = list(gast.iter_child_nodes(node))
+    children = list(child_nodes(node))
     if isinstance(node, gast.Call) and _attribute_chain(node.func):
         # `module.f(v)`, `a.sum()`: in specialized code such a function's lookup exists for
         # the types compiled for (Numba typed it), so it neither raises nor runs code

@@ -19,22 +19,23 @@ import copy
 import gast
 
 from ..nodes import OwnScopeTransformer, located
+from ..nodes import child_nodes, walk
 
 
 def desugar(fdef):
     """A copy of ``fdef`` (gast.FunctionDef, read-only: shared by every specialization) with
     the ``del`` statements it may drop as reads, or ``fdef`` itself when there is none."""
-    if not any(isinstance(n, gast.Delete) for n in gast.walk(fdef)):
+    if not any(isinstance(n, gast.Delete) for n in walk(fdef)):
         return fdef
     fdef = copy.deepcopy(fdef)
     parents = {}
-    for node in gast.walk(fdef):
-        for child in gast.iter_child_nodes(node):
+    for node in walk(fdef):
+        for child in child_nodes(node):
             parents[id(child)] = node
-    nested = {n.id for scope in gast.walk(fdef) if scope is not fdef and isinstance(
-        scope, (gast.FunctionDef, gast.Lambda, gast.ClassDef)) for n in gast.walk(scope)
+    nested = {n.id for scope in walk(fdef) if scope is not fdef and isinstance(
+        scope, (gast.FunctionDef, gast.Lambda, gast.ClassDef)) for n in walk(scope)
         if isinstance(n, gast.Name)}
-    loads = [n for n in gast.walk(fdef) if isinstance(n, gast.Name) and
+    loads = [n for n in walk(fdef) if isinstance(n, gast.Name) and
              isinstance(n.ctx, gast.Load)]
 
     def droppable(stmt):
@@ -68,7 +69,7 @@ def desugar(fdef):
 
 
 def _mentions(node, identifier):
-    return any(isinstance(n, gast.Name) and n.id == identifier for n in gast.walk(node))
+    return any(isinstance(n, gast.Name) and n.id == identifier for n in walk(node))
 
 
 def _rebound_first(loop, identifier):

@@ -15,6 +15,7 @@ import gast
 import numpy as np
 
 from ..nodes import rewrite_blocks
+from ..nodes import walk
 
 _QUIET = ("ignore", "warn")
 _KINDS = ("all", "divide", "over", "under", "invalid")
@@ -39,7 +40,7 @@ def desugar(fdef, resolve):
                     return False
         return True
 
-    if not any(quiet(n) for n in gast.walk(fdef)):
+    if not any(quiet(n) for n in walk(fdef)):
         return fdef, []
     fdef = copy.deepcopy(fdef)
     functions = []

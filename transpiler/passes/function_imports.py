@@ -14,6 +14,7 @@ import copy
 import sys
 
 import gast
+from ..nodes import walk
 
 _MISSING = object()
 
@@ -78,7 +79,7 @@ def _stores(fdef):
     """name -> how many times ``fdef`` binds it other than by an import (any nested scope
     mentioning it counts: a closure could read it before the import ran)."""
     counts = {}
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
             counts[node.id] = counts.get(node.id, 0) + 1
         elif isinstance(node, (gast.FunctionDef, gast.ClassDef)) and node is not fdef:
@@ -92,4 +93,4 @@ def _stores(fdef):
 
 
 def _mentioned_before(stmts, name):
-    return any(isinstance(n, gast.Name) and n.id == name for s in stmts for n in gast.walk(s))
+    return any(isinstance(n, gast.Name) and n.id == name for s in stmts for n in walk(s))

@@ -36,6 +36,7 @@ import gast
 from ..analysis.scopes import NESTED_SCOPES
 from ..naming import fresh
 from ..nodes import located
+from ..nodes import walk
 
 # element type -> (the builtin that reads an element back, the array's dtype name)
 ELEMENTS = {int: ("int", "int64"), float: ("float", "float64"), bool: ("bool", "bool")}
@@ -51,16 +52,16 @@ def desugar(fdef, name, kind, shadowed):
     convert = ELEMENTS[kind][0]
     if shadowed(convert):
         return None, fdef
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Name) and node.id == name and isinstance(
                 node.ctx, (gast.Store, gast.Del)):
             return None, node
         if node is not fdef and isinstance(node, NESTED_SCOPES) and not _iterates(
                 node, name) and any(isinstance(n, gast.Name) and n.id == name
-                                    for n in gast.walk(node)):
+                                    for n in walk(node)):
             return None, node
     fdef = copy.deepcopy(fdef)
-    taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
+    taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
 
     def is_list(node):
         return isinstance(node, gast.Name) and node.id == name and isinstance(
@@ -166,7 +167,7 @@ def _iterates(node, name):
     if not (isinstance(first.iter, gast.Name) and first.iter.id == name and isinstance(
             first.target, gast.Name)) or first.target.id == name:
         return False
-    for n in gast.walk(node):
+    for n in walk(node):
         if isinstance(n, (gast.Lambda, gast.FunctionDef, gast.ClassDef)):
             return False
         if isinstance(n, gast.Name) and n is not first.iter and n.id == name:

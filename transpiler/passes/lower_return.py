@@ -10,13 +10,14 @@ import gast
 
 from .. import anno
 from ..nodes import assign, const, located, name, negate
+from ..nodes import walk
 
 # It changes control flow: liveness and definite assignment computed before it are stale.
 INVALIDATES = (anno.LIVENESS, anno.DEFINITE_ASSIGNMENT)
 
 
 def _returns(fdef):
-    return [n for n in gast.walk(fdef) if isinstance(n, gast.Return)]
+    return [n for n in walk(fdef) if isinstance(n, gast.Return)]
 
 
 def _always_returns(stmts):

@@ -23,6 +23,7 @@ import gast
 
 from ..naming import fresh
 from ..nodes import assign, located, name, rewrite_blocks
+from ..nodes import walk
 
 
 class _Unsupported(Exception):
@@ -32,10 +33,10 @@ class _Unsupported(Exception):
 def desugar(fdef):
     """A copy of ``fdef`` (gast.FunctionDef, read-only) with its convertible ``match``
     statements as ``if`` chains, or ``fdef`` itself when there is none."""
-    if not any(isinstance(n, gast.Match) for n in gast.walk(fdef)):
+    if not any(isinstance(n, gast.Match) for n in walk(fdef)):
         return fdef
     fdef = copy.deepcopy(fdef)
-    taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
+    taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     fdef.body = rewrite_blocks(fdef.body, lambda stmt: _rewrite(stmt, taken))
     return fdef
 

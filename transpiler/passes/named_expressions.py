@@ -16,6 +16,7 @@ import copy
 import gast
 
 from ..nodes import located, rewrite_blocks
+from ..nodes import walk
 
 def desugar(fdef, protected=()):
     """A copy of ``fdef`` (gast.FunctionDef, read-only: shared by every specialization) with
@@ -23,7 +24,7 @@ def desugar(fdef, protected=()):
     ``fdef`` itself when it has none. ``protected``: names the hoisted values may assign
     besides their targets (passes/nonlocal_functions: a call of a nested function assigning
     them), so no read of them may be evaluated before one."""
-    if not any(isinstance(n, gast.NamedExpr) for n in gast.walk(fdef)):
+    if not any(isinstance(n, gast.NamedExpr) for n in walk(fdef)):
         return fdef
     fdef = copy.deepcopy(fdef)
     protected = frozenset(protected)
@@ -151,7 +152,7 @@ def _movable(named, path, read_before, protected=frozenset()):
     for node in before:
         if node is None:
             continue
-        for part in gast.walk(node):
+        for part in walk(node):
             if isinstance(part, gast.Name) and part.id in seen:
                 return False
             if not isinstance(part, (gast.Name, gast.Constant, gast.expr_context,

@@ -30,6 +30,7 @@ import gast
 from ..analysis.scopes import NESTED_SCOPES
 from ..nodes import located, name as load
 from .tuple_arguments import _int_index, item_names
+from ..nodes import walk
 
 
 def is_namedtuple_class(value):
@@ -106,7 +107,7 @@ def _creates(stmt, name):
 
 
 def _items(name, cls, fdef):
-    return item_names(name, len(cls._fields), {n.id for n in gast.walk(fdef)
+    return item_names(name, len(cls._fields), {n.id for n in walk(fdef)
                                                if isinstance(n, gast.Name)})
 
 
@@ -134,23 +135,23 @@ def _plan(fdef, block, position, stmt, resolve):
     if any(f not in bound and not (f in defaults and _constant(defaults[f]))
            for f in fields):
         return None
-    if any(isinstance(n, gast.Name) and n.id == name for n in gast.walk(call)):
+    if any(isinstance(n, gast.Name) and n.id == name for n in walk(call)):
         return None
     # assigned once (by stmt), never deleted, no nested scope reads it
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Name) and node.id == name and isinstance(
                 node.ctx, (gast.Store, gast.Del)) and node is not stmt.targets[0]:
             return None
         if node is not fdef and isinstance(node, NESTED_SCOPES) and any(
-                isinstance(n, gast.Name) and n.id == name for n in gast.walk(node)):
+                isinstance(n, gast.Name) and n.id == name for n in walk(node)):
             return None
         if isinstance(node, gast.arguments) and any(
                 isinstance(a, gast.Name) and a.id == name for a in node.args):
             return None
     later = block[position + 1:]
-    reads = sum(1 for n in gast.walk(fdef) if isinstance(n, gast.Name) and n.id == name and
+    reads = sum(1 for n in walk(fdef) if isinstance(n, gast.Name) and n.id == name and
                 isinstance(n.ctx, gast.Load))
-    after = sum(1 for s in later for n in gast.walk(s) if isinstance(n, gast.Name) and
+    after = sum(1 for s in later for n in walk(s) if isinstance(n, gast.Name) and
                 n.id == name and isinstance(n.ctx, gast.Load))
     if reads != after or not all(_reads_by_item(s, name, cls, resolve) for s in later):
         return None
@@ -166,7 +167,7 @@ def _reads_by_item(stmt, name, cls, resolve):
     unpacking (module docstring)."""
     count = len(cls._fields)
     allowed = set()
-    for node in gast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, gast.Attribute) and _is(node.value, name):
             if node.attr not in cls._fields or not isinstance(node.ctx, gast.Load):
                 return False        # p.x = v: Python raises AttributeError
@@ -189,7 +190,7 @@ def _reads_by_item(stmt, name, cls, resolve):
                 isinstance(t, (gast.Tuple, gast.List)) and len(t.elts) == count and not any(
                     isinstance(e, gast.Starred) for e in t.elts) for t in node.targets):
             allowed.add(id(node.value))
-    return all(id(n) in allowed for n in gast.walk(stmt) if _is(n, name))
+    return all(id(n) in allowed for n in walk(stmt) if _is(n, name))
 
 
 def _is(node, name):

@@ -36,6 +36,7 @@ import gast
 
 from ..analysis.scopes import local_names, NESTED_SCOPES, own_nodes, parameter_names
 from ..nodes import const, located, name, rewrite_blocks
+from ..nodes import walk
 
 
 def desugar(fdef, hoist=None):
@@ -46,7 +47,7 @@ def desugar(fdef, hoist=None):
     (``if push(v):``, ``y = bump() * 2``, a ``while`` test) before its statement where
     Python's order allows, none of the variables being read before it; None: such calls
     are not converted."""
-    if not any(isinstance(n, gast.Nonlocal) for n in gast.walk(fdef)):
+    if not any(isinstance(n, gast.Nonlocal) for n in walk(fdef)):
         return fdef
     original, fdef = fdef, copy.deepcopy(fdef)
     writers = _writers(fdef)
@@ -193,8 +194,8 @@ def _eligible(fdef, g, names, writers):
     args = g.args
     if g.decorator_list or args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
         return False
-    if any(isinstance(n, (gast.Nonlocal, gast.Global)) for scope in gast.walk(g)
-           if scope is not g and isinstance(scope, NESTED_SCOPES) for n in gast.walk(scope)):
+    if any(isinstance(n, (gast.Nonlocal, gast.Global)) for scope in walk(g)
+           if scope is not g and isinstance(scope, NESTED_SCOPES) for n in walk(scope)):
         return False
     own = list(own_nodes(fdef))
     if any(isinstance(n, (gast.Try, gast.Nonlocal, gast.Global)) for n in own) or any(
@@ -207,11 +208,11 @@ def _eligible(fdef, g, names, writers):
         if isinstance(stmt, (gast.Assign, gast.AnnAssign)) and (
                 not isinstance(stmt, gast.AnnAssign) or stmt.value is not None):
             targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
-            bound_here |= {n.id for t in targets for n in gast.walk(t)
+            bound_here |= {n.id for t in targets for n in walk(t)
                            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
     if not set(names) <= bound_here:
         return False
-    for n in gast.walk(fdef):
+    for n in walk(fdef):
         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Del) and n.id in names:
             return False
         if isinstance(n, gast.FunctionDef) and n is not g and n.name == g.name:
@@ -220,8 +221,8 @@ def _eligible(fdef, g, names, writers):
             return False
     # Another nested function of fdef called from g would read the variables from fdef,
     # where they are not yet assigned back: not converted.
-    functions = {n.name for n in gast.walk(fdef) if isinstance(n, gast.FunctionDef)
-                 and n is not fdef} | {t.id for n in gast.walk(fdef) if isinstance(
+    functions = {n.name for n in walk(fdef) if isinstance(n, gast.FunctionDef)
+                 and n is not fdef} | {t.id for n in walk(fdef) if isinstance(
                      n, gast.Assign) and isinstance(n.value, gast.Lambda) for t in n.targets
                      if isinstance(t, gast.Name)}
     for node in own_nodes(g):
@@ -246,12 +247,12 @@ def _eligible(fdef, g, names, writers):
             if call.keywords or any(isinstance(a, gast.Starred) for a in call.args) or any(
                     isinstance(n, gast.NamedExpr) or (isinstance(n, gast.Name) and n.id in
                                                       writers) for a in call.args
-                    for n in gast.walk(a)):
+                    for n in walk(a)):
                 continue
             if scope is not fdef and not set(writers[call.func.id][1]) <= set(
                     writers[scope.name][1]):
                 continue    # what the callee assigns must be the caller's parameters too
             allowed.add(id(call.func))
-    return all(id(n) in allowed for n in gast.walk(fdef)
+    return all(id(n) in allowed for n in walk(fdef)
                if isinstance(n, gast.Name) and n.id == g.name and isinstance(n.ctx, gast.Load))
 

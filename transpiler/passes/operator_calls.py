@@ -25,6 +25,7 @@ import copy
 import operator
 
 import gast
+from ..nodes import child_nodes
 
 from ..nodes import OwnScopeTransformer, located
 
@@ -99,9 +100,9 @@ def _operator_of(fn, args):
 
 def _own_nodes(fdef):
     """The nodes of ``fdef``'s own scope (not of nested functions or lambdas)."""
-    stack = list(gast.iter_child_nodes(fdef))
+    stack = list(child_nodes(fdef))
     while stack:
         node = stack.pop()
         yield node
         if not isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ClassDef)):
-            stack.extend(gast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))

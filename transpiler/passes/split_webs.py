@@ -24,6 +24,7 @@ import gast
 from ..analysis.def_use import QuietDefUseChains
 from ..analysis.scopes import NESTED_SCOPES, own_nodes, scope_locals
 from ..naming import web_name
+from ..nodes import walk
 
 def _own_nodes(fdef):
     """Nodes of ``fdef`` outside nested scopes, and every name used inside them."""
@@ -31,7 +32,7 @@ def _own_nodes(fdef):
     for node in own_nodes(fdef):
         if isinstance(node, NESTED_SCOPES):
             # (a nested function's own parameters and locals are not the names of fdef)
-            nested |= {n.id for n in gast.walk(node) if isinstance(n, gast.Name)} - \
+            nested |= {n.id for n in walk(node) if isinstance(n, gast.Name)} - \
                 scope_locals(node)
             if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
                 nested.add(node.name)
@@ -55,7 +56,7 @@ def split_webs(fdef, scalar_update=lambda node: False, reaching=None):
         tuple[gast.FunctionDef, dict[str, str]]: the renamed copy, and new name -> old name.
     """
     original, fdef = fdef, copy.deepcopy(fdef)
-    scalar = {id(new) for old, new in zip(gast.walk(original), gast.walk(fdef))
+    scalar = {id(new) for old, new in zip(walk(original), walk(fdef))
               if isinstance(old, gast.AugAssign) and isinstance(old.target, gast.Name)
               and scalar_update(old)}
     if reaching is None:
@@ -82,7 +83,7 @@ def split_webs(fdef, scalar_update=lambda node: False, reaching=None):
             for user in chain.users():
                 reach.setdefault(id(user.node), []).append(d)
     else:   # the original's chains, carried over to the copy node by node
-        copies = {id(old): new for old, new in zip(gast.walk(original), gast.walk(fdef))}
+        copies = {id(old): new for old, new in zip(walk(original), walk(fdef))}
         own_defs = {id(d) for d in defs}
         for use, found in reaching.items():
             user = copies.get(use)
@@ -124,8 +125,8 @@ def split_webs(fdef, scalar_update=lambda node: False, reaching=None):
     webs = {}   # name -> {root: [defs]}
     for d in defs:
         webs.setdefault(d.id, {}).setdefault(find(id(d)), []).append(d)
-    taken = {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)} | {
-        n.name for n in gast.walk(fdef) if isinstance(n, gast.FunctionDef)}
+    taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {
+        n.name for n in walk(fdef) if isinstance(n, gast.FunctionDef)}
     new_name = {}   # root -> name
     renamed = {}
     param_ids = {id(p) for p in params}

@@ -20,6 +20,7 @@ from ..analysis.scopes import NESTED_SCOPES
 from ..nodes import located
 from .namedtuple_locals import _blocks
 from .tuple_arguments import is_starred, item_names, spliced_args
+from ..nodes import walk
 
 
 def desugar(fdef):
@@ -36,14 +37,14 @@ def desugar(fdef):
         stmt = block[position]
         name, count = _tuple_of(fdef, stmt)
         items = None
-        loads = sum(1 for n in gast.walk(fdef) if isinstance(n, gast.Name) and
+        loads = sum(1 for n in walk(fdef) if isinstance(n, gast.Name) and
                     n.id == name and isinstance(n.ctx, gast.Load))
-        later = sum(1 for s in block[position + 1:] for n in gast.walk(s) if isinstance(
+        later = sum(1 for s in block[position + 1:] for n in walk(s) if isinstance(
             n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load))
         if loads == later and _read_by_item_only(fdef, name, count):
             # one local per item: no tuple is made (a tuple of mixed types would be typed
             # as one, which Numba cannot hold exactly)
-            items = item_names(name, count, {n.id for n in gast.walk(fdef)
+            items = item_names(name, count, {n.id for n in walk(fdef)
                                              if isinstance(n, gast.Name)})
             block[position:position + 1] = [located(gast.Assign(targets=[gast.Name(
                 id=item, ctx=gast.Store(), annotation=None, type_comment=None)], value=value,
@@ -58,7 +59,7 @@ def _read_by_item_only(fdef, name, count):
     """Whether every read of ``name`` is ``*name`` in a call's arguments or ``name[i]`` of a
     constant index in range."""
     allowed = set()
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Call):
             allowed.update(id(a.value) for a in node.args if is_starred(a, name))
         elif isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) and \
@@ -66,7 +67,7 @@ def _read_by_item_only(fdef, name, count):
                     node.slice, gast.Constant) and type(node.slice.value) is int and \
                 0 <= node.slice.value < count:
             allowed.add(id(node.value))
-    return all(id(n) in allowed for n in gast.walk(fdef) if isinstance(n, gast.Name) and
+    return all(id(n) in allowed for n in walk(fdef) if isinstance(n, gast.Name) and
                n.id == name and isinstance(n.ctx, gast.Load))
 
 
@@ -78,12 +79,12 @@ def _tuple_of(fdef, stmt):
                 isinstance(e, gast.Starred) for e in stmt.value.elts)):
         return None
     name = stmt.targets[0].id
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Name) and node.id == name and isinstance(
                 node.ctx, (gast.Store, gast.Del, gast.Param)) and node is not stmt.targets[0]:
             return None
         if node is not fdef and isinstance(node, NESTED_SCOPES) and any(
-                isinstance(n, gast.Name) and n.id == name for n in gast.walk(node)):
+                isinstance(n, gast.Name) and n.id == name for n in walk(node)):
             return None
     return name, len(stmt.value.elts)
 

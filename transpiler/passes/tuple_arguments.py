@@ -25,6 +25,7 @@ import gast
 
 from ..analysis.scopes import NESTED_SCOPES
 from ..nodes import located
+from ..nodes import walk
 
 PYTHON_ITEMS = {int: "int", bool: "int", float: "float"}   # as specialize types arguments
 
@@ -77,12 +78,12 @@ def desugar(fdef, name, items, fields=None):
     ``fields``: a namedtuple's field names (``p.x`` -> its item); a namedtuple read whole
     other than by ``len``, ``for`` or unpacking cannot be rewritten (a plain tuple in its
     place would lose its class)."""
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Name) and node.id == name and isinstance(
                 node.ctx, (gast.Store, gast.Del)):
             return None
         if node is not fdef and isinstance(node, NESTED_SCOPES) and any(
-                isinstance(n, gast.Name) and n.id == name for n in gast.walk(node)):
+                isinstance(n, gast.Name) and n.id == name for n in walk(node)):
             return None
     fdef = copy.deepcopy(fdef)
     count = len(items)

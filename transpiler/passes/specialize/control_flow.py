@@ -11,6 +11,7 @@ from ...analysis.static_values import Static
 from ..lower_break_continue import guard
 from ...nodes import contains
 from .nodes import _assign, _describe, _hashable, _load
+from ...nodes import walk
 
 # Longest static sequence a `for` unrolls; beyond it the code would be too large to compile.
 MAX_UNROLL = 4096
@@ -117,7 +118,7 @@ class ControlFlow:
         if len(items) > MAX_UNROLL:
             self.fail(node.iter, f"a static sequence of {len(items)} elements is too long to "
                                  f"unroll (limit {MAX_UNROLL})")
-        bound = [n.id for n in gast.walk(node.target) if isinstance(n, gast.Name)]
+        bound = [n.id for n in walk(node.target) if isinstance(n, gast.Name)]
         saved = {name: self.env.get(name) for name in bound}
         has_break = contains(node.body, gast.Break)
         has_continue = contains(node.body, gast.Continue)

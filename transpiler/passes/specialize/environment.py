@@ -17,6 +17,7 @@ from ...helpers.numpy_calls import masked_items
 from ...registry import is_bound_jit_function
 from ...type_keys import type_key
 from .nodes import _describe
+from ...nodes import walk
 
 
 _SELF = Path(((("self",)),))
@@ -181,7 +182,7 @@ class Environment:
         runs as NumPy's own (backends/numpy_graph.py): no loop or branch."""
         return self.program.defer_gaps and not any(isinstance(n, (
             gast.For, gast.While, gast.If, gast.Try, gast.With, gast.IfExp))
-            for n in gast.walk(self.src.node))
+            for n in walk(self.src.node))
 
     def nd_mask(self, base, index):
         """Whether ``base[index]`` indexes an N-d array (N >= 2) with a boolean array of as

@@ -9,6 +9,7 @@ from ...analysis.scopes import local_names, parameter_names
 from ...analysis.static_values import Static
 from ...source import FunctionSource
 from .nodes import _generated_name
+from ...nodes import walk
 
 
 class NotYetDefined:
@@ -75,13 +76,13 @@ def _defined_in_loop(fdef, name, node):
     passed at each call), and no read can see an earlier iteration's function or none:
     binding it once is the same (Python reference, "Naming and binding": closures read
     free variables at call time)."""
-    for loop in gast.walk(fdef):
+    for loop in walk(fdef):
         if not isinstance(loop, (gast.For, gast.While)):
             continue
         for position, stmt in enumerate(loop.body):
             if stmt is node or (isinstance(stmt, gast.Assign) and stmt.value is node):
-                after = {id(n) for later in loop.body[position + 1:] for n in gast.walk(later)}
-                return all(id(n) in after for n in gast.walk(fdef) if isinstance(
+                after = {id(n) for later in loop.body[position + 1:] for n in walk(later)}
+                return all(id(n) in after for n in walk(fdef) if isinstance(
                     n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load))
     return False
 
@@ -91,14 +92,14 @@ def _check_comprehension_shadowing(specializer, fdef, binding, captures, where):
     of one it captures: the call passes the capture by that name, which there is the
     comprehension's variable, not the enclosing one the closure reads."""
     captured = {var for var, _ in captures}
-    for comp in gast.walk(fdef):
+    for comp in walk(fdef):
         if not isinstance(comp, (gast.ListComp, gast.SetComp, gast.DictComp,
                                  gast.GeneratorExp)):
             continue
-        bound = {n.id for g in comp.generators for n in gast.walk(g.target)
+        bound = {n.id for g in comp.generators for n in walk(g.target)
                  if isinstance(n, gast.Name)}
         if bound & captured and any(isinstance(n, gast.Call) and isinstance(
-                n.func, gast.Name) and n.func.id == binding for n in gast.walk(comp)):
+                n.func, gast.Name) and n.func.id == binding for n in walk(comp)):
             specializer.fail(where, f"the local function {binding!r} is called in a "
                                     "comprehension whose variable shadows a name it reads")
 
@@ -117,7 +118,7 @@ class LocalFunctions:
 
     def _define_local(self, name, node):
         """Bind ``name`` to a lambda or nested def: calls to it are specialized."""
-        stores = sum(1 for n in gast.walk(self.src.node)
+        stores = sum(1 for n in walk(self.src.node)
                      if (isinstance(n, gast.Name) and n.id == name
                          and isinstance(n.ctx, (gast.Store, gast.Del)))
                      or (isinstance(n, gast.FunctionDef) and n.name == name
@@ -159,7 +160,7 @@ class LocalFunctions:
         inner = local_names(fdef)
         # A function reading the name it is bound to calls itself (recursion): that name is
         # the function, bound statically below, never a captured variable.
-        free = sorted({n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)
+        free = sorted({n.id for n in walk(fdef) if isinstance(n, gast.Name)
                        and isinstance(n.ctx, gast.Load)} - inner - {binding})
         captures, static_captures, later = [], {}, []
         for var in free:
@@ -187,7 +188,7 @@ class LocalFunctions:
         local = LocalFunction(fdef, self.src, captures, static_captures, defaults,
                               f"{_generated_name(self.fn)}_{name}")
         if binding is not None and any(isinstance(n, gast.Name) and n.id == binding
-                                       and isinstance(n.ctx, gast.Load) for n in gast.walk(fdef)):
+                                       and isinstance(n.ctx, gast.Load) for n in walk(fdef)):
             static_captures[binding] = Static(local)
         if later:
             pending = self.__dict__.setdefault("_later_locals", {})

@@ -6,6 +6,7 @@ import re
 import gast
 
 from ...nodes import assign, const, name as name_node
+from ...nodes import walk
 
 
 
@@ -77,7 +78,7 @@ def _load(identifier):
 def _as_load(target):
     """A copy of an assignment target that reads it (``a[i]`` for ``a[i] op= v``)."""
     copied = copy.deepcopy(target)
-    for child in gast.walk(copied):
+    for child in walk(copied):
         if hasattr(child, "ctx"):
             child.ctx = gast.Load()
     return copied

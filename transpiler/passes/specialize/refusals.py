@@ -6,6 +6,7 @@ import gast
 
 from ...analysis.scalar_types import CALL as CALL_TYPE, UNKNOWN as UNKNOWN_TYPE
 from ...errors import UnsupportedConstruct
+from ...nodes import walk
 
 _UNSUPPORTED_STMTS = {
     gast.Try: "try/except", gast.With: "a with block", gast.AsyncWith: "async with",
@@ -105,7 +106,7 @@ class Refusals:
                                  "element type, so Python's elements would be converted")
 
         for _ in range(2):   # twice: a name's later definitions reach earlier appends
-            for node in gast.walk(fdef):
+            for node in walk(fdef):
                 if isinstance(node, (gast.List, gast.BinOp, gast.ListComp)):
                     found = element_kinds(node)
                     check(node, found)

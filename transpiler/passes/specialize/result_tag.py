@@ -9,6 +9,7 @@ import gast
 from ...analysis.scalar_kinds import _SAME
 from ...analysis.scalar_types import assigns
 from .nodes import _load, _store
+from ...nodes import child_nodes, walk
 
 
 def per_return_tags(types, fdef):
@@ -25,7 +26,7 @@ def per_return_tags(types, fdef):
             continue
         if isinstance(node, gast.Return):
             own.append(node)
-        stack.extend(gast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     if not own or not fdef.body or not isinstance(fdef.body[-1], gast.Return) or \
             {id(r) for r in own} != {id(r) for r in types.returns}:
         return None
@@ -48,7 +49,7 @@ def per_return_tags(types, fdef):
 
 def _calls_itself(fdef, name):
     """Whether ``fdef`` calls a function or method named ``name`` (maybe itself)."""
-    for node in gast.walk(fdef):
+    for node in walk(fdef):
         if isinstance(node, gast.Call):
             func = node.func
             if (isinstance(func, gast.Name) and func.id == name) or (

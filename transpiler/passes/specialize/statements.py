@@ -14,6 +14,7 @@ from ...helpers.numpy_calls import (masked_items, masked_store_items, masked_sto
 from .nodes import _as_load, _cannot_raise, _load, _pure, _store
 from .python_number_rules import _CHECKED_BINOPS
 from .refusals import _UNSUPPORTED_STMTS
+from ...nodes import walk
 
 _TERMINATORS = (gast.Return, gast.Raise, gast.Break, gast.Continue)
 
@@ -68,7 +69,7 @@ class Statements:
             checked = self._checked_store(node, node.targets[0], node.value, value)
             index = node.targets[0].slice
             if checked is not value and self.fancy_index(node.targets[0]) and not any(
-                    isinstance(n, gast.Slice) for n in gast.walk(index)):
+                    isinstance(n, gast.Slice) for n in walk(index)):
                 # through an index array or a mask: Python evaluates the value, then the
                 # index; NumPy converts the value as it stores it
                 target = self.target(node.targets[0])
@@ -82,7 +83,7 @@ class Statements:
                                                             ctx=gast.Store())],
                                     value=checked, type_comment=None)]
             if checked is not value and (any(isinstance(n, gast.Slice) or (isinstance(
-                    n, gast.Constant) and n.value is Ellipsis) for n in gast.walk(index))
+                    n, gast.Constant) and n.value is Ellipsis) for n in walk(index))
                                          or self.fancy_index(node.targets[0])):
                 # a scalar into a slice: NumPy converts it as into an element, after Python
                 # evaluated the index (which cannot raise here, or it falls back)
@@ -223,12 +224,12 @@ class Statements:
         if isinstance(target, gast.Subscript) and self.nd_mask(target.value, target.slice):
             return self._masked_update(node)
         if isinstance(target, gast.Subscript) and any(
-                isinstance(n, gast.Slice) for n in gast.walk(target.slice)):
-            base = {n.id for n in gast.walk(target.value) if isinstance(n, gast.Name)}
+                isinstance(n, gast.Slice) for n in walk(target.slice)):
+            base = {n.id for n in walk(target.value) if isinstance(n, gast.Name)}
             value_kinds = self.scalar_types.of(node.value) if self.scalar_types else set()
             scalar = value_kinds and all(k in ("int", "float", "bool", "complex") or
                                          k.startswith("np:") for k in value_kinds)
-            if base & {n.id for n in gast.walk(node.value) if isinstance(n, gast.Name)} and \
+            if base & {n.id for n in walk(node.value) if isinstance(n, gast.Name)} and \
                     not self._array_update_of_array(node) and not scalar:
                 # NumPy buffers an in-place ufunc whose input overlaps its output; Numba
                 # does not (out[1:] += out[:-1] gives running sums there).
@@ -239,7 +240,7 @@ class Statements:
         hoisted = []
         if isinstance(target, gast.Subscript) and _pure(target.value) and not _pure(
                 target.slice) and not any(isinstance(n, gast.Slice)
-                                          for n in gast.walk(target.slice)):
+                                          for n in walk(target.slice)):
             # `a[f(i)] op= v` reads and writes one element: evaluate the index once, first
             # (as Python does), so that the element can be named twice below.
             index = self.new_local("index")
@@ -392,7 +393,7 @@ class Statements:
         if isinstance(node.exc, gast.Call):
             if self._container_names is None:   # names bound to a container display
                 self._container_names = {
-                    t.id for n in gast.walk(self.src.node) if isinstance(n, gast.Assign)
+                    t.id for n in walk(self.src.node) if isinstance(n, gast.Assign)
                     and isinstance(n.value, _CONTAINERS) for t in n.targets
                     if isinstance(t, gast.Name)}
             for arg in node.exc.args:
