@@ -130,3 +130,8 @@ def walk(node):
             elif isinstance(value, _AST):
                 append(value)
         yield node
+
+
+def node_types(tree):
+    """The set of the node classes in ``tree`` (one walk)."""
+    return {type(node) for node in walk(tree)}

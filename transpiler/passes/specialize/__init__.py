@@ -85,7 +85,7 @@ from ...helpers import is_helper_module
 from ...program import GeneratedFunction
 from ...source import capture, FunctionSource
 from .. import to_functional_form
-from ...nodes import function_def
+from ...nodes import function_def, node_types
 from ..split_webs import split_webs
 from .calls import Calls
 from .control_flow import ControlFlow
@@ -102,6 +102,24 @@ from .result_tag import ResultTag, per_return_tags, _calls_itself
 from .statements import Statements
 from .user_calls import UserCalls, _static_key
 from .weak_numbers import WeakNumbers
+
+
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+class _Census:
+    """Which node kinds a tree has (one walk), for skipping the desugarings that could not
+    apply: ``having(tree, *kinds)`` is whether ``tree`` has a node of one of ``kinds``; the
+    census is taken again when ``tree`` is not the one it was taken of (a desugaring that
+    rewrote something returns a new tree)."""
+
+    def __init__(self, tree):
+        self._tree, self._kinds = tree, node_types(tree)
+
+    def __call__(self, tree, *kinds):
+        if tree is not self._tree:
+            self._tree, self._kinds = tree, node_types(tree)
+        return not self._kinds.isdisjoint(kinds)
 
 
 class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, Expressions,
@@ -156,9 +174,15 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         # `if (y := f(x)) > 0` -> `y = f(x);
         # if y > 0`, operator.add(a, b) -> a + b (the names read are guarded in run),
         # sum/any/all of a generator expression and functools.reduce -> loops.
-        desugared, imported = function_imports.desugar(nonlocal_functions.desugar(
-            comprehension_names.desugar(match_statements.desugar(source.node)),
-            named_expressions.desugar))
+        having = _Census(source.node)   # one walk; a desugaring whose node kinds are absent
+        node = source.node              # is skipped (each would walk the tree to find out)
+        if having(node, gast.Match):
+            node = match_statements.desugar(node)
+        if having(node, *_COMPREHENSIONS):
+            node = comprehension_names.desugar(node)
+        if having(node, gast.Nonlocal):
+            node = nonlocal_functions.desugar(node, named_expressions.desugar)
+        desugared, imported = function_imports.desugar(node)
         self.writeback, self.attribute_reads = [], set()
         first = (parameter_names(source.node) or [None])[0]
         if entry and first in bindings and bindings[first].path == Path(((("self",)),)):
@@ -168,9 +192,14 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
             if self.writeback:
                 program.writeback_instance = bindings[first].value
         self.env.update((name, Static(value)) for name, value in imported.items())
-        desugared, self.operator_functions = operator_calls.desugar(
-            delete_names.desugar(named_expressions.desugar(desugared)), self._resolve_static)
-        desugared, quieted = errstate_blocks.desugar(desugared, self._resolve_static)
+        if having(desugared, gast.NamedExpr):
+            desugared = named_expressions.desugar(desugared)
+        if having(desugared, gast.Delete):
+            desugared = delete_names.desugar(desugared)
+        desugared, self.operator_functions = operator_calls.desugar(desugared,
+                                                                    self._resolve_static)
+        desugared, quieted = errstate_blocks.desugar(desugared, self._resolve_static) if \
+            having(desugared, gast.With) else (desugared, [])
         desugared, made = namedtuple_locals.desugar(desugared, self._resolve_static)
         desugared = starred_tuples.desugar(desugared)     # t = (x, 2.0); f(*t)
         quieted += made             # p = Point(x, y) read by field: its class guarded too
@@ -188,10 +217,10 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         # An int argument read in an exponent: specialized on its sign (`n ** i` an int for
         # i >= 0, as _checked_binop computes it), which every analysis then knows.
         python_values = dict(python_values or {})
-        nonneg = {name for name in exponent_params(source.node, [
-            p for p, kind in dict(python_params).items() if kind == "int"
-            and p in python_values and type(python_values[p][1]) is int])
-            if python_values[name][1] >= 0}
+        candidates = [p for p, kind in dict(python_params).items() if kind == "int"
+                      and p in python_values and type(python_values[p][1]) is int]
+        nonneg = {name for name in exponent_params(source.node, candidates)
+                  if python_values[name][1] >= 0} if having(source.node, gast.Pow) else set()
         for name in sorted(nonneg):
             program.guard_sign(python_values[name][0], True)
         self.numbers = Numbers(source.node, self.locals - set(bindings), python_params,
