@@ -73,6 +73,7 @@ MARKDOWN_PATH = os.path.join(ROOT, "build", "bench_summary.md")
 SEED_ROUNDS = rounds(300)    # per batch size; each round calls each way once
 KERNEL_ROUNDS = rounds(61)   # compiled ways run every round, plain Python every PLAIN_EVERY-th
 PLAIN_EVERY = 3
+FIRST_CALLS = rounds(5, 1)   # fresh processes per way for a loop kernel's first call
 TRANSPILE_AGAIN = rounds(9)  # fresh eager JitFunctions per kernel after the first
 FRESH_PAIRS = rounds(5, 1)   # cold + warm child processes, each pair with its own empty folder
 IMPORT_RUNS = rounds(7)      # child processes per imported module
@@ -177,11 +178,16 @@ def bench_kernels():
             explain = jitted.explain()
         # First calls in fresh processes: in one process, whichever way compiled first would
         # pay Numba's first use of each operation for both.
-        children = {way: run_child(["kernel", fn.__name__, way], {}, caught)
-                    for way in ("graphjit", "njit") if way in ways}
-        firsts = {way: child["first_call_ms"] for way, child in children.items()}
+        # One fresh process is one sample of a noisy figure: the median of FIRST_CALLS
+        # processes per way, the ways alternating.
+        children = {way: [] for way in ("graphjit", "njit") if way in ways}
+        for _ in range(FIRST_CALLS):
+            for way, runs in children.items():
+                runs.append(run_child(["kernel", fn.__name__, way], {}, caught))
+        firsts = {way: statistics.median(child["first_call_ms"] for child in runs)
+                  for way, runs in children.items()}
         fell_back = (any(r.status == "python" for r in explain.rows)
-                     or children["graphjit"]["fell_back"]
+                     or any(child["fell_back"] for child in children["graphjit"])
                      or any(t.startswith("FallbackWarning") for t in caught))
         rows.append({
             "kernel": fn.__name__,
@@ -211,8 +217,8 @@ def show_kernels(rows):
         "2. Loop kernels (benchmarks/kernels.py), one plain function each: plain Python, "
         "tp.jit(fn), numba.njit(fn)",
         f"   ms per call: median of {KERNEL_ROUNDS} interleaved rounds (plain Python in 1 of "
-        f"{PLAIN_EVERY}); first = first call (transpile + compile) in a fresh process after the "
-        "same trivial\n   tp.jit and numba.njit warm-up; equal = graphjit and njit give the "
+        f"{PLAIN_EVERY}); first = first call (transpile + compile) in a fresh process (median of "
+        f"{FIRST_CALLS}, alternating) after the same trivial\n   tp.jit and numba.njit warm-up; equal = graphjit and njit give the "
         "same values and dtype as plain Python;\n   graphjit checks indexing (IndexError as in "
         "Python); unchk = tp.jit(fn, boundscheck=False), like njit; chk cost = graphjit / unchk;"
         "\n   njit chk = numba.njit(fn, boundscheck=True), the like-for-like baseline of graphjit;"
