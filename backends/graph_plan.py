@@ -38,10 +38,9 @@ import numpy as np
 from transpiler.ir import CHECKED_INT
 from transpiler.number_rules import NUMPY_DIVISION_HELPERS
 from transpiler.naming import fresh
-from transpiler.nodes import name as _name
+from transpiler.nodes import name as _name, walk
 
 from .graph_fusion import plan_fusion
-from transpiler.nodes import walk
 
 _CHECKED_OPS = {"int_add": gast.Add, "int_sub": gast.Sub, "int_mul": gast.Mult}
 # graphjit's NumPy-rules helpers (transpiler.helpers.numpy_arith) that give the operator's own

@@ -179,7 +179,7 @@ def bench_kernels():
         # First calls in fresh processes: in one process, whichever way compiled first would
         # pay Numba's first use of each operation for both.
         # One fresh process is one sample of a noisy figure: the median of FIRST_CALLS
-        # processes per way, the ways alternating.
+        # processes per way, the ways interleaved.
         children = {way: [] for way in ("graphjit", "njit") if way in ways}
         for _ in range(FIRST_CALLS):
             for way, runs in children.items():
@@ -218,9 +218,10 @@ def show_kernels(rows):
         "tp.jit(fn), numba.njit(fn)",
         f"   ms per call: median of {KERNEL_ROUNDS} interleaved rounds (plain Python in 1 of "
         f"{PLAIN_EVERY}); first = first call (transpile + compile) in a fresh process (median of "
-        f"{FIRST_CALLS}, alternating) after the same trivial\n   tp.jit and numba.njit warm-up; equal = graphjit and njit give the "
-        "same values and dtype as plain Python;\n   graphjit checks indexing (IndexError as in "
-        "Python); unchk = tp.jit(fn, boundscheck=False), like njit; chk cost = graphjit / unchk;"
+        f"{FIRST_CALLS}, interleaved) after the same trivial\n   tp.jit and numba.njit "
+        "warm-up; equal = graphjit and njit give the same values and dtype as plain Python;"
+        "\n   graphjit checks indexing (IndexError as in Python); unchk = tp.jit(fn, "
+        "boundscheck=False), like njit; chk cost = graphjit / unchk;"
         "\n   njit chk = numba.njit(fn, boundscheck=True), the like-for-like baseline of graphjit;"
         "\n   int chk = graphjit / tp.jit(fn, check_int_overflow=False): the cost of Python ints "
         "that never wrap",
@@ -334,19 +335,32 @@ def bytecode_state():
     """Whether graphjit's modules have up-to-date .pyc files (``make bytecode``, as a pip
     install of the wheel leaves them): without them every fresh process compiles graphjit's
     source (where PYTHONDONTWRITEBYTECODE is set, at every start)."""
-    import importlib.util
     stale = []
     for package in ("transpiler", "backends"):
-        folder = os.path.join(ROOT, package)
-        for base, _, files in os.walk(folder):
+        for base, _, files in os.walk(os.path.join(ROOT, package)):
             for name in files:
-                if name.endswith(".py"):
-                    source = os.path.join(base, name)
-                    cached = importlib.util.cache_from_source(source)
-                    if not os.path.exists(cached) or \
-                            os.path.getmtime(cached) < os.path.getmtime(source):
-                        stale.append(os.path.relpath(source, ROOT))
+                if name.endswith(".py") and not _pyc_current(os.path.join(base, name)):
+                    stale.append(name)
     return "byte-compiled" if not stale else f"{len(stale)} modules NOT byte-compiled"
+
+
+def _pyc_current(source):
+    """Whether the .pyc of ``source`` is what the import system would use: this
+    interpreter's magic number and, for a timestamp .pyc (compileall's default), the
+    source's mtime and size as recorded in its header (PEP 552); a hash-based one counts."""
+    import importlib.util
+    try:
+        with open(importlib.util.cache_from_source(source), "rb") as handle:
+            header = handle.read(16)
+    except OSError:
+        return False
+    if len(header) < 16 or header[:4] != importlib.util.MAGIC_NUMBER:
+        return False
+    if int.from_bytes(header[4:8], "little") & 1:      # hash-based
+        return True
+    status = os.stat(source)
+    return (int.from_bytes(header[8:12], "little") == int(status.st_mtime) & 0xFFFFFFFF and
+            int.from_bytes(header[12:16], "little") == status.st_size & 0xFFFFFFFF)
 
 
 def show_fresh(data):

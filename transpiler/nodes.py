@@ -102,10 +102,10 @@ def child_nodes(node):
     found = []
     for field in node._fields:
         value = getattr(node, field, None)
-        if isinstance(value, list):
-            found.extend(item for item in value if isinstance(item, _AST))
-        elif isinstance(value, _AST):
+        if isinstance(value, _AST):     # (first, as ast.iter_child_nodes tests it)
             found.append(value)
+        elif isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, _AST))
     return found
 
 
@@ -123,12 +123,12 @@ def walk(node):
         node = pop()
         for field in node._fields:
             value = getattr(node, field, None)
-            if isinstance(value, list):
+            if isinstance(value, _AST):
+                append(value)
+            elif isinstance(value, list):
                 for item in value:
                     if isinstance(item, _AST):
                         append(item)
-            elif isinstance(value, _AST):
-                append(value)
         yield node
 
 

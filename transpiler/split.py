@@ -25,9 +25,8 @@ from .analysis.definite_assignment import annotate_defined
 from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
 from . import anno
-from .nodes import function_def, located, name as _name
+from .nodes import function_def, located, name as _name, walk
 from .source import FunctionSource, capture
-from .nodes import walk
 
 _LOOPS = (gast.For, gast.While)
 _NOT_IN_REGION = (gast.Return, gast.Yield, gast.YieldFrom, gast.Global, gast.Nonlocal,

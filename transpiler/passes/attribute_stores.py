@@ -27,8 +27,7 @@ import gast
 import numpy as np
 
 from ..naming import fresh
-from ..nodes import OwnScopeTransformer, located, name
-from ..nodes import child_nodes, walk
+from ..nodes import OwnScopeTransformer, located, name, child_nodes, walk
 
 _NUMBERS = (bool, int, float, complex, np.number, np.bool_, np.ndarray)
 

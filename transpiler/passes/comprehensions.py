@@ -29,8 +29,7 @@ import sys
 import gast
 
 from ..naming import fresh
-from ..nodes import assign, const, located, name, rewrite_blocks
-from ..nodes import child_nodes, walk
+from ..nodes import assign, const, located, name, rewrite_blocks, child_nodes, walk
 
 # From Python 3.12 ``sum`` adds floats compensated (module docstring): not rewritten there.
 _CONSUMERS = ("sum", "any", "all", "min", "max") if sys.version_info < (3, 12) else (

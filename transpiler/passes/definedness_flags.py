@@ -18,8 +18,7 @@ import gast
 
 from ..analysis.definite_assignment import maybe_undefined_reads
 from ..naming import fresh
-from ..nodes import assign, const, located, name, negate
-from ..nodes import child_nodes, walk
+from ..nodes import assign, const, located, name, negate, child_nodes, walk
 
 
 def message(variable):

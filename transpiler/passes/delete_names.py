@@ -18,8 +18,7 @@ import copy
 
 import gast
 
-from ..nodes import OwnScopeTransformer, located
-from ..nodes import child_nodes, walk
+from ..nodes import OwnScopeTransformer, located, child_nodes, walk
 
 
 def desugar(fdef):

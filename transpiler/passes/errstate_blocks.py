@@ -14,8 +14,7 @@ import copy
 import gast
 import numpy as np
 
-from ..nodes import rewrite_blocks
-from ..nodes import walk
+from ..nodes import rewrite_blocks, walk
 
 _QUIET = ("ignore", "warn")
 _KINDS = ("all", "divide", "over", "under", "invalid")

@@ -35,8 +35,7 @@ import gast
 
 from ..analysis.scopes import NESTED_SCOPES
 from ..naming import fresh
-from ..nodes import located
-from ..nodes import walk
+from ..nodes import located, walk
 
 # element type -> (the builtin that reads an element back, the array's dtype name)
 ELEMENTS = {int: ("int", "int64"), float: ("float", "float64"), bool: ("bool", "bool")}

@@ -9,8 +9,7 @@ that may have returned are guarded by ``if not do_return:``. The function ends w
 import gast
 
 from .. import anno
-from ..nodes import assign, const, located, name, negate
-from ..nodes import walk
+from ..nodes import assign, const, located, name, negate, walk
 
 # It changes control flow: liveness and definite assignment computed before it are stale.
 INVALIDATES = (anno.LIVENESS, anno.DEFINITE_ASSIGNMENT)

@@ -22,8 +22,7 @@ import copy
 import gast
 
 from ..naming import fresh
-from ..nodes import assign, located, name, rewrite_blocks
-from ..nodes import walk
+from ..nodes import assign, located, name, rewrite_blocks, walk
 
 
 class _Unsupported(Exception):

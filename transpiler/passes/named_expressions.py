@@ -15,8 +15,7 @@ import copy
 
 import gast
 
-from ..nodes import located, rewrite_blocks
-from ..nodes import walk
+from ..nodes import located, rewrite_blocks, walk
 
 def desugar(fdef, protected=()):
     """A copy of ``fdef`` (gast.FunctionDef, read-only: shared by every specialization) with

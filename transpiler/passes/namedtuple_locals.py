@@ -28,9 +28,8 @@ import inspect
 import gast
 
 from ..analysis.scopes import NESTED_SCOPES
-from ..nodes import located, name as load
+from ..nodes import located, name as load, walk
 from .tuple_arguments import _int_index, item_names
-from ..nodes import walk
 
 
 def is_namedtuple_class(value):

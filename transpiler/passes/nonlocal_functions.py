@@ -35,8 +35,7 @@ import copy
 import gast
 
 from ..analysis.scopes import local_names, NESTED_SCOPES, own_nodes, parameter_names
-from ..nodes import const, located, name, rewrite_blocks
-from ..nodes import walk
+from ..nodes import const, located, name, rewrite_blocks, walk
 
 
 def desugar(fdef, hoist=None):

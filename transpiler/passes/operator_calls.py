@@ -25,9 +25,8 @@ import copy
 import operator
 
 import gast
-from ..nodes import child_nodes
+from ..nodes import child_nodes, OwnScopeTransformer, located
 
-from ..nodes import OwnScopeTransformer, located
 
 _BINARY = {operator.add: gast.Add, operator.sub: gast.Sub, operator.mul: gast.Mult,
            operator.truediv: gast.Div, operator.floordiv: gast.FloorDiv,

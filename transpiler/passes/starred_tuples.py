@@ -17,10 +17,9 @@ import copy
 import gast
 
 from ..analysis.scopes import NESTED_SCOPES
-from ..nodes import located
+from ..nodes import located, walk
 from .namedtuple_locals import _blocks
 from .tuple_arguments import is_starred, item_names, spliced_args
-from ..nodes import walk
 
 
 def desugar(fdef):

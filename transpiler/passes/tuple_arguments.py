@@ -24,8 +24,7 @@ import copy
 import gast
 
 from ..analysis.scopes import NESTED_SCOPES
-from ..nodes import located
-from ..nodes import walk
+from ..nodes import located, walk
 
 PYTHON_ITEMS = {int: "int", bool: "int", float: "float"}   # as specialize types arguments
 

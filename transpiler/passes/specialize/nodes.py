@@ -5,8 +5,7 @@ import re
 
 import gast
 
-from ...nodes import assign, const, name as name_node
-from ...nodes import walk
+from ...nodes import assign, const, name as name_node, walk
 
 
 
