@@ -12,7 +12,8 @@ install: $(STAMP)
 # graphjit's own modules byte-compiled, as pip's install of a wheel does (an editable install
 # does not, and where PYTHONDONTWRITEBYTECODE is set Python never writes them itself: every
 # process then compiles graphjit's ~100 modules from source, ~120 ms on the 2-core machine).
-# Incremental: only modules changed since the last run are compiled again.
+# Incremental: only modules changed since the last run are compiled again. make test, demo and
+# bench run it first (the demo prints first-call times).
 bytecode: $(STAMP)
 	$(PY) -m compileall -q transpiler backends || \
 		echo "make bytecode: the modules named above did not compile; Python compiles them at import"
@@ -26,7 +27,7 @@ $(STAMP): setup.cfg setup.py
 test: $(STAMP) bytecode
 	$(PY) -m pytest -q $(PYTEST_ARGS) tests
 
-demo: $(STAMP)
+demo: $(STAMP) bytecode
 	$(PY) samples/static_graph.py
 
 # The bench-only extra (JAX, a baseline beside graphjit): installed once, into the same venv,
