@@ -26,13 +26,19 @@ class NumbaCPUBackend(Backend):
 
     name = "numba-cpu"
     keeps_forms = False
+    native_jumps = True     # break/continue flags back to jumps (backends/native_jumps.py)
 
     def function_node(self, fn):
-        """Structured loops again: Numba compiles them much faster than callbacks."""
+        """Structured loops again: Numba compiles them much faster than callbacks; and
+        native ``break``/``continue`` where the flags allow (after the parallel rewrite,
+        whose analyses refuse a loop with a jump in it)."""
         from .restructure import restructure
         node = restructure(fn.node)
         if self.parallel and not fn.is_helper and self._program is not None:
             node = self._parallelize(node, fn)
+        if self.native_jumps:
+            from .native_jumps import native_jumps
+            node = native_jumps(node)
         return node
 
     def __init__(self, cache=False, boundscheck=True, parallel=False):

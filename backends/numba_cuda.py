@@ -47,6 +47,7 @@ class NumbaCUDABackend(NumbaCPUBackend):
     """
 
     name = "numba-cuda"
+    native_jumps = False    # the kernel planner reads the flag form (not measured on a GPU)
 
     def __init__(self, cache=False, boundscheck=True):
         super().__init__(cache=cache, boundscheck=boundscheck)

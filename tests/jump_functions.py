@@ -1,0 +1,104 @@
+"""Loops with break and continue for tests/test_native_jumps.py (jit needs their source)."""
+
+
+def first_index(values, target):
+    found = -1
+    for i in range(values.shape[0]):
+        if values[i] == target:
+            found = i
+            break
+    return found
+
+
+def sum_skip_negative(values):
+    total = 0.0
+    for i in range(values.shape[0]):
+        if values[i] < 0:
+            continue
+        total += values[i]
+    return total
+
+
+def skip_and_stop(values, limit):
+    total = 0.0
+    count = 0
+    for i in range(values.shape[0]):
+        v = values[i]
+        if v < 0:
+            continue
+        if total + v > limit:
+            break
+        total += v
+        count += 1
+    return total, count
+
+
+def while_jumps(n):
+    i = 0
+    acc = 0
+    while i < n:
+        i += 1
+        if i % 3 == 0:
+            continue
+        if acc > 50:
+            break
+        acc += i
+    return acc, i
+
+
+def nested(values):
+    hits = 0
+    for i in range(values.shape[0]):
+        if values[i] < 0:
+            continue
+        for j in range(i, values.shape[0]):
+            if values[j] > values[i] * 2:
+                hits += j - i
+                break
+            if values[j] == 0:
+                break
+    return hits
+
+
+def elif_break(values):
+    last = 0.0
+    for i in range(values.shape[0]):
+        v = values[i]
+        if v > 5:
+            last = v
+        elif v < -5:
+            last = -v
+            break
+        else:
+            last = last + v
+    return last
+
+
+def for_else(values, target):
+    for i in range(values.shape[0]):
+        if values[i] == target:
+            where = i
+            break
+    else:
+        where = -1
+    return where
+
+
+def last_before_stop(values):
+    x = 0.0
+    for v in values:
+        x = v
+        if v > 3:
+            break
+    return x
+
+
+def newton(v, tol):
+    x = v if v > 1.0 else 1.0
+    for _ in range(100):
+        nxt = 0.5 * (x + v / x)
+        if abs(nxt - x) <= tol * nxt:
+            x = nxt
+            break
+        x = nxt
+    return x

@@ -1,0 +1,70 @@
+"""backends/native_jumps.py: the numba-cpu backend compiles break and continue as native jumps
+again (not the flags the functional forms use), with the plain call's results: values and
+types of loops with break, continue, both, nested, in while loops, for-else, over arrays of
+several dtypes. The generated source shows the jumps."""
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+
+import jump_functions as jf
+
+ARRAYS = [np.array(a, dtype=d) for d in (np.float64, np.int64, np.float32)
+          for a in ([], [1, 2, 3], [3, -1, 4, -1, 5, 9, -2, 6], [0, 7, -8, 2, 12, 0, 1])]
+
+
+def _same(expected, got):
+    assert type(got) is type(expected)
+    if isinstance(expected, tuple):
+        assert len(got) == len(expected)
+        for e, g in zip(expected, got):
+            _same(e, g)
+    else:
+        assert got == expected or (got != got and expected != expected)
+
+
+@pytest.mark.parametrize("fn, extra", [
+    (jf.first_index, (4,)), (jf.sum_skip_negative, ()), (jf.skip_and_stop, (6.5,)),
+    (jf.nested, ()), (jf.elif_break, ()), (jf.for_else, (-1,)), (jf.last_before_stop, ())],
+    ids=lambda v: getattr(v, "__name__", ""))
+def test_array_loops_equal_plain(fn, extra):
+    # not fullgraph: a dtype that makes a variable's type depend on the path falls back
+    jitted = tp.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for values in ARRAYS:
+            _same(fn(values, *extra), jitted(values, *extra))
+    compiled = tp.jit(fn, fullgraph=True)     # float64: every one compiles whole
+    _same(fn(ARRAYS[2], *extra), compiled(ARRAYS[2], *extra))
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 17, 40, 200])
+def test_while_jumps_equal_plain(n):
+    _same(jf.while_jumps(n), tp.jit(jf.while_jumps, fullgraph=True)(n))
+
+
+@pytest.mark.parametrize("v", [0.25, 2.0, 1e6, np.float64(3.0), np.float32(7.0)])
+def test_newton_equal_plain(v):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        _same(jf.newton(v, 1e-12), tp.jit(jf.newton)(v, 1e-12))
+
+
+@pytest.mark.parametrize("fn, args, jumps", [
+    (jf.first_index, (np.arange(5.0), 3.0), ["break"]),
+    (jf.sum_skip_negative, (np.arange(5.0),), ["continue"]),
+    (jf.skip_and_stop, (np.arange(5.0), 3.0), ["break", "continue"]),
+    (jf.last_before_stop, (np.arange(5.0),), ["break"]),
+    (jf.while_jumps, (10,), ["break", "continue"]),
+    (jf.nested, (np.arange(5.0),), ["break", "continue"]),
+    (jf.newton, (2.0, 1e-12), ["break"])], ids=lambda v: getattr(v, "__name__", ""))
+def test_source_has_native_jumps(fn, args, jumps):
+    jitted = tp.jit(fn, fullgraph=True)
+    jitted(*args)
+    source = jitted.source()
+    body = source[source.index(f"def {fn.__name__}("):source.index("def _prepare")]
+    for jump in jumps:
+        assert f"{jump}  #" in body     # a statement of its own, with its line comment
+    assert "break_" not in body and "continue_" not in body
