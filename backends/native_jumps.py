@@ -12,9 +12,12 @@ flag is one more loop-carried variable and every guard one more branch to type a
 
 This pass undoes it where the code has exactly that shape: each ``F = True`` the last statement
 of its block, everything after a statement that may set ``F`` (in the same block) is one
-``if not F:`` guard, and no other read or write of ``F`` anywhere in the function (so ``F``
-is dead after the loop). Then ``F = True`` becomes ``break``/``continue``, each guard its
-body, and the initializer and the loop's test of ``F`` go. Anything else is left as it is.
+``if not F:`` guard, no guard of another flag at the loop's level (a loop with both a break
+and a continue, or a lowered return, keeps its flags), and no other read or write of ``F``
+anywhere in the function (so ``F`` is dead after the loop). Then ``F = True`` becomes
+``break``/``continue``, each guard its body, and the initializer and the loop's test of ``F``
+go. Anything else is left as it is. A user's own variable of exactly that shape (``found =
+False; while not found and ...``) is a flag like any other: the rewrite keeps its meaning.
 """
 import gast
 
@@ -111,6 +114,13 @@ def _level(stmts, flag):
             if inner is None:
                 return None
             found, sets = found + 1 + inner[0], sets + inner[1]
+        elif isinstance(stmt, gast.If) and isinstance(stmt.test, gast.UnaryOp) and isinstance(
+                stmt.test.op, gast.Not) and isinstance(stmt.test.operand, gast.Name):
+            # another flag's guard (a break and a continue in one loop, a return, an unrolled
+            # loop's break): left as it is. With one jump native, Numba's branch pruning can
+            # find the other flag constant on the only path left and drop the code it guards,
+            # with the only definition of a variable (helper-found: TypingError, retval)
+            return None
         elif isinstance(stmt, gast.If) and not _mentions(stmt.test, flag):
             body, orelse = _level(stmt.body, flag), _level(stmt.orelse, flag)
             if body is None or orelse is None:

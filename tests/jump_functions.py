@@ -102,3 +102,15 @@ def newton(v, tol):
             break
         x = nxt
     return x
+
+
+def dead_after_jumps(n, k):
+    s = 0
+    for i in range(n):
+        if i == k:
+            break
+        else:
+            continue
+        while s < n:
+            return -1
+    return s
