@@ -114,3 +114,45 @@ def dead_after_jumps(n, k):
         while s < n:
             return -1
     return s
+
+
+# Loops over static sequences (unrolled by the specializer) and their variable after the loop.
+
+def static_after_loop(n):
+    for v in (1, 4):
+        n += v
+    return n, v
+
+def static_after_loop_prior(n):
+    v = -1
+    for v in (1, 4):
+        n += v
+    return n, v
+
+def static_after_break(n):
+    v = -1
+    for v in (1, 4, 9):
+        if v > n:
+            break
+    return v
+
+def static_else_continue(n):
+    s = 0
+    for i in range(n):
+        for a in (1, 2):
+            for b in (3,):
+                if b > i:
+                    break
+            else:
+                continue
+            s += 100
+        s += 1
+    return s
+
+def static_no_read_break(n):
+    t = 0
+    for v in (1, 4, 9):
+        if v > n:
+            break
+        t += v
+    return t

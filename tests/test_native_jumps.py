@@ -1,7 +1,8 @@
 """backends/native_jumps.py: the numba-cpu backend compiles break and continue as native jumps
 again (not the flags the functional forms use), with the plain call's results: values and
 types of loops with break, continue, both, nested, in while loops, for-else, over arrays of
-several dtypes. The generated source shows the jumps."""
+several dtypes. The generated source shows the jumps. And loops over static sequences (unrolled
+by the specializer): their variable after the loop, a jump in a nested loop's else clause."""
 import warnings
 
 import numpy as np
@@ -80,3 +81,21 @@ def test_dead_code_after_both_jumps_still_compiles():
     jitted = tp.jit(jf.dead_after_jumps, fullgraph=True)
     for n, k in ((5, 2), (5, 9), (0, 0)):
         _same(jf.dead_after_jumps(n, k), jitted(n, k))
+
+
+@pytest.mark.parametrize("fn, args, compiles", [
+    (jf.static_after_loop, (3,), True), (jf.static_after_loop_prior, (3,), True),
+    (jf.static_no_read_break, (5,), True), (jf.static_no_read_break, (0,), True),
+    # found by a fresh-context probe: compiled code gave the variable its value before the
+    # loop (or raised UnboundLocalError), and a jump in a nested loop's else clause went to
+    # the enclosing range loop (604 vs 603); now they run as Python, saying why
+    (jf.static_after_break, (3,), False), (jf.static_after_break, (20,), False),
+    (jf.static_else_continue, (4,), False), (jf.static_else_continue, (9,), False)],
+    ids=lambda v: getattr(v, "__name__", ""))
+def test_static_sequence_loops_equal_plain(fn, args, compiles):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = tp.jit(fn)(*args)
+    _same(fn(*args), got)
+    fell_back = [w for w in caught if issubclass(w.category, tp.FallbackWarning)]
+    assert bool(fell_back) != compiles

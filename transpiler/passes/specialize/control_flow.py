@@ -110,6 +110,12 @@ class ControlFlow:
             return
         self.fail(target, "this loop target does not fit the static sequence's elements")
 
+    def _read_elsewhere(self, loop, names):
+        """Whether one of ``names`` is read in the function outside ``loop``."""
+        inside = {id(n) for n in walk(loop)}
+        return any(isinstance(n, gast.Name) and n.id in names and isinstance(n.ctx, gast.Load)
+                   and id(n) not in inside for n in walk(self.src.node))
+
     def _unroll(self, node, items):
         """Unroll ``for target in <static sequence>``: one copy of the body per element.
 
@@ -122,6 +128,19 @@ class ControlFlow:
         saved = {name: self.env.get(name) for name in bound}
         has_break = contains(node.body, gast.Break)
         has_continue = contains(node.body, gast.Continue)
+        for inner in walk(node):
+            # `for ... else: break` inside: that jump is this loop's, which the flags below
+            # would not see (contains() stops at nested loops): refused, not run wrong
+            if inner is not node and isinstance(inner, (gast.For, gast.While)) and contains(
+                    inner.orelse, (gast.Break, gast.Continue)):
+                self.fail(inner, "a break or continue in the else clause of a loop inside a "
+                                 "loop over a static sequence is not converted")
+        if has_break and items and self._read_elsewhere(node, bound):
+            # after a break the variable holds the item of the iteration that broke, known
+            # only at run time; each copy binds it statically
+            self.fail(node.target, f"{', '.join(bound)} is read outside a loop over a static "
+                                   "sequence that has a break: its value after the loop is "
+                                   "not converted")
         out = []
         broke = self.new_local("break_") if has_break else None
         if broke:
@@ -142,11 +161,14 @@ class ControlFlow:
                         orelse=[]), node)]
             out.extend(body)
         self.nesting -= 1
-        for name, value in saved.items():
-            if value is None:
-                self.env.pop(name, None)
-            else:
-                self.env[name] = value
+        if not items:       # no iteration: the variable keeps what it held (Python)
+            for name, value in saved.items():
+                if value is None:
+                    self.env.pop(name, None)
+                else:
+                    self.env[name] = value
+        # else it stays bound to the last item, as Python leaves it (with a break, reading
+        # it after the loop was refused above)
         orelse = self.block(node.orelse)
         if broke and orelse:
             orelse = [gast.copy_location(gast.If(
