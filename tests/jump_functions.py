@@ -156,3 +156,47 @@ def static_no_read_break(n):
             break
         t += v
     return t
+
+
+def static_cond_rebind(c):
+    v = -1
+    for v in (1, 4):
+        pass
+    if c:
+        v = 10
+    return v
+
+def static_loop_rebind(n):
+    for v in (1, 4):
+        pass
+    for i in range(n):
+        v = v + i
+    return v
+
+def static_rebind_in_loop_after(n):
+    t = 0
+    for v in (2, 3):
+        t += v
+    while n > 0:
+        t += v
+        v = n
+        n -= 1
+    return t, v
+
+def static_reuse(n, x):
+    t = 0.0
+    for i in (0, 1):
+        t += x[i]
+    for i in range(n):
+        t += x[i]
+    return t, i
+
+def static_reuse_while(n):
+    t = 0
+    for k in (3, 5):
+        t += k
+    k = 0
+    while k < n:
+        t += k
+        k += 1
+    return t

@@ -90,7 +90,15 @@ def test_dead_code_after_both_jumps_still_compiles():
     # loop (or raised UnboundLocalError), and a jump in a nested loop's else clause went to
     # the enclosing range loop (604 vs 603); now they run as Python, saying why
     (jf.static_after_break, (3,), False), (jf.static_after_break, (20,), False),
-    (jf.static_else_continue, (4,), False), (jf.static_else_continue, (9,), False)],
+    (jf.static_else_continue, (4,), False), (jf.static_else_continue, (9,), False),
+    # the variable's static binding reaching a runtime assignment: run as Python (before,
+    # compiled code read a variable the unrolled loop never assigned)
+    (jf.static_cond_rebind, (False,), False), (jf.static_cond_rebind, (True,), False),
+    (jf.static_loop_rebind, (0,), False), (jf.static_loop_rebind, (3,), False),
+    (jf.static_rebind_in_loop_after, (3,), False),
+    (jf.static_reuse, (0, np.arange(6.0)), False), (jf.static_reuse, (4, np.arange(6.0)), False),
+    # reused as another loop's variable, assigned before it is read: compiled
+    (jf.static_reuse_while, (4,), True)],
     ids=lambda v: getattr(v, "__name__", ""))
 def test_static_sequence_loops_equal_plain(fn, args, compiles):
     with warnings.catch_warnings(record=True) as caught:
