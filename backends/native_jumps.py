@@ -71,13 +71,10 @@ def _break_flag(before, loop, counts):
     used = _level(rest, flag)
     if used is None or used[1] == 0 or counts.get(flag) != 2 + used[0]:
         return False
-    body = _rewrite(rest, flag, gast.Break)
-    if isinstance(loop, gast.For):
-        loop.body = body
-    else:
+    loop.body = _rewrite(rest, flag, gast.Break)
+    if isinstance(loop, gast.While):
         values = loop.test.values[1:]
         loop.test = values[0] if len(values) == 1 else gast.BoolOp(op=gast.And(), values=values)
-        loop.body = body
     counts[flag] = 0
     return True
 
@@ -114,8 +111,7 @@ def _level(stmts, flag):
             if inner is None:
                 return None
             found, sets = found + 1 + inner[0], sets + inner[1]
-        elif isinstance(stmt, gast.If) and isinstance(stmt.test, gast.UnaryOp) and isinstance(
-                stmt.test.op, gast.Not) and isinstance(stmt.test.operand, gast.Name):
+        elif _guarded(stmt) is not None:
             # another flag's guard (a break and a continue in one loop, a return, an unrolled
             # loop's break): left as it is. With one jump native, Numba's branch pruning can
             # find the other flag constant on the only path left and drop the code it guards,
@@ -168,13 +164,25 @@ def _is_name(node, flag):
     return isinstance(node, gast.Name) and node.id == flag
 
 
+def _negated(node):
+    """The name ``node`` negates (``not F``), or None."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not) and isinstance(
+            node.operand, gast.Name):
+        return node.operand.id
+    return None
+
+
 def _is_not(node, flag):
-    return isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not) and _is_name(
-        node.operand, flag)
+    return _negated(node) == flag
+
+
+def _guarded(stmt):
+    """The name of the flag ``stmt`` tests as a guard (``if not F:``), or None."""
+    return _negated(stmt.test) if isinstance(stmt, gast.If) else None
 
 
 def _is_guard(stmt, flag):
-    return isinstance(stmt, gast.If) and _is_not(stmt.test, flag) and not stmt.orelse
+    return _guarded(stmt) == flag and not stmt.orelse
 
 
 def _mentions(node, flag):

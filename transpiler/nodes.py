@@ -121,6 +121,7 @@ def walk(node):
     pop, append = todo.popleft, todo.append
     while todo:
         node = pop()
+        # child_nodes, inlined: a call of it per node made the walk ~50% slower
         for field in node._fields:
             value = getattr(node, field, None)
             if isinstance(value, _AST):

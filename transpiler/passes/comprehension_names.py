@@ -18,7 +18,7 @@ from ..analysis.scopes import parameter_names
 from ..naming import fresh
 from ..nodes import child_nodes, walk
 
-_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
@@ -41,7 +41,7 @@ def desugar(fdef):
 
 
 def _comprehensions(fdef):
-    return [n for n in walk(fdef) if isinstance(n, _COMPREHENSIONS)]
+    return [n for n in walk(fdef) if isinstance(n, COMPREHENSIONS)]
 
 
 def _targets(comp):

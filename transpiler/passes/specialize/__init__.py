@@ -104,9 +104,6 @@ from .user_calls import UserCalls, _static_key
 from .weak_numbers import WeakNumbers
 
 
-_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
-
-
 class _Census:
     """Which node kinds a tree has (one walk), for skipping the desugarings that could not
     apply: ``having(tree, *kinds)`` is whether ``tree`` has a node of one of ``kinds``; the
@@ -178,7 +175,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         node = source.node              # is skipped (each would walk the tree to find out)
         if having(node, gast.Match):
             node = match_statements.desugar(node)
-        if having(node, *_COMPREHENSIONS):
+        if having(node, *comprehension_names.COMPREHENSIONS):
             node = comprehension_names.desugar(node)
         if having(node, gast.Nonlocal):
             node = nonlocal_functions.desugar(node, named_expressions.desugar)
