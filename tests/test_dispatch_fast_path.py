@@ -171,6 +171,36 @@ def test_a_fallback_warns_through_the_filters_and_gives_plains_result(function, 
         jitted(*args)
 
 
+def _call_here(jitted, args):
+    return jitted(*args), _line()
+
+
+def _call_there(jitted, args):
+    return jitted(*args), _line()
+
+
+def _line():
+    import sys
+    return sys._getframe(1).f_lineno
+
+
+@pytest.mark.parametrize("function, args", [(uses_try, (1.5, 2.0)),
+                                            (takes_anything, ({1: 2, 3: 4}, 2))])
+def test_a_kept_fallback_warns_at_each_callers_line_in_turn(function, args):
+    # The fast path remembers the last caller outside graphjit; another caller, or the same
+    # again after it, must still be named, each at its own line.
+    jitted = tp.jit(function)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lines = []
+        for call in (_call_here, _call_here, _call_there, _call_here, _call_there):
+            result, line = call(jitted, args)
+            _same(function(*args), result)
+            lines.append(line)
+    shown = [(w.filename, w.lineno) for w in caught if w.category is tp.FallbackWarning]
+    assert shown == [(__file__, line) for line in lines]
+
+
 def test_disable_and_do_not_convert_are_seen_after_decisions(monkeypatch):
     jitted = tp.jit(uses_try)
     with warnings.catch_warnings():

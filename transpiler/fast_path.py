@@ -170,6 +170,7 @@ def _fallback(spec, message, backend_name, kinds, python):
     Kept for the argument key it was decided for: compared in full where the exact types do
     not hold it (arrays, tuples)."""
     arg_key = spec.arg_key if any(issubclass(k, _refined_kinds()) for k in kinds) else None
+    user_code = [None]   # the code of the last caller outside graphjit (no file lookup)
 
     def run_fallback(jit, args):
         if backend_name != (jit.backend or _BACKENDS[_CONTEXT["device_target"]]):
@@ -179,10 +180,14 @@ def _fallback(spec, message, backend_name, kinds, python):
         if message is None:
             return jit._run_fallback(spec, None, args, {}, warn=True)
         if not jit._quiet:
-            frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
-            level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else \
-                user_stacklevel()
-            _warn(message, FallbackWarning, level)
+            code = sys._getframe(2).f_code     # __call__'s caller: stacklevel 3 from here
+            if code is user_code[0]:
+                _warn(message, FallbackWarning, 3)
+            elif _INTERNAL.get(code.co_filename) is False:
+                user_code[0] = code
+                _warn(message, FallbackWarning, 3)
+            else:
+                _warn(message, FallbackWarning, user_stacklevel())
         if jit.__dict__.get("_reaches") is False:   # reaches no Cell (python_scope): plain
             return python(*args)
         return run_reaching(jit, python, args, {})
@@ -194,6 +199,8 @@ def _refused(message, python, first=None):
     plain function ``python`` (with ``fullgraph`` the general path raises instead).
     ``first``: ``(i, T)`` where argument ``i`` is a list refused for its element 0 of type
     ``T``: the decision fits only calls whose list there starts with a ``T``."""
+    user_code = [None]   # as in _fallback
+
     def run_refused(jit, args):
         if first is not None:
             held = args[first[0]]
@@ -202,10 +209,14 @@ def _refused(message, python, first=None):
         if jit._fullgraph():
             return _MISS
         if not jit._quiet:
-            frame = sys._getframe(2)     # __call__'s caller: stacklevel 3 from here
-            level = 3 if _INTERNAL.get(frame.f_code.co_filename) is False else \
-                user_stacklevel()
-            _warn(message, FallbackWarning, level)
+            code = sys._getframe(2).f_code     # as in _fallback
+            if code is user_code[0]:
+                _warn(message, FallbackWarning, 3)
+            elif _INTERNAL.get(code.co_filename) is False:
+                user_code[0] = code
+                _warn(message, FallbackWarning, 3)
+            else:
+                _warn(message, FallbackWarning, user_stacklevel())
         if jit.__dict__.get("_reaches") is False:
             return python(*args)
         return run_reaching(jit, python, args, {})
