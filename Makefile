@@ -4,6 +4,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.graphjit-installed
 PYTEST_ARGS ?=
+# make test runs the suite on every core (pytest-xdist): the tests are independent processes'
+# work (each worker has its own Numba dispatchers; the compile cache directory is shared, as
+# two user processes share one). PYTEST_JOBS=0 runs it in this process alone.
+PYTEST_JOBS ?= auto
 
 .PHONY: install test demo bench gpu-check clean bytecode
 
@@ -25,7 +29,7 @@ $(STAMP): setup.cfg setup.py
 	touch $(STAMP)
 
 test: $(STAMP) bytecode
-	$(PY) -m pytest -q $(PYTEST_ARGS) tests
+	$(PY) -m pytest -q -n $(PYTEST_JOBS) $(PYTEST_ARGS) tests
 
 demo: $(STAMP) bytecode
 	$(PY) samples/static_graph.py
