@@ -44,6 +44,9 @@ EMPTY_MEAN = "the mean of an empty array: NumPy warns and gives nan (graphjit)"
 VAR_DDOF = ("a variance with ddof >= the number of elements: NumPy warns and gives inf or nan "
             "(graphjit)")
 
+INT_TRUEDIV_INEXACT = ("an int beyond 2**53 in a true division of ints: Python rounds the exact "
+                       "quotient once, compiled code would round each int first (graphjit)")
+
 CREATED_FLOAT = ("a float outside the integer dtype's range (or nan) converted into a new array: "
                  "NumPy's value is undefined (graphjit)")
 
@@ -66,6 +69,7 @@ NOT_REPRESENTABLE = (
     EMPTY_MEAN,
     VAR_DDOF,
     CREATED_FLOAT,
+    INT_TRUEDIV_INEXACT,
 )
 
 

@@ -151,6 +151,23 @@ def python_floordiv_int(x, y):
     return x // y
 
 
+def python_int_truediv(x, y):
+    """Python's ``x / y`` on ints: the exact quotient rounded once to a float (CPython
+    ``Objects/longobject.c``, ``long_true_divide``). Numba converts each int to float64 first,
+    which rounds twice once an int is beyond 2**53 (``(2**63 - 512) / 10``: one ulp off).
+    Within 2**53 both conversions are exact and the IEEE division rounds once, as CPython's own
+    fast path does; beyond, raises OverflowError (messages.INT_TRUEDIV_INEXACT) (an effect-free call runs
+    again as Python). ``y == 0`` raises ZeroDivisionError, as Python does."""
+    if -9007199254740992 <= x <= 9007199254740992 and \
+            -9007199254740992 <= y <= 9007199254740992:
+        return float(x) / float(y)
+    if y == 0:
+        raise ZeroDivisionError("division by zero")
+    raise OverflowError("an int beyond 2**53 in a true division of ints: Python rounds the "
+                        "exact quotient once, compiled code would round each int first "
+                        "(graphjit)")
+
+
 def python_divmod_int(x, y):
     """Python's ``divmod(x, y)`` on ints; ``divmod(-2**63, -1)`` leaves int64 (see
     :func:`python_floordiv_int`)."""

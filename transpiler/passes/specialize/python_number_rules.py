@@ -11,7 +11,7 @@ from ...helpers.python_arith import (
     checked_pow, checked_pow_num, float_int_eq, float_int_ge, float_int_gt, float_int_le,
     float_int_lt, float_int_ne, int64_pow_bounds, int_float_eq, int_float_ge, int_float_gt,
     int_float_le, int_float_lt, int_float_ne, int_pow, int_pow_bounded, python_complex_pow,
-    python_floordiv_int, python_lshift, python_rshift)
+    python_floordiv_int, python_int_truediv, python_lshift, python_rshift)
 from ...helpers.numpy_arith import alike_exact_int
 from ...helpers.weak import weak_left, weak_right
 from ...number_rules import NUM_CHECKED, NUMPY_BINOPS, NUMPY_SCALAR_BINOPS
@@ -94,6 +94,10 @@ class PythonNumberRules:
                                                                 for k in kinds):
             helper = python_lshift if isinstance(op, gast.LShift) else python_rshift
             return self._call_helper(node, helper, operands)
+        if isinstance(op, gast.Div) and all(k <= {"int", "bool"} for k in kinds) and not all(
+                isinstance(v, Static) and abs(v.value) <= 2 ** 53 for v in values):
+            # Python rounds the exact quotient once; Numba rounds each int to float64 first
+            return self._call_helper(node, python_int_truediv, operands)
         if all(k <= {"int", "bool"} for k in kinds) and any("int" in k for k in kinds) and \
                 self.program.check_int:
             # Python's int grows where int64 wraps: checked (backends/runtime/checked_ints.py)

@@ -1,0 +1,62 @@
+"""Silent wrong answers found by a fresh-context probe (2026-12-06), each now equal to plain
+Python over a matrix of inputs, called in turn through one jitted object (a specialization is
+reused only for arguments of exactly its types; a call compiled code cannot make exact runs
+again as Python or raises loudly)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+import probe_functions as pf
+from reference import assert_same_outcome, outcome
+
+_BIG = [2 ** 53, 2 ** 53 + 1, 2 ** 63 - 1, -(2 ** 63), 2 ** 63 - 512, 1178032213966879813,
+        9007199254740993, -9007199254740993]
+_SMALL = [0, 1, -1, 3, 7, 10, -10, 2 ** 52 + 1, True, False]
+
+
+def _agree(function, calls):
+    """``function`` plainly and through one jitted object, for each argument tuple in turn."""
+    jitted = tp.jit(function)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for args in calls:
+            plain, args_plain = outcome(function, args)
+            compiled, args_compiled = outcome(jitted, args)
+            assert_same_outcome(plain, args_plain, compiled, args_compiled)
+    return jitted
+
+
+def test_true_division_of_ints_is_rounded_once_as_pythons():
+    # CPython's long_true_divide rounds the exact quotient; float(a) / float(b) rounds thrice
+    calls = [(a, b) for a in _BIG + _SMALL for b in _BIG + _SMALL]
+    _agree(pf.int_div, calls)
+    _agree(pf.int_tenth, [(a,) for a in _BIG + _SMALL])
+
+
+def test_true_division_of_ints_with_effects_is_exact_or_loud():
+    # a function that mutates its argument cannot run again: an exact result, or OverflowError
+    # at the user's line, never a rounded-twice float in the array
+    jitted = tp.jit(pf.int_div_into)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for a, b in [(7, 2), (2 ** 52 + 1, 3), (2 ** 63 - 512, 10)]:
+            out = np.zeros(1)
+            try:
+                jitted(out, a, b)
+            except OverflowError:
+                assert abs(a) > 2 ** 53
+                continue
+            assert out[0] == a / b
+
+
+def test_true_division_of_numpy_ints_keeps_numpys_rounding():
+    # NumPy's true_divide converts each int64 to float64 first: that is its result, kept
+    calls = [(np.int64(a), np.int64(b)) for a in (2 ** 63 - 512, 7, -(2 ** 62) - 1)
+             for b in (10, 3, -7)] + [(np.int64(2 ** 63 - 512), 10), (2 ** 63 - 512, np.int64(10))]
+    _agree(pf.int_div, calls)
+
+
+def test_a_sum_of_int_quotients_in_a_loop():
+    _agree(pf.int_div_in_loop, [([1, 2, 3], 7), ([2 ** 60 + 1, 5], 3), ([1, 2], 2 ** 60)])
