@@ -20,3 +20,58 @@ def int_div_in_loop(values, d):
 def int_div_into(out, a, b):
     out[0] = a / b
     return out
+
+
+def tuple_less(a, b):
+    return (a, 1) < (b, 2)
+
+
+def tuple_order_test(a, b):
+    if (a, 1) <= (b, 0):
+        return 1
+    return 2
+
+
+def tuple_equal(a, b):
+    return (a, 1) == (b, 1)
+
+
+def same_nan_tuple_less(x):
+    return (x, 1) < (x, 2)
+
+
+def nested_tuple(x):
+    return ((x, 1), (2.0, (x,)))
+
+
+def nested_tuple_by_path(x, flag):
+    y = x if flag else 1.0
+    return (1, (y, 2))
+
+
+def real_part(x):
+    return x.real
+
+
+def imag_part(x):
+    return x.imag
+
+
+def real_plus_imag(x):
+    return x.real + x.imag
+
+
+def same_item_equal(x):
+    return (x, 1) == (x, 1)
+
+
+def same_item_in(x):
+    return x in (x, 1.0)
+
+
+def same_item_list_equal(x):
+    return [x, 2.0] == [x, 2.0]
+
+
+def same_item_not_in(x, y):
+    return x not in (y, x)

@@ -60,3 +60,53 @@ def test_true_division_of_numpy_ints_keeps_numpys_rounding():
 
 def test_a_sum_of_int_quotients_in_a_loop():
     _agree(pf.int_div_in_loop, [([1, 2, 3], 7), ([2 ** 60 + 1, 5], 3), ([1, 2], 2 ** 60)])
+
+
+_SCALARS = [np.float64(0.5), np.int64(-7), np.bool_(False), np.complex128(1j), np.float32(0.5),
+            np.int8(3), np.uint64(5), np.float16(1.5), np.complex64(1 + 2j), 0.5, 3, True,
+            1 + 2j]
+
+
+def test_numpy_scalars_nested_in_a_tuple_result_keep_their_type():
+    # Numba boxes an np.float64 nested in a tuple as a Python float too
+    _agree(pf.nested_tuple, [(x,) for x in _SCALARS])
+    _agree(pf.nested_tuple_by_path, [(x, flag) for x in _SCALARS for flag in (True, False)])
+
+
+@pytest.mark.parametrize("function", [pf.real_part, pf.imag_part, pf.real_plus_imag])
+def test_real_and_imag_of_every_scalar_type(function):
+    _agree(function, [(x,) for x in _SCALARS])
+
+
+_PAIRS = [(np.int64(3), np.int64(5)), (1, np.int16(3)), (np.float32(0.1), 1),
+          (np.int8(2), np.int8(2)), (1, 2), (1.5, float("nan")), (2.0, 2.0), (True, 1),
+          (np.float64(1.0), 1.0)]
+
+
+@pytest.mark.parametrize("function", [pf.tuple_less, pf.tuple_order_test, pf.tuple_equal])
+def test_tuple_comparisons_give_pythons_type(function):
+    # an ordering gives its deciding pair's result: an np.bool_ from NumPy scalars
+    _agree(function, _PAIRS + [(b, a) for a, b in _PAIRS])
+
+
+def test_a_tuple_comparison_that_only_decides_a_branch_compiles():
+    jitted = tp.jit(pf.tuple_order_test)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        assert jitted(1.5, 2.5) == 1
+    assert "compiled" in str(jitted.explain()).split("\n")[1]
+
+
+_NANS = [float("nan"), np.float64("nan"), np.float32("nan"), complex("nan"), np.complex64(
+    complex("nan")), 1.0, 3, np.float32(2), -0.0]
+
+
+@pytest.mark.parametrize("function", [pf.same_nan_tuple_less, pf.same_item_equal,
+                                      pf.same_item_in, pf.same_item_list_equal])
+def test_one_nan_object_equals_itself_in_tuples_and_in_tests(function):
+    # CPython's PyObject_RichCompareBool: identity first (x = nan; (x,) == (x,) is True)
+    _agree(function, [(x,) for x in _NANS])
+
+
+def test_not_in_with_a_nan_object():
+    _agree(pf.same_item_not_in, [(x, y) for x in _NANS for y in _NANS])

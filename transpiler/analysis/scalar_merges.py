@@ -15,7 +15,7 @@ import numpy as np
 
 from .scalar_kinds import of_with, _BINOPS, _FLOATS, _constant, _number_pair, alike_pair
 from .merge_problems import merge_problems
-from .tuple_items import result_types, untyped_tuple_item, value_items
+from .tuple_items import result_boxes, result_types, untyped_tuple_item, value_items
 from ..nodes import walk
 
 
@@ -411,6 +411,7 @@ class ScalarMerges:
     _untyped_tuple_item = untyped_tuple_item
     value_items = value_items
     result_types = result_types
+    result_boxes = result_boxes
 
     problems = merge_problems
 

@@ -65,6 +65,12 @@ def _bind(defs, node, target, value):
             defs.setdefault(name.id, []).append((node, None))
 
 
+def _display(node):
+    """Whether ``node`` is a tuple or list display without a starred item."""
+    return isinstance(node, (gast.Tuple, gast.List)) and not any(
+        isinstance(e, gast.Starred) for e in node.elts)
+
+
 class ScalarTypes(ScalarMerges):
     """The types each name of a function may hold (module docstring).
 
@@ -214,6 +220,29 @@ class ScalarTypes(ScalarMerges):
             return out
         return set(self.of(value))
 
+    def _sequence_compare(self, node):
+        """The types of a comparison of two tuple or list displays (CPython
+        ``Objects/tupleobject.c``, ``tuplerichcompare``): ``==`` and ``!=`` give a bool; an
+        ordering gives the result of its first pair of items that are not equal (an
+        np.bool_ where one is a NumPy scalar) or, where every pair is, of the lengths (a
+        bool): which one depends on the values."""
+        op = node.ops[0]
+        if isinstance(op, (gast.Eq, gast.NotEq)):
+            return {"bool"}
+        if not isinstance(op, (gast.Lt, gast.LtE, gast.Gt, gast.GtE)):
+            return {UNKNOWN}
+        out = {"bool"}
+        for a, b in zip(node.left.elts, node.comparators[0].elts):
+            left, right = self.of(a), self.of(b)
+            if not left or not right:
+                return set()        # not known yet in the fixpoint (bottom)
+            if UNKNOWN in left or UNKNOWN in right or any(
+                    k.startswith("arr:") for k in left | right):
+                return {UNKNOWN}
+            out |= {"np:bool" if t.startswith("np:") or u.startswith("np:") else "bool"
+                    for t in left for u in right}
+        return out
+
     def _range(self, node):
         """Whether ``node`` is a call of the builtin ``range`` (its elements: Python ints)."""
         return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
@@ -241,6 +270,15 @@ class ScalarTypes(ScalarMerges):
                     return {"shape"}
                 if node.attr == "T":
                     return set(base)
+            if node.attr in ("real", "imag") and all(
+                    k in ("int", "float", "bool", "complex") or k.startswith("np:")
+                    for k in base):
+                # a number's part: its own type's (np.float64(1).real is an np.float64,
+                # np.complex64's a np.float32, True.real the int 1), as the sample gives it
+                try:
+                    return {type_of_value(getattr(sample(k), node.attr)) for k in base}
+                except (TypeError, ValueError, AttributeError):
+                    return {UNKNOWN}
             value = self.resolve(node)
             return {UNKNOWN if value is self.unknown else type_of_value(value)}
         if isinstance(node, gast.BinOp):
@@ -259,6 +297,8 @@ class ScalarTypes(ScalarMerges):
                 return {"bool"}
             return self._combine(_UNARY.get(type(node.op)), [self.of(node.operand)])
         if isinstance(node, gast.Compare):
+            if len(node.ops) == 1 and all(_display(x) for x in (node.left, node.comparators[0])):
+                return self._sequence_compare(node)
             kinds = [self.of(node.left)] + [self.of(c) for c in node.comparators]
             if any(UNKNOWN in k or any(t.startswith("arr:") for t in k) for k in kinds):
                 return compared_arrays_kinds(kinds) if len(kinds) == 2 else {UNKNOWN}

@@ -63,3 +63,37 @@ def result_types(self):
         return frozenset().union(*[self.of(r.value) for r in returns])
     return tuple(frozenset().union(*[self.of(r.value.elts[i]) for r in returns])
                  for i in range(arity))
+
+
+def _nested_kinds(self, values):
+    """The types of the expressions ``values`` (one per return) merged: item by item where
+    each is a tuple display of one length (recursively: a tuple of such), else the union of
+    their types (a frozenset)."""
+    if all(isinstance(v, gast.Tuple) and not any(isinstance(e, gast.Starred) for e in v.elts)
+           for v in values) and len({len(v.elts) for v in values}) == 1:
+        return tuple(_nested_kinds(self, [v.elts[i] for v in values])
+                     for i in range(len(values[0].elts)))
+    return frozenset().union(*[self.of(v) for v in values])
+
+
+def result_boxes(self):
+    """``result_types``, with the items that are tuple displays in every return typed item by
+    item too (``return (x, 1), (2.0, (x,))``): what the caller's boxing needs
+    (transpiler.boxing.reboxer follows nested tuples), where Numba boxes an np.float64 nested
+    in a tuple as a Python float too."""
+    kinds = self.result_types()
+    if not isinstance(kinds, tuple) or not all(isinstance(r.value, gast.Tuple)
+                                               for r in self.returns):
+        return kinds
+    nested = _nested_kinds(self, [r.value for r in self.returns])
+    return nested if isinstance(nested, tuple) and len(nested) == len(kinds) else kinds
+
+
+def kind_leaves(kinds, path=()):
+    """``(path, frozenset)`` for each item of ``result_boxes``' nested tuples (``path``: the
+    indices down to it), or the one set of a result that is not a tuple."""
+    if isinstance(kinds, tuple):
+        for index, part in enumerate(kinds):
+            yield from kind_leaves(part, path + (index,))
+    elif kinds is not None:
+        yield path, kinds

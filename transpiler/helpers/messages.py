@@ -47,6 +47,10 @@ VAR_DDOF = ("a variance with ddof >= the number of elements: NumPy warns and giv
 INT_TRUEDIV_INEXACT = ("an int beyond 2**53 in a true division of ints: Python rounds the exact "
                        "quotient once, compiled code would round each int first (graphjit)")
 
+IDENTITY_NAN = ("a NaN item in a comparison of tuples or lists, or in an 'in' test: Python's "
+                "result depends on object identity (one NaN object equals itself), which compiled "
+                "code does not have (graphjit)")
+
 CREATED_FLOAT = ("a float outside the integer dtype's range (or nan) converted into a new array: "
                  "NumPy's value is undefined (graphjit)")
 
@@ -70,6 +74,7 @@ NOT_REPRESENTABLE = (
     VAR_DDOF,
     CREATED_FLOAT,
     INT_TRUEDIV_INEXACT,
+    IDENTITY_NAN,
 )
 
 

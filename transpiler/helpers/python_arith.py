@@ -349,6 +349,21 @@ def evaluated_then(value, result):
     return result
 
 
+def identity_exact(item, result):
+    """``result`` (a comparison of tuples or lists, an ``in`` test of one) where ``item``
+    (one of the items compared) is not a NaN; else OverflowError (messages.IDENTITY_NAN: an
+    effect-free call runs again as Python). CPython compares items with
+    ``PyObject_RichCompareBool``, which takes one object as equal to itself before comparing
+    values (``Objects/object.c``): ``x = nan; (x, 1) < (x, 2)`` is True, ``x in (x,)`` too,
+    where compiled code, which has values and no objects, compares nan == nan as False. Where
+    no item is a NaN, identity implies equality and the two agree."""
+    if item != item:
+        raise OverflowError("a NaN item in a comparison of tuples or lists, or in an 'in' "
+                            "test: Python's result depends on object identity (one NaN object "
+                            "equals itself), which compiled code does not have (graphjit)")
+    return result
+
+
 def _magnitude(x):
     """``abs(x)`` of an integer (a Python int, bool or NumPy integer) as an exact uint64."""
     # one return, every path a uint64: Numba would unify an int64 path with a uint64 one

@@ -98,6 +98,7 @@ from .numpy_scalar_rules import NumpyScalarRules
 from .python_number_rules import PythonNumberRules
 from .refusals import Refusals
 from ...analysis.scalar_kinds import alike_pair
+from ...analysis.tuple_items import kind_leaves
 from .result_tag import ResultTag, per_return_tags, _calls_itself
 from .statements import Statements
 from .user_calls import UserCalls, _static_key
@@ -316,7 +317,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
                 not self.tagged or _tagged_items(self.tagged, types.result_tag) is not None)
             self.narrow = types.float_storage(self.weak_merges)
             self.scalar_types = types
-            self.result_types = types.result_types()
+            self.result_types = types.result_boxes()
             for where, reason in types.problems(self.weak_merges, self.renamed):
                 self.fail(where, reason)
             self._check_list_elements(node)
@@ -391,9 +392,10 @@ def _refuse_alike_result(specializer, types, fdef, tagged=()):
     indices) is a Python number on some paths and the NumPy scalar that computes alike on
     others (a float or an np.float64) and no flag can tell which: Numba boxes both as the
     Python number, the plain call would not."""
-    kinds = types.result_types()
-    for index, part in enumerate(kinds if isinstance(kinds, tuple) else (kinds,)):
-        if index in tagged:
+    for path, part in kind_leaves(types.result_boxes()):
+        if path and path[0] in tagged:
+            continue
+        if len(path) > 1 and _refuse_nested(specializer, types, fdef, part):
             continue
         pair = alike_pair(part or ())
         if pair is not None:
@@ -403,6 +405,20 @@ def _refuse_alike_result(specializer, types, fdef, tagged=()):
                              f"np.{numpy[3:]} on others; compiled code cannot tell which "
                              f"(assign it to one variable and return that, or give it one "
                              f"type where it is first assigned)")
+
+
+def _refuse_nested(specializer, types, fdef, part):
+    """Fall back where an item of a tuple nested in the result is a NumPy scalar on some
+    paths and another type on others (a Python number, another dtype): its box depends on
+    the path, and a flag follows only the result's own items. Returns whether it did."""
+    if len(part) < 2 or not any(k.startswith("np:") for k in part) or UNKNOWN_TYPE in part:
+        return False
+    where = next((r for r in types.returns if r.value is not None), fdef)
+    specializer.fail(where, "an item of a tuple nested in the result is a Python number on "
+                            "some paths and a NumPy scalar on others; compiled code cannot "
+                            "tell which")
+    return True
+
 
 
 def specialize(program, function, self_value=None, static_args=None, source=None,

@@ -7,6 +7,8 @@ import copy
 import gast
 
 from ...analysis.static_values import BINOPS, CMPOPS, is_scalar, Static, UNARYOPS
+from ...analysis.scalar_kinds import UNKNOWN as UNKNOWN_KIND
+from ...helpers.python_arith import identity_exact
 from .nodes import _Converted, _pure
 from .python_number_rules import _CHECKED_BINOPS
 from .refusals import _UNSUPPORTED_EXPRS
@@ -117,6 +119,15 @@ class Expressions:
         return gast.UnaryOp(op=node.op, operand=self._m(operand, node.operand))
 
     def expr_Compare(self, node):
+        guarded = self._identity_items(node)
+        if guarded:
+            # each float item checked for NaN, then the comparison (items are pure: names,
+            # constants, arithmetic of names, evaluated again harmlessly)
+            result = self._m(self.expr_Compare(_unguarded(node)), node)
+            for item in reversed(guarded):
+                result = self._call_helper(node, identity_exact,
+                                           [self._m(self.expr(item), item), result])
+            return result
         links = self._int_float_chain(node) or self._numpy_chain(node)
         if links is not None:     # exact links, one by one
             return self.expr(links)
@@ -179,6 +190,30 @@ class Expressions:
         nodes = [self._m(o, n) for o, n in zip(operands, sources)]
         return gast.Compare(left=nodes[0], ops=node.ops, comparators=nodes[1:])
 
+    def _identity_items(self, node):
+        """The items of a comparison of tuple or list displays (``(x, 1) < (y, 2)``) or of
+        an ``in`` test against one (``x in (y, 1.0)``) that may be a float or complex NaN, where
+        Python's answer depends on object identity (helpers.python_arith.identity_exact); []
+        where none may be. Falls back where such an item is not pure."""
+        if getattr(node, "_identity_checked", False) or len(node.ops) != 1 or \
+                self.scalar_types is None or not self.fidelity:
+            return []
+        op, right = node.ops[0], node.comparators[0]
+        if isinstance(op, (gast.In, gast.NotIn)) and _display(right):
+            items = [node.left] + right.elts
+        elif isinstance(op, (gast.Eq, gast.NotEq, gast.Lt, gast.LtE, gast.Gt, gast.GtE)) and \
+                _display(node.left) and _display(right):
+            items = node.left.elts + right.elts
+        else:
+            return []
+        found = [item for item in items if _may_be_nan(self.scalar_types.of(item)) and not (
+            isinstance(item, gast.Constant) and item.value == item.value)]
+        if found and not all(_pure(item) for item in found):
+            self.fail(node, "a comparison of tuples or lists (or an 'in' test) with a float "
+                            "item that is not a name or arithmetic of names: Python compares "
+                            "a NaN object as equal to itself, compiled code cannot tell")
+        return found
+
     def _numpy_chain(self, node):
         """A chained comparison with a NumPy scalar operand (``a == b == c``) as the ``and``
         of its links (Python's own meaning, the middle operands evaluated once: they must be
@@ -224,3 +259,25 @@ class Expressions:
 
     def _m(self, result, node):
         return self.materialize(result, node) if isinstance(result, Static) else result
+
+
+def _display(node):
+    """Whether ``node`` is a tuple or list display without a starred item."""
+    return isinstance(node, (gast.Tuple, gast.List)) and not any(
+        isinstance(e, gast.Starred) for e in node.elts)
+
+
+def _may_be_nan(kinds):
+    """Whether a value of the types ``kinds`` (analysis.scalar_types) may be a NaN: a float
+    or complex number, Python's or NumPy's, or a value of unknown type (not an array)."""
+    return any(k in ("float", "complex", UNKNOWN_KIND) or k.startswith("np:float") or
+               k.startswith("np:complex") or k.startswith("np:longdouble") for k in kinds) or (
+        not kinds)
+
+
+def _unguarded(node):
+    """A copy of the Compare ``node`` marked as checked (expr_Compare converts it as usual)."""
+    copied = gast.copy_location(gast.Compare(left=node.left, ops=node.ops,
+                                             comparators=node.comparators), node)
+    copied._identity_checked = True
+    return copied
