@@ -289,7 +289,10 @@ class FastPath:
             message = None if spec.split is not None else self._fallback_message(spec, None)
             self._fast_keep(table, kinds, _fallback(spec, message, spec.backend_name, kinds,
                                                          self.python_function))
-        elif not spec.program.uses_random and not spec.failed_types:   # (those always miss)
+        elif not spec.program.uses_random and not spec.failed_types and (
+                spec.unknown_boxes is None or _fixed_overload(kinds)):
+            # (random: always a miss; a result part of unknown type: its box is checked per
+            # overload on the general path, and only these types fix the overload)
             self._fast_keep(table, kinds, _compiled(spec, kinds, spec.backend_name))
 
     def _fast_keep_refusal(self, table, args, names, reason):

@@ -61,6 +61,9 @@ class Specialization:
         self.for_calls = True       # False: made for source()/ir() before any call
         self.graph_refusal = None   # why the NumPy graph path was not taken (explain())
         self.identity = False       # dynamic_indices is every argument in order
+        # paths (item indices) of result parts of unknown type (result_box_check), None: none
+        self.unknown_boxes = None
+        self.boxes_checked = {}     # numba type tuple -> True (fits) after the check
 
 
     def set_writeback(self, attributes, fn):

@@ -368,6 +368,8 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         generated = GeneratedFunction(symbol, fdef, dynamic, names, self.src.filename,
                                       self.fn.__qualname__, taken)
         generated.result_types = self.result_types
+        generated.returns_value = bool(self.scalar_types) and any(
+            r.value is not None for r in self.scalar_types.returns)
         generated.writeback = self.writeback    # the result tuple's attributes after it
         # the scalar types of each name (parallel loops: which reductions are exact)
         generated.name_types = dict(self.scalar_types.types) if self.scalar_types else {}
