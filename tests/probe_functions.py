@@ -75,3 +75,30 @@ def same_item_list_equal(x):
 
 def same_item_not_in(x, y):
     return x not in (y, x)
+
+
+def to_int64(a):
+    return np.int64(a)
+
+
+def to_int32(a):
+    return np.int32(a)
+
+
+def to_uint64(a):
+    return np.uint64(a)
+
+
+def to_int8(a):
+    return np.int8(a)
+
+
+def store_first(a, v):
+    a[0] = v
+    return a
+
+
+def halve_all(a):
+    for i in range(len(a)):
+        a[i] = a[i] / 2
+    return a

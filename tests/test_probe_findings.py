@@ -110,3 +110,41 @@ def test_one_nan_object_equals_itself_in_tuples_and_in_tests(function):
 
 def test_not_in_with_a_nan_object():
     _agree(pf.same_item_not_in, [(x, y) for x in _NANS for y in _NANS])
+
+
+def _edges(dtype):
+    info = np.iinfo(dtype)
+    out = []
+    for bound in (int(info.min), int(info.max)):
+        exact = float(bound)
+        out += [exact, np.nextafter(exact, -np.inf), np.nextafter(exact, np.inf),
+                float(bound) - 0.5, float(bound) + 0.5, float(bound - 1), float(bound + 1)]
+    return out + [0.0, -0.5, 0.99, float("nan"), float("inf"), -float("inf")]
+
+
+@pytest.mark.parametrize("function, dtype", [(pf.to_int64, np.int64), (pf.to_int32, np.int32),
+                                             (pf.to_uint64, np.uint64), (pf.to_int8, np.int8)])
+def test_numpy_int_types_from_python_floats_at_their_bounds(function, dtype):
+    # np.int64(-2.0 ** 63) is exact: the bound of the check was float(min) - 1.0, which
+    # rounds back to min for int64
+    edges = _edges(dtype)
+    _agree(function, [(x,) for x in edges] + [(np.float64(x),) for x in edges] +
+           [(np.float32(x),) for x in edges if abs(x) < 3e38])
+
+
+def test_numpy_floats_stored_into_uint64_arrays():
+    # NumPy's C cast is defined from 2**63 to 2**64 (compiled code said "undefined" there)
+    values = [2.0 ** 63, 1.5e19, 2.0 ** 64 - 2048, 2.0 ** 63 - 1024, 0.5, -1.0, -2.0 ** 63]
+    undefined = [2.0 ** 64, float("nan"), 1e30]
+    _agree(pf.store_first, [(np.array([1, 2], np.uint64), v) for v in values + undefined] +
+           [(np.array([1, 2], np.uint64), np.float64(v)) for v in values])
+    # C's cast of nan or beyond 2**64 is undefined (NumPy's value depends on the machine):
+    # with an effect (the store) compiled code cannot run again as Python, so it says so
+    jitted = tp.jit(pf.store_first)
+    for v in undefined:
+        a = np.array([1, 2], np.uint64)
+        with pytest.raises(OverflowError, match="undefined"):
+            jitted(a, np.float64(v))
+        assert a.tolist() == [1, 2]
+    _agree(pf.halve_all, [(np.array([2 ** 64 - 1, 4, 2 ** 63], np.uint64),),
+                          (np.array([7, 9], np.uint64),)])

@@ -26,6 +26,10 @@ UNDEFINED_STORE = ("a NumPy float outside the range NumPy converts through (int3
                     "stored into an unsigned array: C's conversion is undefined there, so NumPy's "
                     "value depends on the machine (graphjit)")
 
+UNDEFINED_CAST = ("a NumPy float outside the integer type's range (or nan) converted to it: C's "
+                  "conversion is undefined there, so NumPy's value depends on the machine "
+                  "(graphjit)")
+
 ROUND_INEXACT = ("round(x, n) where CPython's correctly rounded result needs more than "
                   "float64 arithmetic (n beyond +-22, or a huge x) (graphjit)")
 
@@ -62,6 +66,7 @@ NOT_REPRESENTABLE = (
     "int beyond int64 in compiled code (graphjit)",
     BY_PATH,
     UNDEFINED_STORE,
+    UNDEFINED_CAST,
     "an int from 2**53 in a value that is an int or a float by path: compiled code holds it in "
     "float64 (graphjit)",
     "a negative number to a fractional power is complex in Python; compiled code cannot "

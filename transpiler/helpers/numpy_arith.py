@@ -4,7 +4,7 @@ conversions of Python numbers to NumPy integer types, and the checks of stores i
 import numpy as np
 
 from ..ir import opaque
-from .messages import BY_PATH, UNDEFINED_STORE
+from .messages import BY_PATH, UNDEFINED_CAST, UNDEFINED_STORE
 from .python_arith import int_pow
 
 
@@ -323,6 +323,28 @@ def store_numpy_float_unsigned(x, low, high):
     if not low < x < high:
         raise OverflowError(UNDEFINED_STORE)
     return np.int64(x)
+
+
+def numpy_float_to_int_type(x, below, above):
+    """A NumPy float converted to a NumPy integer type (``np.uint8(np.float64(x))``): NumPy's
+    C cast truncates, and is undefined (NumPy warns, its value depends on the machine) for
+    nan and where the truncated value does not fit, that is where ``x <= below`` or
+    ``x >= above`` (the floats nearest the type's min - 1 and max + 1 outward): said so."""
+    if x != x or x <= below or x >= above:
+        raise OverflowError(UNDEFINED_CAST)
+    return x
+
+
+def store_numpy_float_uint64(x):
+    """A NumPy float stored into a uint64 array (NumPy's C cast, ``(npy_ulonglong)x``): below
+    2**63 through int64, as :func:`store_numpy_float_unsigned` (a negative value wraps); from
+    2**63 to 2**64 the value itself, which C defines (the truncated value is representable);
+    nan and beyond: undefined, said so."""
+    if -9223372036854777856.0 < x < 9223372036854775808.0:
+        return np.uint64(np.int64(x))
+    if 9223372036854775808.0 <= x < 18446744073709551616.0:
+        return np.uint64(x)
+    raise OverflowError(UNDEFINED_STORE)
 
 
 def fit_int(x, low, high):

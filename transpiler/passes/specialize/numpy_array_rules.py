@@ -8,7 +8,8 @@ from ...analysis.numpy_scalars import (array_plan, COMPARISONS, operand_dtype as
                                        UFUNCS)
 from ...analysis.static_values import constant_node, Static
 from ...helpers.numpy_arith import (
-    fit_int, store_float_checked, store_int_checked, store_numpy_float_unsigned)
+    fit_int, store_float_checked, store_int_checked, store_numpy_float_uint64,
+    store_numpy_float_unsigned)
 from .nodes import _as_load
 
 
@@ -227,6 +228,8 @@ class NumpyArrayRules:
                 value, self._np_cast(source_dtype.name, constant_node(int(low)), node),
                 self._np_cast(source_dtype.name, constant_node(int(high)), node)])
         # a float
+        if unsafe and not python and dtype.name == "uint64":
+            return self._call_helper(node, store_numpy_float_uint64, [value])
         if unsafe and not python:
             # C converts through int32 (into 8- and 16-bit integers, and int32) or int64
             bound = 2.0 ** 31 if dtype.itemsize <= 2 or dtype.name == "int32" else 2.0 ** 63

@@ -19,7 +19,7 @@ from ...helpers.math_checks import to_complex2
 from ...helpers.numpy_arith import (
     alike_int_pow, alike_pow, fit_int, int_uint64_sign, numpy_floordiv_int64, numpy_int_pow,
     numpy_lshift, numpy_maximum, numpy_minimum, numpy_rshift, numpy_sign,
-    python_to_int_dtype)
+    numpy_float_to_int_type, python_to_int_dtype)
 from ...helpers.python_arith import evaluated_then, python_divmod_int, python_gcd
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
 from ...number_rules import (ALIKE_BINOPS, NUMPY_SCALAR_BINOPS, numpy_complex_div,
@@ -303,11 +303,22 @@ class NumpyScalarRules:
                                               else -1.0e300),
                                 constant_node(int(info.max) + 1 if info.max < 2 ** 63 - 1
                                               else 1.0e300)]
-            else:
-                below, above = (constant_node(float(info.min) - 1.0),
-                                constant_node(float(info.max) + 1.0))
+            else:   # the floats nearest min - 1 and max + 1 outward: exact bounds (float(
+                # -2**63) - 1.0 rounds back to -2**63, which np.int64 takes)
+                below, above = (constant_node(_float_toward(int(info.min) - 1, -math.inf)),
+                                constant_node(_float_toward(int(info.max) + 1, math.inf)))
             value = self._call_helper(node, python_to_int_dtype, [
                 self._m(value, args[0]), below, above])
+            return gast.Call(func=self.materialize(Static(fn), node), args=[value],
+                             keywords=[])
+        if isinstance(fn, type) and issubclass(fn, np.integer) and len(args) == 1 and \
+                len(kinds[0]) == 1 and next(iter(kinds[0])).startswith("np:float"):
+            # a NumPy float into an integer type: C's cast, undefined beyond its range
+            info = np.iinfo(fn)
+            value = self._call_helper(node, numpy_float_to_int_type, [
+                self._m(self.expr(args[0]), args[0]),
+                constant_node(_float_toward(int(info.min) - 1, -math.inf)),
+                constant_node(_float_toward(int(info.max) + 1, math.inf))])
             return gast.Call(func=self.materialize(Static(fn), node), args=[value],
                              keywords=[])
         if fn is math.gcd and len(args) == 2 and known and not node.keywords and all(
@@ -496,3 +507,12 @@ def _strong_alike(name, every, ufunc):
             plans[1].loop, plans[1].result):
         return every
     return [{alike_pair(found)[1]} if k == merged[0] else found for k, found in enumerate(every)]
+
+
+def _float_toward(n, direction):
+    """The float nearest the int ``n`` on the side of ``direction`` (``-math.inf``: the
+    largest float <= n; ``math.inf``: the smallest float >= n)."""
+    value = float(n)
+    if (direction < 0 and value > n) or (direction > 0 and value < n):
+        value = math.nextafter(value, direction)
+    return value
