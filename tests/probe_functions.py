@@ -102,3 +102,15 @@ def halve_all(a):
     for i in range(len(a)):
         a[i] = a[i] / 2
     return a
+
+
+def round_two(x):
+    return np.round(x, 2)
+
+
+def round_none(x):
+    return np.round(x)
+
+
+def round_minus_one(x):
+    return np.round(x, -1)

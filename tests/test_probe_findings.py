@@ -148,3 +148,11 @@ def test_numpy_floats_stored_into_uint64_arrays():
         assert a.tolist() == [1, 2]
     _agree(pf.halve_all, [(np.array([2 ** 64 - 1, 4, 2 ** 63], np.uint64),),
                           (np.array([7, 9], np.uint64),)])
+
+
+@pytest.mark.parametrize("function", [pf.round_two, pf.round_none, pf.round_minus_one])
+def test_numpy_round_of_python_ints_is_numpys_int64(function):
+    # np.round(2**53 + 1, 2) is np.int64(2**53 + 1): Numba's went through float64
+    _agree(function, [(v,) for v in (2 ** 63 - 1, 2 ** 53 + 1, 123, -7, -2 ** 63, True, False,
+                                     np.int64(2 ** 63 - 1), np.bool_(True), 2.675,
+                                     np.float32(1.25), np.uint8(200), np.int8(-128))])

@@ -329,9 +329,12 @@ class NumpyScalarRules:
             return self._call_helper(node, python_gcd, [self.value(a) for a in args])
         if fn in (np.round, np.around) and 1 <= len(args) <= 2 and not node.keywords and \
                 len(kinds[0]) == 1 and (next(iter(kinds[0])).startswith("np:") or
-                                        kinds[0] == {"float"}):
-            return self._numpy_round(node, args, next(iter(kinds[0])),
-                                     kinds[1] if len(args) == 2 else {"int"})
+                                        kinds[0] <= {"float", "int", "bool"}):
+            # a Python int is NumPy's int64 (compiled code holds no larger one), a bool its
+            # bool_ (np.round(True) is np.True_): Numba's np.round goes through float64
+            kind = {"int": "np:int64", "bool": "np:bool"}.get(next(iter(kinds[0])),
+                                                               next(iter(kinds[0])))
+            return self._numpy_round(node, args, kind, kinds[1] if len(args) == 2 else {"int"})
         if fn is np.where and len(args) == 3 and not node.keywords and all(
                 len(k) == 1 and (next(iter(k)) in ("int", "float", "complex", "bool") or
                                  next(iter(k)).startswith("np:")) for k in kinds[1:]):
