@@ -114,3 +114,11 @@ def round_none(x):
 
 def round_minus_one(x):
     return np.round(x, -1)
+
+
+def same_type_three(x):
+    return type(x)(3)
+
+
+def same_type_of(x, v):
+    return type(x)(v)

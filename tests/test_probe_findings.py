@@ -156,3 +156,8 @@ def test_numpy_round_of_python_ints_is_numpys_int64(function):
     _agree(function, [(v,) for v in (2 ** 63 - 1, 2 ** 53 + 1, 123, -7, -2 ** 63, True, False,
                                      np.int64(2 ** 63 - 1), np.bool_(True), 2.675,
                                      np.float32(1.25), np.uint8(200), np.int8(-128))])
+
+
+def test_type_of_a_scalar_applied_keeps_its_numpy_type():
+    _agree(pf.same_type_three, [(x,) for x in _SCALARS])
+    _agree(pf.same_type_of, [(x, v) for x in _SCALARS for v in (3, 2.5, -1, 300, True)])

@@ -369,6 +369,15 @@ class ScalarTypes(ScalarMerges):
         typed = dtype_call(self, node)      # np.zeros(n, np.int8), a.astype("f4")
         if typed is not None:
             return typed
+        func = node.func
+        if isinstance(func, gast.Call) and len(func.args) == 1 and not func.keywords and \
+                isinstance(func.func, gast.Name) and self.resolve(func.func) is type and \
+                len(node.args) == 1 and not node.keywords:
+            # type(x)(v): x's own type applied, for a number (np.float64(1.5) -> np.float64)
+            kinds = self.of(func.args[0])
+            if kinds and all(k in ("int", "float", "bool", "complex") or k.startswith("np:")
+                             for k in kinds):
+                return set(kinds)
         if node.keywords and isinstance(node.func, gast.Name) and \
                 node.func.id in self.local_defs and self.callees is not None:
             return self._local_call(node, *self.local_defs[node.func.id])   # binds keywords
