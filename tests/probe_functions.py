@@ -122,3 +122,40 @@ def same_type_three(x):
 
 def same_type_of(x, v):
     return type(x)(v)
+
+
+def dict_of_powers(n):
+    d = {}
+    for i in range(n):
+        d[i] = 3 ** i
+    return d[n - 1]
+
+
+def dict_big_key(n):
+    d = {}
+    d[2 ** n] = 1
+    return len(d)
+
+
+def set_of_power(n):
+    s = set()
+    s.add(3 ** n)
+    return len(s)
+
+
+def dict_values_numpy(x):
+    d = {"a": np.float64(1.5), "b": np.float64(x)}
+    return d["a"], d["b"]
+
+
+def dict_built(n):
+    d = {}
+    for i in range(n):
+        d[i] = i * 2
+    return d
+
+
+def dict_holds_callers_array(a, n):
+    d = {"x": a}
+    d["x"][0] += 1.0
+    return 3 ** n

@@ -161,3 +161,30 @@ def test_numpy_round_of_python_ints_is_numpys_int64(function):
 def test_type_of_a_scalar_applied_keeps_its_numpy_type():
     _agree(pf.same_type_three, [(x,) for x in _SCALARS])
     _agree(pf.same_type_of, [(x, v) for x in _SCALARS for v in (3, 2.5, -1, 300, True)])
+
+
+def test_ints_beyond_int64_in_dicts_and_sets_the_function_made():
+    # a dict or set the function made changes nothing the caller sees: the call may run again
+    # as Python where an int leaves int64 (it raised OverflowError)
+    _agree(pf.dict_of_powers, [(5,), (50,), (3,), (41,)])
+    _agree(pf.dict_big_key, [(3,), (70,), (62,), (63,)])
+    _agree(pf.set_of_power, [(2,), (50,), (3,), (41,)])
+
+
+def test_a_dict_holding_the_callers_array_is_an_effect():
+    # d["x"][0] += 1.0 changes the caller's array: never run twice
+    jitted = tp.jit(pf.dict_holds_callers_array)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for n in (3, 50):
+            a = np.zeros(2)
+            try:
+                assert jitted(a, n) == 3 ** n
+            except OverflowError:
+                assert n == 50
+            assert a[0] == 1.0
+
+
+def test_dicts_made_in_the_function_returned_or_read():
+    _agree(pf.dict_values_numpy, [(1,), (2.5,), (np.float32(2),), (np.float64(3),)])
+    _agree(pf.dict_built, [(3,), (0,), (5,)])

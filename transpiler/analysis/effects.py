@@ -13,9 +13,10 @@ The check reads the generated module's source (names as emitted), conservatively
 - stores ``x[...] = v`` / ``x[...] op= v`` / ``x op= v`` only into arrays the same function
   created (``np.zeros``/``empty``/``ones``/``full``, their ``_like`` forms, ``arange``,
   ``.copy()``, an operator's result: ``x * 2.0``; ``x[...] op= v`` not into an operator's
-  result, which may hold the caller's objects) or lists it created (a display, a
-  comprehension, ``list(..)``), whose methods (``append`` and the others of
-  ``_LIST_METHODS``) change only that list; no attribute stores;
+  result, which may hold the caller's objects) or lists, dicts and sets it created (a
+  display, a comprehension, ``list(..)``, ``dict(..)``, ``set(..)``), whose methods
+  (``append``, ``add``, ``update`` and the others of ``_LIST_METHODS``) change only that
+  container; no attribute stores;
 - calls only to functions of the generated module, ``math``, NumPy functions outside
   ``np.random`` without keywords (``out=`` writes), the builtins below, and array methods
   that return new values.
@@ -26,6 +27,7 @@ from ..nodes import walk
 _PURE_BUILTINS = frozenset({"range", "len", "abs", "min", "max", "float", "int", "bool",
                             "enumerate", "zip", "reversed", "sum", "any", "all",
                             "round", "complex", "divmod", "pow", "isinstance", "tuple",
+                            "list", "dict", "set",
                             "ValueError", "OverflowError", "ZeroDivisionError", "IndexError",
                             "TypeError", "AssertionError", "RuntimeError", "KeyError",
                             "UnboundLocalError", "NameError"})
@@ -37,7 +39,10 @@ _FRESH = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like"
 # `out` (NumPy docs): `a.clip(lo, hi, out)` writes into out.
 # Methods of a list that change only that list (a list the function created: ``_fresh``).
 _LIST_METHODS = frozenset({"append", "insert", "extend", "pop", "clear", "reverse", "sort",
-                           "remove", "index", "count", "copy"})
+                           "remove", "index", "count", "copy",
+                           # and of a dict or set it created
+                           "add", "discard", "update", "setdefault", "get", "keys", "values",
+                           "items", "popitem"})
 _PURE_METHODS = {"sum": 2, "mean": 2, "min": 1, "max": 1, "copy": 1, "reshape": 99,
                  "astype": 99, "transpose": 99, "dot": 1, "item": 99, "ravel": 1, "flatten": 1,
                  "prod": 2, "std": 2, "var": 2, "all": 1, "any": 1, "argmax": 1, "argmin": 1,
@@ -173,11 +178,15 @@ def _fresh(fn, modules, lists_only=False, operators=True):
 
 
 def _creates_list(value, modules):
-    """A list display, comprehension or ``list(..)`` call: a new list (its elements may be
-    the caller's objects)."""
-    return isinstance(value, (ast.List, ast.ListComp)) or (
+    """A list, dict or set display, comprehension or ``list(..)``/``dict(..)``/``set(..)``
+    call: a new container (its elements may be the caller's objects)."""
+    return isinstance(value, (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set,
+                              ast.SetComp)) or (
         isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and
-        value.func.id == "list" and "list" not in modules)
+        value.func.id in _CONTAINERS and value.func.id not in modules)
+
+
+_CONTAINERS = ("list", "dict", "set")
 
 
 def _creates_array(value, modules, operators=True):
