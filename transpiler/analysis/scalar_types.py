@@ -333,6 +333,11 @@ class ScalarTypes(ScalarMerges):
                 value = self.resolve(node.value)    # an item of a static tuple
                 if isinstance(value, tuple) and -len(value) <= index < len(value):
                     return {type_of_value(value[index])}
+            if isinstance(node.value, gast.Name) and not isinstance(
+                    node.slice, (gast.Slice, gast.Tuple)):
+                elements = iterated_elements(self, node.value.id)   # out[0] of a list made
+                if elements is not None:
+                    return elements
             base = self.of(node.value)
             index = node.slice
             parts = index.elts if isinstance(index, gast.Tuple) else [index]
