@@ -159,3 +159,23 @@ def dict_holds_callers_array(a, n):
     d = {"x": a}
     d["x"][0] += 1.0
     return 3 ** n
+
+
+class Affine:
+    def __init__(self, k):
+        self.k = k
+
+    def apply(self, x):
+        return x * self.k + 1.0
+
+
+AFFINE_NUMPY = Affine(np.float64(2.0))
+AFFINE_PYTHON = Affine(2.0)
+
+
+def numpy_method(x):
+    return AFFINE_NUMPY.apply(x)
+
+
+def python_method(x):
+    return AFFINE_PYTHON.apply(x)

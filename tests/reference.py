@@ -21,14 +21,14 @@ def outcome(fn, args):
     return ("returned", result), args
 
 
-# Known gap (README, "Known gaps"): where a result is computed from what the scalar-type
-# analysis cannot type (the results of lambdas, nested and recursive functions, tuple items),
-# Numba boxes float64/int64/bool scalar results as Python float/int/bool where the plain call may
-# give np.float64/np.int64/np.bool_. The value and the dtype must still agree; only the Python scalar class may differ,
-# and only in this way, and only for the functions named here: every other result's box must
-# be plain's (graphjit tags a result that is a Python number on some paths, or falls back).
+# A former known gap: where a result is computed from what the scalar-type analysis cannot
+# type, Numba boxes float64/int64/bool scalar results as Python float/int/bool where the plain
+# call may give np.float64/np.int64/np.bool_. Such results are now checked against the compiled
+# overload's return type and run as Python (transpiler/result_box_check.py): the functions named
+# in LAX_BOXING may only differ in this way (none are left); every other result's box must be
+# plain's.
 _NUMBA_BOXING = {np.float64: float, np.int64: int, np.bool_: bool, np.complex128: complex}
-LAX_BOXING = {"undef_tuple_target"}            # the items of enumerate(a): not typed
+LAX_BOXING = set()     # none left: such a result is checked (transpiler/result_box_check.py)
 _lax = [False]
 
 

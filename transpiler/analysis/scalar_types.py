@@ -19,9 +19,7 @@ The merge checks (``problems``, ``weak_merges``, ``float_storage``, ``alike_tag`
 ``result_types``) are transpiler.analysis.scalar_merges; the type strings and the sampling of
 result types transpiler.analysis.scalar_kinds.
 """
-import math
 import operator
-import warnings
 
 import gast
 import numpy as np
@@ -35,6 +33,8 @@ from .call_binding import positional_call
 from .dtype_calls import dtype_call
 from .numba_callees import is_numba_dispatcher, result_kinds
 from .list_results import iterated_elements
+from .derived_types import (applied_type, list_item_types, part_types, sequence_compare_types,
+                            sequences_compared)
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
 from ..nodes import child_nodes, walk
 
@@ -63,12 +63,6 @@ def _bind(defs, node, target, value):
     else:
         for name in _stores(target):
             defs.setdefault(name.id, []).append((node, None))
-
-
-def _display(node):
-    """Whether ``node`` is a tuple or list display without a starred item."""
-    return isinstance(node, (gast.Tuple, gast.List)) and not any(
-        isinstance(e, gast.Starred) for e in node.elts)
 
 
 class ScalarTypes(ScalarMerges):
@@ -220,29 +214,6 @@ class ScalarTypes(ScalarMerges):
             return out
         return set(self.of(value))
 
-    def _sequence_compare(self, node):
-        """The types of a comparison of two tuple or list displays (CPython
-        ``Objects/tupleobject.c``, ``tuplerichcompare``): ``==`` and ``!=`` give a bool; an
-        ordering gives the result of its first pair of items that are not equal (an
-        np.bool_ where one is a NumPy scalar) or, where every pair is, of the lengths (a
-        bool): which one depends on the values."""
-        op = node.ops[0]
-        if isinstance(op, (gast.Eq, gast.NotEq)):
-            return {"bool"}
-        if not isinstance(op, (gast.Lt, gast.LtE, gast.Gt, gast.GtE)):
-            return {UNKNOWN}
-        out = {"bool"}
-        for a, b in zip(node.left.elts, node.comparators[0].elts):
-            left, right = self.of(a), self.of(b)
-            if not left or not right:
-                return set()        # not known yet in the fixpoint (bottom)
-            if UNKNOWN in left or UNKNOWN in right or any(
-                    k.startswith("arr:") for k in left | right):
-                return {UNKNOWN}
-            out |= {"np:bool" if t.startswith("np:") or u.startswith("np:") else "bool"
-                    for t in left for u in right}
-        return out
-
     def _range(self, node):
         """Whether ``node`` is a call of the builtin ``range`` (its elements: Python ints)."""
         return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
@@ -270,15 +241,9 @@ class ScalarTypes(ScalarMerges):
                     return {"shape"}
                 if node.attr == "T":
                     return set(base)
-            if node.attr in ("real", "imag") and all(
-                    k in ("int", "float", "bool", "complex") or k.startswith("np:")
-                    for k in base):
-                # a number's part: its own type's (np.float64(1).real is an np.float64,
-                # np.complex64's a np.float32, True.real the int 1), as the sample gives it
-                try:
-                    return {type_of_value(getattr(sample(k), node.attr)) for k in base}
-                except (TypeError, ValueError, AttributeError):
-                    return {UNKNOWN}
+            parts = part_types(base, node.attr)     # x.real, x.imag of a number
+            if parts is not None:
+                return parts
             value = self.resolve(node)
             return {UNKNOWN if value is self.unknown else type_of_value(value)}
         if isinstance(node, gast.BinOp):
@@ -297,8 +262,8 @@ class ScalarTypes(ScalarMerges):
                 return {"bool"}
             return self._combine(_UNARY.get(type(node.op)), [self.of(node.operand)])
         if isinstance(node, gast.Compare):
-            if len(node.ops) == 1 and all(_display(x) for x in (node.left, node.comparators[0])):
-                return self._sequence_compare(node)
+            if sequences_compared(node):     # (a, 1) < (b, 2)
+                return sequence_compare_types(self, node)
             kinds = [self.of(node.left)] + [self.of(c) for c in node.comparators]
             if any(UNKNOWN in k or any(t.startswith("arr:") for t in k) for k in kinds):
                 return compared_arrays_kinds(kinds) if len(kinds) == 2 else {UNKNOWN}
@@ -333,11 +298,9 @@ class ScalarTypes(ScalarMerges):
                 value = self.resolve(node.value)    # an item of a static tuple
                 if isinstance(value, tuple) and -len(value) <= index < len(value):
                     return {type_of_value(value[index])}
-            if isinstance(node.value, gast.Name) and not isinstance(
-                    node.slice, (gast.Slice, gast.Tuple)):
-                elements = iterated_elements(self, node.value.id)   # out[0] of a list made
-                if elements is not None:
-                    return elements
+            elements = list_item_types(self, node)     # out[0] of a list made
+            if elements is not None:
+                return elements
             base = self.of(node.value)
             index = node.slice
             parts = index.elts if isinstance(index, gast.Tuple) else [index]
@@ -374,15 +337,9 @@ class ScalarTypes(ScalarMerges):
         typed = dtype_call(self, node)      # np.zeros(n, np.int8), a.astype("f4")
         if typed is not None:
             return typed
-        func = node.func
-        if isinstance(func, gast.Call) and len(func.args) == 1 and not func.keywords and \
-                isinstance(func.func, gast.Name) and self.resolve(func.func) is type and \
-                len(node.args) == 1 and not node.keywords:
-            # type(x)(v): x's own type applied, for a number (np.float64(1.5) -> np.float64)
-            kinds = self.of(func.args[0])
-            if kinds and all(k in ("int", "float", "bool", "complex") or k.startswith("np:")
-                             for k in kinds):
-                return set(kinds)
+        applied = applied_type(self, node)      # type(x)(v)
+        if applied is not None:
+            return applied
         if node.keywords and isinstance(node.func, gast.Name) and \
                 node.func.id in self.local_defs and self.callees is not None:
             return self._local_call(node, *self.local_defs[node.func.id])   # binds keywords
@@ -530,26 +487,6 @@ class ScalarTypes(ScalarMerges):
         if not self.of(node):
             return "bottom"
         return self._tuples.get(id(node))
-
-    def items_of(self, node):
-        """The item types of a call giving a tuple (``divmod``, ``np.divmod``, ``math.frexp``,
-        ``math.modf``) on operands of one type each, as a tuple of frozensets; else None."""
-        if not isinstance(node, gast.Call) or node.keywords or not isinstance(
-                node.func, (gast.Name, gast.Attribute)):
-            return None
-        fn = self.resolve(node.func)
-        if fn not in (divmod, np.divmod, math.frexp, math.modf):
-            return None
-        kinds = [self.of(a) for a in node.args]
-        if not all(len(k) == 1 and not k & {UNKNOWN, CALL} for k in kinds):
-            return None
-        try:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                result = fn(*[sample(next(iter(k))) for k in kinds])
-        except Exception:  # noqa: BLE001 - no result type known
-            return None
-        return tuple(frozenset({type_of_value(v)}) for v in result)
 
     def _static(self, node):
         """Whether ``node`` is a static name or attribute chain (a module, a global)."""

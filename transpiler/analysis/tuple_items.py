@@ -2,9 +2,13 @@
 (``ScalarTypes``, whose methods these are: analysis/scalar_merges.py binds them): a user or
 nested function's tuple result (``s, n = helper(x)``, ``return helper(x)``), a local bound
 from one, and the result's types item by item."""
-import gast
+import math
+import warnings
 
-from .scalar_kinds import UNKNOWN
+import gast
+import numpy as np
+
+from .scalar_kinds import CALL, UNKNOWN, sample, type_of_value
 from ..nodes import walk
 
 
@@ -25,6 +29,27 @@ def untyped_tuple_item(self, value):
                 if isinstance(held, tuple) and held[0] == "item" and held[2] is None:
                     return f"'{node.id}'"     # `a, (b, c) = helper(x)`
     return None
+
+def items_of(self, node):
+    """The item types of a call giving a tuple (``divmod``, ``np.divmod``, ``math.frexp``,
+    ``math.modf``) on operands of one type each, as a tuple of frozensets; else None."""
+    if not isinstance(node, gast.Call) or node.keywords or not isinstance(
+            node.func, (gast.Name, gast.Attribute)):
+        return None
+    fn = self.resolve(node.func)
+    if fn not in (divmod, np.divmod, math.frexp, math.modf):
+        return None
+    kinds = [self.of(a) for a in node.args]
+    if not all(len(k) == 1 and not k & {UNKNOWN, CALL} for k in kinds):
+        return None
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            result = fn(*[sample(next(iter(k))) for k in kinds])
+    except Exception:  # noqa: BLE001 - no result type known
+        return None
+    return tuple(frozenset({type_of_value(v)}) for v in result)
+
 
 def value_items(self, node):
     """The item types of a tuple value that is not a display: a call's tuple result

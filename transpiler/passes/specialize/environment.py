@@ -231,6 +231,11 @@ class Environment:
                     value = inspect.getattr_static(base, node.attr)
                 except AttributeError:
                     return UNKNOWN
+                if isinstance(value, types.FunctionType) and node.attr not in getattr(
+                        base, "__dict__", {}):
+                    # a method defined in its class: bound here (binding a plain function
+                    # runs no user code), so that its result is typed (callee_types)
+                    return types.MethodType(value, base)
                 return UNKNOWN if hasattr(type(value), "__get__") else value
         return UNKNOWN
 
