@@ -325,14 +325,27 @@ def store_numpy_float_unsigned(x, low, high):
     return np.int64(x)
 
 
-def numpy_float_to_int_type(x, below, above):
-    """A NumPy float converted to a NumPy integer type (``np.uint8(np.float64(x))``): NumPy's
-    C cast truncates, and is undefined (NumPy warns, its value depends on the machine) for
-    nan and where the truncated value does not fit, that is where ``x <= below`` or
-    ``x >= above`` (the floats nearest the type's min - 1 and max + 1 outward): said so."""
-    if x != x or x <= below or x >= above:
+def numpy_float_to_int_type(x, low, high):
+    """A NumPy float converted to a NumPy integer type below 64 unsigned bits
+    (``np.int8(np.float64(300.0))``): NumPy's C cast, which truncates through int32 (into 8-
+    and 16-bit types and int32: ``(low, high)`` = (-2**31 - 1, 2**31)) or int64 (into int64
+    and uint32) and wraps (44 there); the caller converts the int64 returned. Outside that
+    range, and for nan, the cast is undefined (NumPy warns, its value depends on the
+    machine): said so (messages.UNDEFINED_CAST)."""
+    if not low < x < high:
         raise OverflowError(UNDEFINED_CAST)
-    return x
+    return np.int64(x)
+
+
+def numpy_float_to_uint64(x):
+    """A NumPy float converted to np.uint64: through int64 below 2**63 (a negative value
+    wraps), the value itself from 2**63 to 2**64 (C defines it: representable); nan and
+    beyond: undefined, said so (messages.UNDEFINED_CAST)."""
+    if -9223372036854777856.0 < x < 9223372036854775808.0:
+        return np.uint64(np.int64(x))
+    if 9223372036854775808.0 <= x < 18446744073709551616.0:
+        return np.uint64(x)
+    raise OverflowError(UNDEFINED_CAST)
 
 
 def store_numpy_float_uint64(x):

@@ -19,7 +19,7 @@ from ...helpers.math_checks import to_complex2
 from ...helpers.numpy_arith import (
     alike_int_pow, alike_pow, fit_int, int_uint64_sign, numpy_floordiv_int64, numpy_int_pow,
     numpy_lshift, numpy_maximum, numpy_minimum, numpy_rshift, numpy_sign,
-    numpy_float_to_int_type, python_to_int_dtype)
+    numpy_float_to_int_type, numpy_float_to_uint64, python_to_int_dtype)
 from ...helpers.python_arith import evaluated_then, python_divmod_int, python_gcd
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
 from ...number_rules import (ALIKE_BINOPS, NUMPY_SCALAR_BINOPS, numpy_complex_div,
@@ -313,12 +313,17 @@ class NumpyScalarRules:
                              keywords=[])
         if isinstance(fn, type) and issubclass(fn, np.integer) and len(args) == 1 and \
                 len(kinds[0]) == 1 and next(iter(kinds[0])).startswith("np:float"):
-            # a NumPy float into an integer type: C's cast, undefined beyond its range
-            info = np.iinfo(fn)
-            value = self._call_helper(node, numpy_float_to_int_type, [
-                self._m(self.expr(args[0]), args[0]),
-                constant_node(_float_toward(int(info.min) - 1, -math.inf)),
-                constant_node(_float_toward(int(info.max) + 1, math.inf))])
+            # a NumPy float into an integer type: C's cast (through int32 or int64, as a
+            # store into an array of the type: numpy_array_rules), undefined beyond that
+            value = self._m(self.expr(args[0]), args[0])
+            if fn is np.uint64:
+                value = self._call_helper(node, numpy_float_to_uint64, [value])
+            else:
+                bound = 2.0 ** 31 if np.dtype(fn).itemsize <= 2 or fn is np.int32 else \
+                    2.0 ** 63
+                value = self._call_helper(node, numpy_float_to_int_type, [
+                    value, constant_node(-bound - (1.0 if bound < 2 ** 53 else 2048.0)),
+                    constant_node(bound)])
             return gast.Call(func=self.materialize(Static(fn), node), args=[value],
                              keywords=[])
         if fn is math.gcd and len(args) == 2 and known and not node.keywords and all(
