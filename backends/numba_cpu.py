@@ -335,6 +335,10 @@ def _converter(numba_type):
 def _reboxer(numba_type):
     from numba.core import types
     numba_type = types.unliteral(numba_type)
+    if isinstance(numba_type, types.Optional):     # a value or None (a loop's return)
+        inner = _reboxer(numba_type.type)
+        return _identity if inner is _identity else (
+            lambda value: value if value is None else inner(value))
     if isinstance(numba_type, types.BaseTuple):
         parts = [_reboxer(t) for t in numba_type]
         return lambda value: tuple(f(v) for f, v in zip(parts, value)) if isinstance(

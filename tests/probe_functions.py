@@ -179,3 +179,54 @@ def numpy_method(x):
 
 def python_method(x):
     return AFFINE_PYTHON.apply(x)
+
+
+def dict_item_iadd(arr):
+    d = {0: arr}
+    v = d[0]
+    v += 1
+    return 0
+
+
+def dict_values_iadd(arr):
+    d = {0: arr}
+    for v in d.values():
+        v += 1
+    return 0
+
+
+def literal_dict(x):
+    return {"a": x, "b": 2}
+
+
+def literal_dict_in_tuple(x):
+    d = {"a": x, "b": x * 2}
+    return (d, 1)
+
+
+def set_of_two(x):
+    return {x, x + 1.0}
+
+
+def zip_pair(x, y):
+    for a, b in zip((x,), (y,)):
+        return a, b
+
+
+class Counted:
+    reads = 0
+
+    @property
+    def k(self):
+        Counted.reads += 1
+        return 2.0
+
+    def helper(self, x):
+        return x * self.k
+
+
+COUNTED = Counted()
+
+
+def counted_method(x):
+    return COUNTED.helper(x)

@@ -199,3 +199,41 @@ def test_a_global_objects_method_result_has_the_plain_calls_type(function):
         with warnings.catch_warnings():
             warnings.simplefilter("error", tp.FallbackWarning)
             assert tp.jit(function)(1.5) == 4.0      # compiled: its result type is known
+
+
+def test_an_array_from_a_dict_updated_in_place_is_the_callers():
+    # `v = d[0]; v += 1` updates the caller's array in Python (compiled code rebound v)
+    for function in (pf.dict_item_iadd, pf.dict_values_iadd):
+        _agree(function, [(np.zeros(2),), (np.arange(3),)])
+
+
+def test_dicts_sets_and_optional_tuples_returned():
+    # a literal-keyed dict of mixed values (Numba could not box it: TypeError, SystemError),
+    # a set's float32 elements (boxed as Python floats), a tuple returned from a loop (an
+    # Optional tuple: its float32 item was not re-boxed)
+    _agree(pf.literal_dict, [(1.5,), (True,), (np.float32(2),), (3,)])
+    _agree(pf.literal_dict_in_tuple, [(True,), (1.5,), (np.float32(2),)])
+    _agree(pf.set_of_two, [(np.float32(2),), (2.0,), (np.float64(2),), (np.int32(3),)])
+    _agree(pf.zip_pair, [(np.float32(2), 1.0), (1.0, np.float32(2)), (np.int16(3), 2)])
+
+
+def test_a_property_of_a_static_object_runs_only_when_the_code_does():
+    # the callee analysis read self.k with getattr: the property ran at transpile time
+    Counted = pf.Counted
+    start = Counted.reads
+    assert pf.counted_method(1.5) == 3.0
+    plain_reads = Counted.reads - start
+    start = Counted.reads
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        assert tp.jit(pf.counted_method)(1.5) == 3.0
+    assert Counted.reads - start <= plain_reads + 2   # guards may read it (a known gap)
+
+
+def test_a_fallback_for_argument_types_warns_at_every_call():
+    jitted = tp.jit(pf.literal_dict)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            assert jitted(True) == {"a": True, "b": 2}
+    assert len([w for w in caught if w.category is tp.FallbackWarning]) == 3

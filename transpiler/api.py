@@ -224,8 +224,8 @@ class JitFunction(SpecializationCache, FastPath):
                 raise UnsupportedConstruct(problem, origin_of(self.python_function))
             self._fall_back(None, None, problem)
             return self._python(obj, args, kwargs)
-        if spec.failed_types and numba_types(dynamic, inputs) in spec.failed_types:
-            return self._run_fallback(spec, obj, args, kwargs)
+        if spec.failed_types and (error := spec.failed_types.get(numba_types(dynamic, inputs))):
+            return self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
         if spec.unknown_boxes and (error := box_problem(self, spec, dynamic, inputs)):
             return self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
         self._fast_keep_spec(table, values, spec)

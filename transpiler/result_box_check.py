@@ -70,8 +70,7 @@ def result_box_problem(function, types, paths):
         return None
     for path in paths:
         numba_type = cres.signature.return_type
-        for index in path:
-            numba_type = _unliteral(numba_type)
+        for index in path:      # (not unliteral'd: a literal-keyed dict item stays one)
             if not _is_tuple(numba_type) or index >= len(numba_type):
                 break
             numba_type = numba_type[index]
@@ -84,31 +83,38 @@ def result_box_problem(function, types, paths):
     return None
 
 
-def _unliteral(numba_type):
-    from numba.core import types
-    return types.unliteral(numba_type)
-
-
 def _is_tuple(numba_type):
     from numba.core import types
     return isinstance(numba_type, types.BaseTuple)
 
 
-def _ambiguous(numba_type):
-    """What in a value of ``numba_type`` Numba boxes unlike the plain call may, or None."""
+def _ambiguous(numba_type, nested=False):
+    """What in a value of ``numba_type`` Numba boxes unlike the plain call may, or None.
+    ``nested``: inside a set, where no scalar is re-boxed (a float32 element comes back a
+    Python float too); the result and its tuples' items are re-boxed where their Numba type
+    says which (backends/numba_cpu.py: float32 and the other types Python has not)."""
     from numba.core import types
+    if isinstance(numba_type, (types.DictType, types.LiteralStrKeyDict)):
+        # (unliteral would make a literal-keyed dict a named tuple)
+        return "a dict (Numba returns a numba.typed.Dict or cannot box it)"
+    if isinstance(numba_type, types.BaseTuple) and not isinstance(numba_type, types.Literal):
+        return next((p for p in (_ambiguous(t, nested) for t in numba_type)
+                     if p is not None), None)
     numba_type = types.unliteral(numba_type)
     if isinstance(numba_type, types.Optional):
-        return _ambiguous(numba_type.type)
-    if isinstance(numba_type, types.BaseTuple):
-        return next((p for p in map(_ambiguous, numba_type) if p is not None), None)
+        return _ambiguous(numba_type.type, nested)
     if isinstance(numba_type, types.DictType):
-        return "a dict (Numba returns a numba.typed.Dict)"
+        return "a dict (Numba returns a numba.typed.Dict or cannot box it)"
+    if isinstance(numba_type, types.BaseTuple):
+        return next((p for p in (_ambiguous(t, nested) for t in numba_type)
+                     if p is not None), None)
     if isinstance(numba_type, types.ListType):
         return "a list (Numba returns a numba.typed.List)"
     if isinstance(numba_type, types.Set):
-        inner = _ambiguous(numba_type.dtype)
+        inner = _ambiguous(numba_type.dtype, True)
         return None if inner is None else f"a set of {inner}"
+    if nested and isinstance(numba_type, (types.Number, types.Boolean)):
+        return f"a {numba_type} (boxed as a Python number inside a set)"
     # (a reflected list's elements: analysis.list_results refuses the lists whose elements
     # may be NumPy scalars or cannot be typed)
     python = _AMBIGUOUS.get(str(numba_type))

@@ -238,7 +238,13 @@ def _resolver(fn, locals_, own=None):
         import gast
         if own is not None and isinstance(node, gast.Attribute) and isinstance(
                 node.value, gast.Name) and node.value.id == own[0]:
-            return getattr(own[1], node.attr, _UNKNOWN)     # self.factor
+            # self.factor, read without running a property or other descriptor (the
+            # analyses only need its type; a property's code runs when the code does)
+            try:
+                value = inspect.getattr_static(own[1], node.attr)
+            except AttributeError:
+                return _UNKNOWN
+            return _UNKNOWN if hasattr(type(value), "__get__") else value
         if isinstance(node, gast.Name):
             if own is not None and node.id == own[0]:
                 return own[1]

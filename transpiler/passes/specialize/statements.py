@@ -14,6 +14,11 @@ from ...helpers.numpy_calls import (masked_items, masked_store_items, masked_sto
 from .nodes import _as_load, _cannot_raise, _load, _pure, _store
 from .python_number_rules import _CHECKED_BINOPS
 from .refusals import _UNSUPPORTED_STMTS
+from ...analysis.scalar_kinds import UNKNOWN
+
+_OPS = {gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.Div: "/", gast.FloorDiv: "//",
+        gast.Mod: "%", gast.Pow: "**", gast.BitAnd: "&", gast.BitOr: "|", gast.BitXor: "^",
+        gast.LShift: "<<", gast.RShift: ">>", gast.MatMult: "@"}
 from ...nodes import walk
 
 _TERMINATORS = (gast.Return, gast.Raise, gast.Break, gast.Continue)
@@ -314,6 +319,13 @@ class Statements:
             call = self._checked_binop(node, node.op, like, value, source, node.value)
             if call is not None:
                 return [gast.Assign(targets=[target], value=call, type_comment=None)]
+        if isinstance(target, gast.Name) and self.fidelity and self.scalar_types is not None \
+                and self.scalar_types.of(node.target) == {UNKNOWN}:
+            # `v = d[0]; v += 1`: an array updates in place (the caller's, through an alias),
+            # a number rebinds; which one, compiled code cannot tell here
+            self.fail(node, f"'{target.id} {_OPS.get(type(node.op), '?')}= ...' of a value "
+                            "whose type is not known here: an array would be updated in place, "
+                            "a number rebound")
         if isinstance(target, gast.Name) and self._may_be_python_int(
                 node.op, [current, value], [node.target, node.value]):
             return [gast.Assign(targets=[target], value=self._checked_int(
