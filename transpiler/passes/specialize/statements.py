@@ -320,7 +320,8 @@ class Statements:
             if call is not None:
                 return [gast.Assign(targets=[target], value=call, type_comment=None)]
         if isinstance(target, gast.Name) and self.fidelity and self.scalar_types is not None \
-                and self.scalar_types.of(node.target) == {UNKNOWN}:
+                and self.scalar_types.of(node.target) == {UNKNOWN} and \
+                target.id not in self.scalar_types.params:   # (a parameter: typed per call)
             # `v = d[0]; v += 1`: an array updates in place (the caller's, through an alias),
             # a number rebinds; which one, compiled code cannot tell here
             self.fail(node, f"'{target.id} {_OPS.get(type(node.op), '?')}= ...' of a value "
