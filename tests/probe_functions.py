@@ -230,3 +230,27 @@ COUNTED = Counted()
 
 def counted_method(x):
     return COUNTED.helper(x)
+
+
+def held_tuple_in(x):
+    t = (x, 2.0)
+    return 1 if x in t else 0
+
+
+def held_tuples_equal(x):
+    t = (x,)
+    u = (x,)
+    return 1 if t == u else 0
+
+
+def held_tuple_le_itself(x):
+    t = (x, 1.0)
+    return 1 if t <= t else 0
+
+
+def held_tuple_items_in(x):
+    t = (x, 2.0, 3.0)
+    for i in range(3):
+        if t[i] in t:
+            return i
+    return -1

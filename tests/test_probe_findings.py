@@ -237,3 +237,13 @@ def test_a_fallback_for_argument_types_warns_at_every_call():
         for _ in range(3):
             assert jitted(True) == {"a": True, "b": 2}
     assert len([w for w in caught if w.category is tp.FallbackWarning]) == 3
+
+
+@pytest.mark.parametrize("function", [pf.held_tuple_in, pf.held_tuples_equal,
+                                      pf.held_tuple_le_itself, pf.held_tuple_items_in])
+def test_one_nan_object_in_a_tuple_held_by_a_name(function):
+    # t = (x, 2.0); x in t: the tuple's items are checked (t[0], t[1]), as a display's are
+    _agree(function, [(x,) for x in _NANS])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        tp.jit(function)(1.0)        # no NaN: compiled

@@ -199,11 +199,12 @@ class Expressions:
                 self.scalar_types is None or not self.fidelity:
             return []
         op, right = node.ops[0], node.comparators[0]
-        if isinstance(op, (gast.In, gast.NotIn)) and _display(right):
-            items = [node.left] + right.elts
+        left_items, right_items = self._held_items(node.left), self._held_items(right)
+        if isinstance(op, (gast.In, gast.NotIn)) and right_items is not None:
+            items = [node.left] + right_items
         elif isinstance(op, (gast.Eq, gast.NotEq, gast.Lt, gast.LtE, gast.Gt, gast.GtE)) and \
-                _display(node.left) and _display(right):
-            items = node.left.elts + right.elts
+                left_items is not None and right_items is not None:
+            items = left_items + right_items
         else:
             return []
         found = [item for item in items if _may_be_nan(self.scalar_types.of(item)) and not (
@@ -213,6 +214,23 @@ class Expressions:
                             "item that is not a name or arithmetic of names: Python compares "
                             "a NaN object as equal to itself, compiled code cannot tell")
         return found
+
+    def _held_items(self, node):
+        """The items of ``node`` as expressions: a tuple or list display's, or, for a name
+        whose one definition is a tuple display (``t = (x, 2.0)``; not a parameter), ``t[0]``,
+        ``t[1]``... (what the tuple holds, whatever happened to ``x`` since); else None."""
+        if _display(node):
+            return list(node.elts)
+        if not isinstance(node, gast.Name):
+            return None
+        found = self.scalar_types.definitions.get(node.id, ())
+        if len(found) != 1 or not isinstance(found[0][1], gast.Tuple) or not _display(
+                found[0][1]):
+            return None
+        return [gast.Subscript(value=gast.Name(id=node.id, ctx=gast.Load(), annotation=None,
+                                               type_comment=None),
+                               slice=gast.Constant(value=k, kind=None), ctx=gast.Load())
+                for k in range(len(found[0][1].elts))]
 
     def _numpy_chain(self, node):
         """A chained comparison with a NumPy scalar operand (``a == b == c``) as the ``and``
