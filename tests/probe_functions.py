@@ -254,3 +254,17 @@ def held_tuple_items_in(x):
         if t[i] in t:
             return i
     return -1
+
+
+def round_in_loop(a, digits):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += np.round(a[i], digits)
+    return s
+
+
+def round_two_in_loop(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += np.round(a[i], 2)
+    return s

@@ -247,3 +247,15 @@ def test_one_nan_object_in_a_tuple_held_by_a_name(function):
     with warnings.catch_warnings():
         warnings.simplefilter("error", tp.FallbackWarning)
         tp.jit(function)(1.0)        # no NaN: compiled
+
+
+def test_numpy_round_inside_a_loop_compiles_and_is_numpys():
+    # NumPy's power_of_ten helper returned early: inlined in a loop with the digits constant,
+    # Numba's branch pruning left its result undefined (TypingError: the loop ran as Python)
+    arrays = [np.array([1.234, 2.345, -3.455, 2.675, 1e300, 0.125]),
+              np.array([1.234, 2.345, 2.675], np.float32)]
+    _agree(pf.round_two_in_loop, [(a,) for a in arrays])
+    _agree(pf.round_in_loop, [(a, d) for a in arrays for d in (0, 1, 2, 9, 12, -1, -2)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        tp.jit(pf.round_two_in_loop)(arrays[0])          # compiled

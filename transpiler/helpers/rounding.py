@@ -92,12 +92,15 @@ def python_round_digits(x, n):
 
 def _numpy_power_of_ten(n):
     """NumPy's power_of_ten (numpy/_core/src/multiarray/calculation.c): exact to 1e8, then
-    multiplied by ten a step at a time (not 10.0 ** n: they differ from 1e23)."""
-    if n < 9:
-        return 10.0 ** n
+    multiplied by ten a step at a time (not 10.0 ** n: they differ from 1e23). One return:
+    inlined into a loop with ``n`` constant, an early return's flag left Numba's branch
+    pruning a result undefined on the pruned path (TypingError: the loop ran as Python)."""
     value = 1e9
-    for _ in range(n - 9):
-        value = value * 10.0
+    if n < 9:
+        value = 10.0 ** n
+    else:
+        for _ in range(n - 9):
+            value = value * 10.0
     return value
 
 
@@ -108,6 +111,8 @@ def numpy_round_digits(x, n):
     kind = type(x)
     if n >= 0:
         f = kind(_numpy_power_of_ten(n))
-        return kind(np.rint(x * f) / f)
-    f = kind(_numpy_power_of_ten(-n))
-    return kind(np.rint(x / f) * f)
+        result = kind(np.rint(x * f) / f)
+    else:                                   # (one return: see _numpy_power_of_ten)
+        f = kind(_numpy_power_of_ten(-n))
+        result = kind(np.rint(x / f) * f)
+    return result
