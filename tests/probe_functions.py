@@ -268,3 +268,27 @@ def round_two_in_loop(a):
     for i in range(a.shape[0]):
         s += np.round(a[i], 2)
     return s
+
+
+def scaled_by_default(x, k=np.float64(2.0)):
+    return x * k
+
+
+def scaled_by_float32_default(x, k=np.float32(0.1)):
+    return x * k
+
+
+def nan_default(x, k=np.float64("nan")):
+    return x + k
+
+
+def big_uint_default(x, k=np.uint64(2 ** 64 - 1)):
+    return k - x
+
+
+def calls_numpy_defaults(x):
+    return scaled_by_default(x), scaled_by_float32_default(x), nan_default(x)
+
+
+def calls_uint_default(x):
+    return big_uint_default(x)

@@ -259,3 +259,14 @@ def test_numpy_round_inside_a_loop_compiles_and_is_numpys():
     with warnings.catch_warnings():
         warnings.simplefilter("error", tp.FallbackWarning)
         tp.jit(pf.round_two_in_loop)(arrays[0])          # compiled
+
+
+def test_callees_with_numpy_scalar_defaults():
+    # a callee's default np.float64(2.0) is its type's constructor of the exact value in
+    # compiled code (it could not be used as a value: the function ran as Python)
+    _agree(pf.calls_numpy_defaults, [(x,) for x in (1.5, 3, np.float32(2), np.float64(2),
+                                                     np.int8(3), True, float("nan"))])
+    _agree(pf.calls_uint_default, [(np.uint64(5),), (5,), (np.uint8(1),), (np.uint64(0),)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tp.FallbackWarning)
+        tp.jit(pf.calls_uint_default)(np.uint64(5))      # compiled

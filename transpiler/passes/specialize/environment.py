@@ -249,6 +249,14 @@ class Environment:
                             "hold it as a uint64 or a float)")
         if is_scalar(value):
             return constant_node(value)
+        if isinstance(value, np.generic) and value.dtype.kind in "biufc" and \
+                value.dtype.name not in ("float16", "longdouble", "clongdouble"):
+            # a NumPy scalar (a callee's default np.float64(2.0)): its type's constructor
+            # of the exact Python value (.item() of a float32 is the float32 value exactly)
+            ref = library_reference(type(value))
+            if ref is not None:
+                call = self.materialize(Static(type(value)), node)
+                return gast.Call(func=call, args=[constant_node(value.item())], keywords=[])
         if value is Ellipsis:     # a[...] = v: Numba indexes with it
             return gast.Constant(value=Ellipsis, kind=None)
         ref = library_reference(value)
