@@ -375,7 +375,7 @@ def test_stores_into_integer_arrays_follow_numpy_setitem(dtype):
                 (kind_c, actual), _ = outcome(compiled, args)
             if kind_c == "raised" and actual is OverflowError and kind == "returned" and \
                     dtype.startswith("u") and isinstance(value, (float, np.floating)):
-                continue   # undefined in C: compiled code says so (store_numpy_float_unsigned)
+                continue   # undefined in C: compiled code says so (numpy_float_to_int_type)
             assert kind == kind_c, (fn.__name__, dtype, value, expected, actual)
             if kind == "raised":
                 assert expected is actual, (fn.__name__, dtype, value)

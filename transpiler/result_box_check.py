@@ -95,16 +95,12 @@ def _ambiguous(numba_type, nested=False):
     says which (backends/numba_cpu.py: float32 and the other types Python has not)."""
     from numba.core import types
     if isinstance(numba_type, (types.DictType, types.LiteralStrKeyDict)):
-        # (unliteral would make a literal-keyed dict a named tuple)
         return "a dict (Numba returns a numba.typed.Dict or cannot box it)"
-    if isinstance(numba_type, types.BaseTuple) and not isinstance(numba_type, types.Literal):
-        return next((p for p in (_ambiguous(t, nested) for t in numba_type)
-                     if p is not None), None)
-    numba_type = types.unliteral(numba_type)
+    if isinstance(numba_type, types.Literal):
+        # (a literal scalar only: unliteral would make a literal-keyed dict a named tuple)
+        numba_type = types.unliteral(numba_type)
     if isinstance(numba_type, types.Optional):
         return _ambiguous(numba_type.type, nested)
-    if isinstance(numba_type, types.DictType):
-        return "a dict (Numba returns a numba.typed.Dict or cannot box it)"
     if isinstance(numba_type, types.BaseTuple):
         return next((p for p in (_ambiguous(t, nested) for t in numba_type)
                      if p is not None), None)

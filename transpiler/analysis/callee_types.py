@@ -86,19 +86,19 @@ class CalleeTypes:
         if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
             # a method of an object (``layer.apply(x)``): its function, ``self`` that object
             bound, fn = fn.__self__, fn.__func__
-            arg_kinds = [{UNKNOWN}] + list(arg_kinds)   # (self: resolved, not typed)
         if self.depth >= _MAX_DEPTH or not isinstance(fn, types.FunctionType) or \
                 is_helper_module(fn.__module__):
             return None
         code = fn.__code__
-        missing = code.co_argcount - len(arg_kinds)
+        skip = 0 if bound is _NOT_BOUND else 1      # self: resolved to the object, not typed
+        missing = code.co_argcount - skip - len(arg_kinds)
         if 0 < missing <= len(fn.__defaults__ or ()):
             # the defaults of the parameters the call does not give (h(x) of h(x, k=2.0))
             arg_kinds = list(arg_kinds) + [{type_of_value(v)}
                                            for v in fn.__defaults__[-missing:]]
         if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR
                             | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR) or \
-                code.co_kwonlyargcount or code.co_argcount != len(arg_kinds):
+                code.co_kwonlyargcount or code.co_argcount != skip + len(arg_kinds):
             return None
         try:
             source = capture(fn)
@@ -106,10 +106,7 @@ class CalleeTypes:
             return None
         node = source.node
         params = [a.id for a in node.args.args]
-        if bound is not _NOT_BOUND:
-            if not params:
-                return None
-            own, params, arg_kinds = params[0], params[1:], arg_kinds[1:]
+        own, params = (params[0], params[1:]) if skip else (None, params)
         key = (code, id(bound), tuple(tuple(frozenset(i) for i in k) if isinstance(k, tuple)
                                       else frozenset(k) for k in arg_kinds))
         flat = []
@@ -132,8 +129,8 @@ class CalleeTypes:
                                        _MAX_COMBINATIONS + 1))
         if len(combos) > _MAX_COMBINATIONS:
             return None
-        resolve = _resolver(fn, local_names(node)) if bound is _NOT_BOUND else _resolver(
-            fn, local_names(node) - {own}, (own, bound))
+        resolve = _resolver(fn, local_names(node) - {own},
+                            None if own is None else (own, bound))
         return self._solve(key, lambda: self._analyse(node, params, combos, resolve, _UNKNOWN,
                                                       {}))
 

@@ -10,7 +10,7 @@ from .scalar_kinds import UNKNOWN, sample, type_of_value
 _NUMBERS = ("int", "float", "bool", "complex")
 
 
-def _display(node):
+def display(node):
     """Whether ``node`` is a tuple or list display without a starred item."""
     return isinstance(node, (gast.Tuple, gast.List)) and not any(
         isinstance(e, gast.Starred) for e in node.elts)
@@ -18,7 +18,7 @@ def _display(node):
 
 def sequences_compared(node):
     """Whether the Compare ``node`` is one comparison of two tuple or list displays."""
-    return len(node.ops) == 1 and _display(node.left) and _display(node.comparators[0])
+    return len(node.ops) == 1 and display(node.left) and display(node.comparators[0])
 
 
 def sequence_compare_types(analysis, node):

@@ -22,10 +22,6 @@ BY_PATH = ("an operation of a value that is a Python number on some paths and a 
            "on others where Python and NumPy differ (a division by zero, a shift out of range, "
            "an int beyond int64) (graphjit)")
 
-UNDEFINED_STORE = ("a NumPy float outside the range NumPy converts through (int32 or int64) "
-                    "stored into an unsigned array: C's conversion is undefined there, so NumPy's "
-                    "value depends on the machine (graphjit)")
-
 UNDEFINED_CAST = ("a NumPy float outside the integer type's range (or nan) converted to it: C's "
                   "conversion is undefined there, so NumPy's value depends on the machine "
                   "(graphjit)")
@@ -65,7 +61,6 @@ NOT_REPRESENTABLE = (
     USER_EXCEPTION,
     "int beyond int64 in compiled code (graphjit)",
     BY_PATH,
-    UNDEFINED_STORE,
     UNDEFINED_CAST,
     "an int from 2**53 in a value that is an int or a float by path: compiled code holds it in "
     "float64 (graphjit)",

@@ -4,7 +4,7 @@ conversions of Python numbers to NumPy integer types, and the checks of stores i
 import numpy as np
 
 from ..ir import opaque
-from .messages import BY_PATH, UNDEFINED_CAST, UNDEFINED_STORE
+from .messages import BY_PATH, UNDEFINED_CAST
 from .python_arith import int_pow
 
 
@@ -316,48 +316,27 @@ def store_float_checked(x, low, high):
     return x
 
 
-def store_numpy_float_unsigned(x, low, high):
-    """A NumPy float stored into an unsigned array: NumPy converts it to a signed integer
-    first (int32 for uint8/uint16, int64 for uint32/uint64: ``(low, high)``), then wraps.
-    Outside that range (and nan) C's conversion is undefined: said so, never guessed."""
-    if not low < x < high:
-        raise OverflowError(UNDEFINED_STORE)
-    return np.int64(x)
-
-
 def numpy_float_to_int_type(x, low, high):
-    """A NumPy float converted to a NumPy integer type below 64 unsigned bits
-    (``np.int8(np.float64(300.0))``): NumPy's C cast, which truncates through int32 (into 8-
-    and 16-bit types and int32: ``(low, high)`` = (-2**31 - 1, 2**31)) or int64 (into int64
-    and uint32) and wraps (44 there); the caller converts the int64 returned. Outside that
-    range, and for nan, the cast is undefined (NumPy warns, its value depends on the
-    machine): said so (messages.UNDEFINED_CAST)."""
+    """A NumPy float converted to a NumPy integer type below 64 unsigned bits, by a
+    constructor (``np.int8(np.float64(300.0))``) or a store into an array of it: NumPy's C
+    cast, which truncates through int32 (into 8- and 16-bit types and int32: ``(low, high)``
+    = (-2**31 - 1, 2**31)) or int64 (into int64 and uint32) and wraps (44 there); the caller
+    converts the int64 returned. Outside that range, and for nan, the cast is undefined (NumPy
+    warns, its value depends on the machine): said so (messages.UNDEFINED_CAST)."""
     if not low < x < high:
         raise OverflowError(UNDEFINED_CAST)
     return np.int64(x)
 
 
 def numpy_float_to_uint64(x):
-    """A NumPy float converted to np.uint64: through int64 below 2**63 (a negative value
-    wraps), the value itself from 2**63 to 2**64 (C defines it: representable); nan and
-    beyond: undefined, said so (messages.UNDEFINED_CAST)."""
+    """A NumPy float converted to np.uint64 (a constructor, a store): through int64 below 2**63
+    (a negative value wraps), the value itself from 2**63 to 2**64 (C defines it: the truncated
+    value is representable); nan and beyond: undefined, said so (messages.UNDEFINED_CAST)."""
     if -9223372036854777856.0 < x < 9223372036854775808.0:
         return np.uint64(np.int64(x))
     if 9223372036854775808.0 <= x < 18446744073709551616.0:
         return np.uint64(x)
     raise OverflowError(UNDEFINED_CAST)
-
-
-def store_numpy_float_uint64(x):
-    """A NumPy float stored into a uint64 array (NumPy's C cast, ``(npy_ulonglong)x``): below
-    2**63 through int64, as :func:`store_numpy_float_unsigned` (a negative value wraps); from
-    2**63 to 2**64 the value itself, which C defines (the truncated value is representable);
-    nan and beyond: undefined, said so."""
-    if -9223372036854777856.0 < x < 9223372036854775808.0:
-        return np.uint64(np.int64(x))
-    if 9223372036854775808.0 <= x < 18446744073709551616.0:
-        return np.uint64(x)
-    raise OverflowError(UNDEFINED_STORE)
 
 
 def fit_int(x, low, high):

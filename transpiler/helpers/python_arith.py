@@ -156,8 +156,8 @@ def python_int_truediv(x, y):
     ``Objects/longobject.c``, ``long_true_divide``). Numba converts each int to float64 first,
     which rounds twice once an int is beyond 2**53 (``(2**63 - 512) / 10``: one ulp off).
     Within 2**53 both conversions are exact and the IEEE division rounds once, as CPython's own
-    fast path does; beyond, raises OverflowError (messages.INT_TRUEDIV_INEXACT) (an effect-free call runs
-    again as Python). ``y == 0`` raises ZeroDivisionError, as Python does."""
+    fast path does; beyond, raises OverflowError (messages.INT_TRUEDIV_INEXACT: an effect-free
+    call runs again as Python). ``y == 0`` raises ZeroDivisionError, as Python does."""
     if -9007199254740992 <= x <= 9007199254740992 and \
             -9007199254740992 <= y <= 9007199254740992:
         return float(x) / float(y)

@@ -253,10 +253,8 @@ class Environment:
                 value.dtype.name not in ("float16", "longdouble", "clongdouble"):
             # a NumPy scalar (a callee's default np.float64(2.0)): its type's constructor
             # of the exact Python value (.item() of a float32 is the float32 value exactly)
-            ref = library_reference(type(value))
-            if ref is not None:
-                call = self.materialize(Static(type(value)), node)
-                return gast.Call(func=call, args=[constant_node(value.item())], keywords=[])
+            return gast.Call(func=self.materialize(Static(type(value)), node),
+                             args=[constant_node(value.item())], keywords=[])
         if value is Ellipsis:     # a[...] = v: Numba indexes with it
             return gast.Constant(value=Ellipsis, kind=None)
         ref = library_reference(value)

@@ -7,6 +7,7 @@ import copy
 import gast
 
 from ...analysis.static_values import BINOPS, CMPOPS, is_scalar, Static, UNARYOPS
+from ...analysis.derived_types import display as _display
 from ...analysis.scalar_kinds import UNKNOWN as UNKNOWN_KIND
 from ...helpers.python_arith import identity_exact
 from .nodes import _Converted, _pure
@@ -277,12 +278,6 @@ class Expressions:
 
     def _m(self, result, node):
         return self.materialize(result, node) if isinstance(result, Static) else result
-
-
-def _display(node):
-    """Whether ``node`` is a tuple or list display without a starred item."""
-    return isinstance(node, (gast.Tuple, gast.List)) and not any(
-        isinstance(e, gast.Starred) for e in node.elts)
 
 
 def _may_be_nan(kinds):

@@ -8,8 +8,8 @@ from ...analysis.numpy_scalars import (array_plan, COMPARISONS, operand_dtype as
                                        UFUNCS)
 from ...analysis.static_values import constant_node, Static
 from ...helpers.numpy_arith import (
-    fit_int, store_float_checked, store_int_checked, store_numpy_float_uint64,
-    store_numpy_float_unsigned)
+    fit_int, numpy_float_to_int_type, numpy_float_to_uint64, store_float_checked,
+    store_int_checked)
 from .nodes import _as_load
 
 
@@ -228,15 +228,21 @@ class NumpyArrayRules:
                 value, self._np_cast(source_dtype.name, constant_node(int(low)), node),
                 self._np_cast(source_dtype.name, constant_node(int(high)), node)])
         # a float
-        if unsafe and not python and dtype.name == "uint64":
-            return self._call_helper(node, store_numpy_float_uint64, [value])
         if unsafe and not python:
-            # C converts through int32 (into 8- and 16-bit integers, and int32) or int64
-            bound = 2.0 ** 31 if dtype.itemsize <= 2 or dtype.name == "int32" else 2.0 ** 63
-            return self._call_helper(node, store_numpy_float_unsigned, [
-                value, constant_node(-bound - (1.0 if bound < 2 ** 53 else 2048.0)),
-                constant_node(bound)])
+            return self._numpy_float_cast(node, dtype, value)
         return self._store_float_check(node, dtype, value)
+
+    def _numpy_float_cast(self, node, dtype, value):
+        """``value`` (a NumPy float) converted to the integer ``dtype`` as NumPy's C cast does,
+        for a store into an array or a constructor (``np.int8(f)``): through int32 (into 8-
+        and 16-bit integers, and int32) or int64, uint64 directly from 2**63; undefined
+        beyond (helpers.numpy_arith.numpy_float_to_int_type, numpy_float_to_uint64)."""
+        if dtype.name == "uint64":
+            return self._call_helper(node, numpy_float_to_uint64, [value])
+        bound = 2.0 ** 31 if dtype.itemsize <= 2 or dtype.name == "int32" else 2.0 ** 63
+        return self._call_helper(node, numpy_float_to_int_type, [
+            value, constant_node(-bound - (1.0 if bound < 2 ** 53 else 2048.0)),
+            constant_node(bound)])
 
     def _store_float_check(self, node, dtype, value, check=store_float_checked):
         """``value`` (a float) stored into an integer ``dtype`` array as ``int()`` converts

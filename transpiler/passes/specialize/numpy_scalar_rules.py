@@ -19,7 +19,7 @@ from ...helpers.math_checks import to_complex2
 from ...helpers.numpy_arith import (
     alike_int_pow, alike_pow, fit_int, int_uint64_sign, numpy_floordiv_int64, numpy_int_pow,
     numpy_lshift, numpy_maximum, numpy_minimum, numpy_rshift, numpy_sign,
-    numpy_float_to_int_type, numpy_float_to_uint64, python_to_int_dtype)
+    python_to_int_dtype)
 from ...helpers.python_arith import evaluated_then, python_divmod_int, python_gcd
 from ...helpers.rounding import checked_round, numpy_round_digits, python_round_digits
 from ...number_rules import (ALIKE_BINOPS, NUMPY_SCALAR_BINOPS, numpy_complex_div,
@@ -315,15 +315,8 @@ class NumpyScalarRules:
                 len(kinds[0]) == 1 and next(iter(kinds[0])).startswith("np:float"):
             # a NumPy float into an integer type: C's cast (through int32 or int64, as a
             # store into an array of the type: numpy_array_rules), undefined beyond that
-            value = self._m(self.expr(args[0]), args[0])
-            if fn is np.uint64:
-                value = self._call_helper(node, numpy_float_to_uint64, [value])
-            else:
-                bound = 2.0 ** 31 if np.dtype(fn).itemsize <= 2 or fn is np.int32 else \
-                    2.0 ** 63
-                value = self._call_helper(node, numpy_float_to_int_type, [
-                    value, constant_node(-bound - (1.0 if bound < 2 ** 53 else 2048.0)),
-                    constant_node(bound)])
+            value = self._numpy_float_cast(node, np.dtype(fn),
+                                           self._m(self.expr(args[0]), args[0]))
             return gast.Call(func=self.materialize(Static(fn), node), args=[value],
                              keywords=[])
         if fn is math.gcd and len(args) == 2 and known and not node.keywords and all(
