@@ -270,3 +270,25 @@ def test_callees_with_numpy_scalar_defaults():
     with warnings.catch_warnings():
         warnings.simplefilter("error", tp.FallbackWarning)
         tp.jit(pf.calls_uint_default)(np.uint64(5))      # compiled
+
+
+def test_sixteen_threads_through_the_result_check_and_the_new_rules():
+    # one jitted object per function, every thread calling it with other kinds in turn: the
+    # result check's per-overload decisions (boxes_checked, failed_types) under contention
+    from reference import errors_in_threads
+    cases = [(pf.dict_values_numpy, [(1,), (2.5,), (np.float32(2),), (np.float64(3),)]),
+             (pf.same_type_three, [(x,) for x in _SCALARS]),
+             (pf.int_div, [(2 ** 63 - 512, 10), (7, 2), (np.int64(7), np.int64(2)), (True, 3)]),
+             (pf.held_tuple_in, [(x,) for x in _NANS]),
+             (pf.round_two, [(2 ** 53 + 1,), (2.675,), (np.float32(1.25),), (None,), ("s",)])]
+    jitted = [(function, tp.jit(function), calls) for function, calls in cases]
+
+    def work(k):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for function, compiled, calls in jitted:
+                for args in calls[k % len(calls):] + calls[:k % len(calls)]:
+                    plain, args_plain = outcome(function, args)
+                    got, args_compiled = outcome(compiled, args)
+                    assert_same_outcome(plain, args_plain, got, args_compiled)
+    assert errors_in_threads(work, 16) == []
