@@ -83,6 +83,8 @@ class Backend:
                     lines.extend(self.untyped_operand_source(alias).splitlines())
                 if form == "opaque":
                     lines.extend(self.opaque_source(alias).splitlines())
+                if form == "ufunc_loop":
+                    lines.extend(self.ufunc_loop_source(alias).splitlines())
                 if form == "weak":
                     if "numpy" not in dict(program.imports()):
                         lines.append("import numpy as np")
@@ -154,6 +156,10 @@ class Backend:
     def opaque_source(self, name):
         """Source defining transpiler.ir.opaque (plain Python: the identity)."""
         return f"\n\ndef {name}(value):\n    return value\n"
+
+    def ufunc_loop_source(self, name):
+        """Source defining transpiler.ir.ufunc_loop (plain Python: the ufunc's call)."""
+        return f"\n\ndef {name}(ufunc, *operands):\n    return ufunc(*operands)\n"
 
     def weak_source(self, name, numpy_alias):
         """Source defining the NEP 50 ``weak`` helper (plain Python: the identity)."""

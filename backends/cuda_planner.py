@@ -243,6 +243,11 @@ class _Planner:
             if stripped:
                 for node in self.nodes.values():
                     _strip_calls(node, stripped)
+        # transpiler.ir.ufunc_loop: device code calls the ufunc (CUDA has no NumPy loops)
+        loops = self.program.ir_name("ufunc_loop")
+        if loops:
+            for node in self.nodes.values():
+                _strip_calls(node, loops, first_called=True)
         if not helpers:
             return
         for node in self.nodes.values():
@@ -480,13 +485,18 @@ def _grid_stride(count):
                                _call(_attr(cuda, "gridsize"), [_const(1)])])
 
 
-def _strip_calls(node, name):
-    """Replace each one-argument call of ``name`` in ``node`` by its argument (in place)."""
+def _strip_calls(node, name, first_called=False):
+    """Replace each one-argument call of ``name`` in ``node`` by its argument (in place);
+    with ``first_called``, each call ``name(f, *args)`` by ``f(*args)``."""
     class Strip(gast.NodeTransformer):
         def visit_Call(self, call):
             self.generic_visit(call)
-            if isinstance(call.func, gast.Name) and call.func.id == name and len(
-                    call.args) == 1 and not call.keywords:
+            if not isinstance(call.func, gast.Name) or call.func.id != name or call.keywords:
+                return call
+            if first_called and call.args:
+                return gast.copy_location(gast.Call(func=call.args[0], args=call.args[1:],
+                                                    keywords=[]), call)
+            if not first_called and len(call.args) == 1:
                 return call.args[0]
             return call
     for field, value in gast.iter_fields(node):

@@ -172,9 +172,10 @@ class _Inliner:
         self.weak = forms.get("weak")
         self.untyped = forms.get("untyped_operand")
         self.opaque = forms.get("opaque")
+        self.ufunc_loop = forms.get("ufunc_loop")
         self.checked = {alias: form for form, alias in forms.items() if form in CHECKED_INT}
         self.forms = {alias for form, alias in forms.items() if form not in CHECKED_INT
-                      and form not in ("weak", "untyped_operand", "opaque")}
+                      and form not in ("weak", "untyped_operand", "opaque", "ufunc_loop")}
         self.modules = {alias for _, alias in program.imports()} | {numpy_name}
 
     def fresh(self, base):
@@ -258,7 +259,7 @@ class _Inliner:
             # evaluated lazily: kept whole (its parts must not call program functions)
             if any(isinstance(n, gast.Name) and (
                     n.id in self.functions or n.id in self.forms or n.id in self.checked or
-                    n.id in (self.weak, self.opaque)) for n in walk(node)):  # nor mapped
+                    n.id in (self.weak, self.opaque, self.ufunc_loop)) for n in walk(node)):  # nor mapped
                 raise NotAGraph(f"a lazily evaluated expression calling a function at line "
                                 f"{where.lineno}")
             return self.rename(node, env)
@@ -329,6 +330,10 @@ class _Inliner:
             return self.expr(node.args[0], env, fn, where)     # NumPy knows its type
         if name == self.opaque and len(node.args) == 1 and not node.keywords:
             return self.expr(node.args[0], env, fn, where)     # NumPy calls libm itself
+        if name == self.ufunc_loop and node.args and not node.keywords:
+            # NumPy runs its own loop: the ufunc's call
+            return self.expr(gast.copy_location(gast.Call(func=node.args[0], args=node.args[1:],
+                                                          keywords=[]), node), env, fn, where)
         if name in self.checked and not node.keywords:
             form = self.checked[name]
             args = [self.operand(a, env, fn, where) for a in node.args]

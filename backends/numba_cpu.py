@@ -152,7 +152,8 @@ class NumbaCPUBackend(Backend):
         functions = {f.symbol.name: f for f in program.functions}
         names = set(functions) | set(imports) | {alias for _, alias in forms} | {
             "_jit", "_jit_inline", "numba"}
-        return LoopParallelizer(self.parallel, functions, checked, imports, names)
+        return LoopParallelizer(self.parallel, functions, checked, imports, names,
+                                ufunc_loop=program.ir_name("ufunc_loop"))
 
     def explain_rows(self):
         """``(region, Origin, status, why)`` per loop under ``parallel``: "parallel" or
@@ -237,6 +238,12 @@ class NumbaCPUBackend(Backend):
         if not self.standalone:   # one shared registration, as for weak
             return f"from backends.runtime.weak import opaque as {name}"
         return OPAQUE_SOURCE.format(name=name)
+
+    def ufunc_loop_source(self, name):
+        if not self.standalone:   # one shared registration, as for weak
+            return f"from backends.runtime.ufunc_loops import ufunc_loop as {name}"
+        from .runtime.ufunc_loops import source
+        return source(name)
 
     def weak_source(self, name, numpy_alias):
         if not self.standalone:   # one shared registration (backends/runtime/weak.py: why)

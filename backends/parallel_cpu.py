@@ -99,12 +99,14 @@ class LoopParallelizer:
         checked (dict[str, str]): module names of the checked Python-int operations -> form.
         aliases (dict[str, str]): module alias -> module (``np`` -> ``numpy``).
         module_names (set[str]): the module's names; the outlined functions' names join it.
+        ufunc_loop (str | None): the module's name of transpiler.ir.ufunc_loop, if it has one.
 
     One per lowered program: ``rewrite`` each generated function in turn.
     """
 
-    def __init__(self, mode, functions, checked, aliases, module_names):
+    def __init__(self, mode, functions, checked, aliases, module_names, ufunc_loop=None):
         self.mode, self.functions, self.checked, self.aliases = mode, functions, checked, aliases
+        self.ufunc_loop = ufunc_loop
         self._module_names = module_names
         self.rows = []
         self._structured_nodes = {}    # callees' structured bodies, shared by all functions
@@ -169,7 +171,7 @@ class LoopParallelizer:
         try:
             safety = LoopSafety(loop.body, verdict.variable, interval, self.functions,
                                 self.checked, self.aliases, self._nonint, self._structured,
-                                self._scalar, self._ndim)
+                                self._scalar, self._ndim, ufunc_loop=self.ufunc_loop)
             checks = safety.run()
         except Unsafe as exc:
             self.rows.append((line, "serial", f"an iteration may raise: {exc} (Numba's "
@@ -186,8 +188,10 @@ class LoopParallelizer:
                       for k in ("lo", "hi", "st")] + conditions
         nested = any(isinstance(n, (gast.For, gast.While)) for stmt in loop.body
                      for n in walk(stmt))
-        calls = any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute) and
-                    n.func.attr in _COSTLY for stmt in loop.body for n in walk(stmt))
+        # np.sin(x), math.sin(x), ufunc_loop(np.sin, x)
+        calls = any(isinstance(n, gast.Attribute) and n.attr in _COSTLY and isinstance(
+            n.value, gast.Name) and n.value.id in self.aliases
+                    for stmt in loop.body for n in walk(stmt))
         minimum = MIN_TRIP_NESTED if nested else MIN_TRIP_CALLS if calls else MIN_TRIP
         args = loop.iter.args
         start = args[0] if len(args) >= 2 else _c(0)

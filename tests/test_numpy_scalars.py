@@ -255,7 +255,6 @@ def trunc(x):
 
 @pytest.mark.parametrize("fn,args", [
     (add, (np.float16(1.5), np.float16(2.0))),      # Numba has no float16 scalars
-    (power, (np.uint16(7), 1.5)),                   # NumPy's own float64 power loop
     (power, (np.complex64(1 - 1j), np.int8(3))),    # NumPy's own complex power
     (less, (np.int64(-1), np.uint64(1))),           # compared exactly, in no common dtype
     (trunc, (np.float32(2.5),)),                    # TypeError in Python
@@ -283,11 +282,16 @@ def test_plans_come_from_numpy():
     assert plan("Add", ["np:float64", "float"]) is None          # Numba agrees: other rules
     assert plan("Add", ["int", "int"]) is None
     assert ufunc_plan(np.add, ["int", "int"]).result == "int64"
-    # libm's exp in NumPy's loop dtype (the last bit is a README gap); float16 is a problem
+    # NumPy's own loop in NumPy's loop dtype (transpiler.ir.ufunc_loop); float16 is a problem
     assert ufunc_plan(np.exp, ["np:float32"]).loop == ("float32",)
+    assert ufunc_plan(np.exp, ["np:float32"]).numpy_loop is np.exp
     assert ufunc_plan(np.exp, ["np:int8"]).problem                 # float16 in NumPy
     assert ufunc_plan(np.exp, ["np:int16"]).result == "float32"
-    assert ufunc_plan(np.sign, ["np:complex64"]).problem
+    assert ufunc_plan(np.sign, ["np:complex64"]).numpy_loop is np.sign
+    assert ufunc_plan(np.sign, ["np:float32"]).numpy_loop is None  # exact as compiled
+    assert plan("Pow", ["np:uint16", "float"]).numpy_loop is np.power
+    assert plan("Pow", ["np:float64", "float"]).numpy_loop is None  # libm's pow, as Numba
+    assert plan("Pow", ["np:complex64", "np:int8"]).problem        # scalarmath's own cpow
     assert ufunc_plan(np.spacing, ["float"]).problem               # not compiled
     assert ufunc_plan(np.fmod, ["np:int8", "np:int8"]).problem
 

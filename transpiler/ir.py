@@ -95,6 +95,16 @@ def opaque(value):
     return value
 
 
+def ufunc_loop(ufunc, *operands):
+    """``ufunc(*operands)`` computed by NumPy's own inner loop for the operands' dtypes: the
+    converter casts the operands to the loop NumPy picks (``np.exp`` of an int16 is its float32
+    loop) and calls this for the ufuncs whose loops are NumPy's own math code
+    (analysis.numpy_scalars.LOOP_UFUNCS). Numba computes those with libm, which differs from
+    NumPy's SIMD loops in the last bit for many values; the numba-cpu backend calls the loop
+    NumPy calls (backends/runtime/ufunc_loops.py). In Python, the ufunc itself."""
+    return ufunc(*operands)
+
+
 def untyped_operand(value):
     """An operand whose type the converter could not follow, meeting an array or NumPy scalar
     (transpiler.analysis.untyped_operands). NumPy's result type depends on whether it is a

@@ -68,11 +68,14 @@ class LoopSafety:
             ``max(x)``) makes an iteration able to raise (shapes, empty or ambiguous arrays).
         ndim (callable[str] -> int | None): an array name's one ndim; a subscript must give
             an element (as many indexes), not a row (an array again).
+        ufunc_loop (str | None): the module's name of transpiler.ir.ufunc_loop: its call
+            ``ufunc_loop(np.sin, x)`` is judged as ``np.sin(x)``.
     """
 
     def __init__(self, body, variable, interval, functions, checked, aliases, nonint,
-                 structured=None, scalar=None, ndim=None):
+                 structured=None, scalar=None, ndim=None, ufunc_loop=None):
         self.functions, self.checked, self.aliases = functions, checked, aliases
+        self.ufunc_loop = ufunc_loop
         self.structured = structured or (lambda fn: fn.node)
         self.scalar = scalar or (lambda name: False)
         self.ndim = ndim or (lambda name: None)
@@ -218,7 +221,16 @@ class LoopSafety:
                              "before the loop")
             self.checks.append((value.id, axis, found[0], found[1]))
 
+    def _loop_call(self, call):
+        """``ufunc_loop(f, *args)`` as ``f(*args)``; other calls as they are."""
+        if self.ufunc_loop and isinstance(call.func, gast.Name) and \
+                call.func.id == self.ufunc_loop and call.args:
+            return gast.copy_location(gast.Call(func=call.args[0], args=call.args[1:],
+                                                keywords=call.keywords), call)
+        return call
+
     def _call(self, call, env, nonint, function):
+        call = self._loop_call(call)
         func = call.func
         if isinstance(func, gast.Name) and func.id == "len" and len(call.args) == 1 and \
                 isinstance(call.args[0], gast.Name) and not call.keywords:
@@ -293,7 +305,7 @@ class LoopSafety:
         if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
             return self._nonint(node.operand, nonint, function)
         if isinstance(node, gast.Call):
-            func = node.func
+            func = self._loop_call(node).func
             if isinstance(func, gast.Name):
                 if func.id in _NONINT_CASTS:
                     return True

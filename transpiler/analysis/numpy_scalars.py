@@ -33,7 +33,7 @@ no common dtype), types NumPy refuses (``np.bool_ - np.bool_`` raises TypeError 
 call too), and a result type that disagrees with what the operation gives on sample values
 (a rule this module does not know).
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -70,12 +70,15 @@ class Plan:
         problem (str | None): why it cannot be compiled exactly; then nothing else is set.
         int_uint64 (bool): a comparison of a Python int with an np.uint64, which NumPy makes
             exactly (helpers.numpy_arith.int_uint64_sign; ``loop`` is empty).
+        numpy_loop (np.ufunc | None): compute by calling this ufunc's own NumPy inner loop
+            for ``loop`` (transpiler.ir.ufunc_loop; see ``numpy_loop``).
     """
     loop: tuple = ()
     result: str = ""
     weak_int: tuple = ()
     problem: str = None
     int_uint64: bool = False
+    numpy_loop: object = None
 
 
 def _operator_function(name):
@@ -117,25 +120,46 @@ UFUNC_OPERATORS = {np.add: "Add", np.subtract: "Sub", np.multiply: "Mult",
 """ufunc -> the gast operator name whose lowering (Specializer._planned) computes it as NumPy
 does for scalars."""
 
-# ufuncs Numba computes with the C library (libm) in the loop's dtype: NumPy's own (SIMD)
-# implementations may differ in the last bit (README, Known gaps); the loop and result dtypes
-# are NumPy's. Complex loops are NumPy's own npy_math code: not compiled.
-LIBM_UFUNCS = frozenset({
+# ufuncs whose float and complex loops are NumPy's own math code (SIMD-dispatched at import:
+# AVX-512 here), where Numba calls libm or its own code: the last bit differs for many values
+# (float32 np.exp: 38% of them, np.rad2deg 79%; backends/runtime/ufunc_loops.py). Compiled
+# code calls NumPy's own inner loop for them (transpiler.ir.ufunc_loop), so the bits are
+# NumPy's on every machine.
+LOOP_UFUNCS = frozenset({
     np.exp, np.exp2, np.expm1, np.log, np.log2, np.log10, np.log1p, np.sin, np.cos, np.tan,
     np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.tanh, np.arcsinh, np.arccosh,
     np.arctanh, np.arctan2, np.hypot, np.cbrt, np.deg2rad, np.rad2deg, np.degrees,
-    np.radians, np.logaddexp, np.logaddexp2})
+    np.radians, np.logaddexp, np.logaddexp2,
+    # float loops that are NumPy's own code too: its power loop (np.power(-0.0, 0.5) is
+    # sqrt's -0.0, libm's pow gives 0.0), fmax/fmin's choice of a signed zero (float32: the
+    # second, float64: the first, by its SIMD path)
+    np.power, np.fmax, np.fmin})
+# ufuncs whose complex loops are NumPy's own npy_math code (exact in the real case, where
+# they stay the operators Numba compiles alike).
+COMPLEX_LOOP_UFUNCS = frozenset({np.sqrt, np.sign, np.absolute, np.maximum, np.minimum,
+                                 np.square, np.reciprocal})
+
+
+def numpy_loop(ufunc, loop):
+    """Whether ``ufunc`` on loop dtype names ``loop`` is computed by calling NumPy's own inner
+    loop (LOOP_UFUNCS: float and complex loops; COMPLEX_LOOP_UFUNCS: complex loops). The loop
+    must take float32/float64/complex64/complex128 operands (Numba's scalar types; float16
+    and long double have none)."""
+    kinds = {np.dtype(d).char for d in loop}
+    if not loop or not kinds <= set("fdFD"):
+        return False
+    return ufunc in LOOP_UFUNCS or (ufunc in COMPLEX_LOOP_UFUNCS and kinds <= set("FD"))
 
 
 def ufunc_plan(ufunc, kinds):
     """NumPy's plan for calling ``ufunc`` on scalars of type strings ``kinds`` (Python numbers
     included: ``np.add(2, 3)`` is an np.int64), or None (an operand not a known scalar).
 
-    EXACT_UFUNCS compute in NumPy's loop dtype exactly; LIBM_UFUNCS in NumPy's loop dtype by
-    libm (the documented last-bit gap; ``np.power`` of floats too: NumPy's loop, not its
-    scalar ``**``); complex loops other than the operators', and every other ufunc on scalars are a problem (Numba's
-    implementations differ from NumPy's: ``np.sign(np.uint8(255))`` is 255 in Numba,
-    ``np.fmod`` of int8(-128) and -1 is -128, ``np.spacing(-0.0)``...)."""
+    EXACT_UFUNCS compute in NumPy's loop dtype exactly; LOOP_UFUNCS (and complex loops of
+    COMPLEX_LOOP_UFUNCS) by NumPy's own inner loop (``numpy_loop``); other complex loops and
+    every other ufunc on scalars are a problem (Numba's implementations differ from NumPy's:
+    ``np.sign(np.uint8(255))`` is 255 in Numba, ``np.fmod`` of int8(-128) and -1 is -128,
+    ``np.spacing(-0.0)``...)."""
     if ufunc.nin != len(kinds) or ufunc.nout != 1:
         return None
     if not all(k in _PYTHON or k == "bool" or k.startswith("np:") for k in kinds):
@@ -147,27 +171,13 @@ def ufunc_plan(ufunc, kinds):
     if found is None or found.problem:
         return found
     name = ufunc.__name__
-    if ufunc not in EXACT_UFUNCS and ufunc not in LIBM_UFUNCS:
+    if numpy_loop(ufunc, found.loop):
+        return replace(found, numpy_loop=ufunc)
+    if ufunc not in EXACT_UFUNCS:
         return Plan(problem=f"np.{name} of NumPy or Python scalars is not compiled (Numba's "
                             "implementation differs from NumPy's for some values)")
-    complex_loop = any(np.dtype(d).kind == "c" for d in found.loop)
-    if complex_loop and (ufunc in LIBM_UFUNCS or ufunc in (np.sqrt, np.sign, np.power)):
+    if any(np.dtype(d).kind == "c" for d in found.loop):
         return Plan(problem=f"np.{name} of a complex scalar is NumPy's own complex code")
-    if ufunc in (np.fmax, np.fmin, np.maximum, np.minimum) and complex_loop:
-        return Plan(problem=f"np.{name} of complex scalars (NumPy's own ordering)")
-    if ufunc is np.absolute and complex_loop:
-        # NumPy's npy_cabs (its own hypot), not Python's abs (1 ulp apart, measured)
-        return Plan(problem="np.absolute of a complex scalar is NumPy's own npy_cabs")
-    if ufunc in (np.fmax, np.fmin) and np.dtype(found.loop[0]).kind == "f":
-        # which zero NumPy's loop gives for fmax(0.0, -0.0) depends on the dtype and its SIMD
-        # path (float32: the second, float64: the first, measured)
-        return Plan(problem=f"np.{name} of float scalars (NumPy's loop picks a signed zero "
-                            "by its own implementation)")
-    if ufunc is np.power and np.dtype(found.loop[0]).kind in "fc":
-        # NumPy's power loop special-cases exponents (np.power(-0.0, 0.5) is sqrt's -0.0;
-        # libm's pow gives 0.0)
-        return Plan(problem=f"np.power of {' and '.join(_describe(k) for k in kinds)} is "
-                            f"NumPy's own {found.loop[0]} power loop")
     return found
 
 
@@ -223,9 +233,14 @@ def _plan(name, kinds, called=None, strong=False):
         # NumPy's scalar ** computes with libm's pow only where one operand already has the
         # result dtype (scalarmath.c.src converts the other to it); otherwise it calls its own
         # ufunc loop (SIMD pow; its own cpow for complex): np.uint16(7) ** 1.5 differs from
-        # libm's pow, which Numba calls, in the last bit.
-        return Plan(problem=f"{' ** '.join(_describe(k) for k in kinds)} is NumPy's own "
+        # libm's pow, which Numba calls, in the last bit: that loop is called. A complex
+        # operand already of the result dtype is scalarmath's own complex power: not compiled.
+        if loop[0].kind == "c" and any(k == "np:" + loop[0].name for k in kinds):
+            return Plan(problem=f"{' ** '.join(_describe(k) for k in kinds)} is NumPy's own "
                             f"{loop[0].name} power loop (libm's pow differs in the last bits)")
+        called_loop = np.power
+    else:
+        called_loop = None
     sampled = _apply(called or _operator_function(name), kinds)
     if sampled != "np:" + result.name:
         return Plan(problem=f"{ufunc.__name__} of {' and '.join(_describe(k) for k in kinds)}"
@@ -233,7 +248,8 @@ def _plan(name, kinds, called=None, strong=False):
     # (compiled code holds Python ints in int64: they always fit an int64 loop)
     weak_int = tuple(k == "int" and loop[0].kind in "iu" and loop[0].name != "int64"
                      for k in kinds)
-    return Plan(loop=tuple(d.name for d in loop), result=result.name, weak_int=weak_int)
+    return Plan(loop=tuple(d.name for d in loop), result=result.name, weak_int=weak_int,
+                numpy_loop=called_loop)
 
 
 def operand_dtype(kind):

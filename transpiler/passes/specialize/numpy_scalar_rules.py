@@ -10,8 +10,8 @@ import gast
 import numpy as np
 
 from ...analysis.scalar_kinds import alike_pair
-from ...analysis.numpy_scalars import (COMPARISONS, plan as numpy_scalar_plan, UFUNC_OPERATORS,
-                                       ufunc_plan)
+from ...analysis.numpy_scalars import (COMPARISONS, numpy_loop, operand_dtype,
+                                       plan as numpy_scalar_plan, UFUNC_OPERATORS, ufunc_plan)
 from ...analysis.scalar_types import (CALL as CALL_TYPE, random_state_kept, sample as sample_of,
                                       type_of_value, UNKNOWN as UNKNOWN_TYPE)
 from ...analysis.static_values import constant_node, Static
@@ -87,6 +87,8 @@ class NumpyScalarRules:
             kinds.append(next(iter(found)))
         if ufunc is None and any(k.startswith("arr:") for k in kinds):
             return self._numpy_array_op(node, op, name, kinds, values, sources)
+        if ufunc is not None and any(k.startswith("arr:") for k in kinds):
+            return self._ufunc_loop_arrays(node, ufunc, kinds, values, sources)
         found = (ufunc_plan(ufunc, kinds) if ufunc is not None
                  else numpy_scalar_plan(name, kinds, strong))
         return self._planned(node, op, name, found, kinds, values, sources, ufunc)
@@ -165,7 +167,10 @@ class NumpyScalarRules:
             if kind != "np:" + loop:
                 expr = self._np_cast(loop, expr, node)
             operands.append(expr)
-        if ufunc is np.sign:
+        if found.numpy_loop is not None:
+            # NumPy's own inner loop (transpiler.ir.ufunc_loop): its bits, not libm's
+            out = self._ufunc_loop(node, found.numpy_loop, operands)
+        elif ufunc is np.sign:
             out = self._call_helper(node, numpy_sign, operands + [
                 self._np_cast(loop, constant_node(0), node),
                 self._np_cast(loop, constant_node(1), node)])
@@ -212,6 +217,41 @@ class NumpyScalarRules:
             out = gast.BinOp(left=operands[0], op=op, right=operands[1])
         return gast.copy_location(self._np_cast(found.result, gast.copy_location(out, node),
                                                 node), node)
+
+    def _ufunc_loop(self, node, ufunc, operands):
+        """``ufunc_loop(ufunc, *operands)`` (transpiler.ir): operands already of the loop's
+        dtypes."""
+        return gast.Call(func=self.program.ir_symbol("ufunc_loop").ref(),
+                         args=[self.materialize(Static(ufunc), node)] + operands, keywords=[])
+
+    def _ufunc_loop_arrays(self, node, ufunc, kinds, values, sources):
+        """``np.exp(a)``, ``np.arctan2(a, 0.5)``... with an array operand, for a ufunc whose
+        loop NumPy computes with its own code (analysis.numpy_scalars.numpy_loop): NumPy's
+        loop for the operands (``ufunc.resolve_dtypes``, NEP 50: a Python number is weak),
+        each operand converted to it as NumPy converts inputs, then that loop. None where
+        the call stays Numba's (other ufuncs, 0-d arrays, types NumPy refuses)."""
+        if ufunc.nout != 1 or len(kinds) != ufunc.nin or not all(
+                k in ("int", "float", "complex", "bool") or k.startswith(("np:", "arr:"))
+                for k in kinds) or any(k.startswith("arr:") and k.endswith(":0")
+                                       for k in kinds):
+            return None
+        try:
+            loop = ufunc.resolve_dtypes(tuple(operand_dtype(k) for k in kinds) + (None,))[:-1]
+        except Exception:  # noqa: BLE001 - NumPy raises for these types: the call stays
+            return None
+        if not numpy_loop(ufunc, tuple(d.name for d in loop)):
+            return None
+        operands = []
+        for value, source, kind, dtype in zip(values, sources, kinds, loop):
+            expr = self._m(value, source)
+            if kind.startswith("arr:") and np.dtype(kind.split(":")[1]) != dtype:
+                expr = gast.Call(func=gast.Attribute(value=expr, attr="astype",
+                                                     ctx=gast.Load()),
+                                 args=[self.materialize(Static(dtype.type), node)], keywords=[])
+            elif not kind.startswith("arr:") and kind != "np:" + dtype.name:
+                expr = self._np_cast(dtype.name, expr, node)
+            operands.append(expr)
+        return gast.copy_location(self._ufunc_loop(node, ufunc, operands), node)
 
     def _alike_op(self, node, op, values, sources):
         """``/``, ``//``, ``%`` with an operand that is a Python float on some paths and an

@@ -1,0 +1,289 @@
+"""NumPy's own ufunc inner loops, called from Numba-compiled code (transpiler.ir.ufunc_loop).
+
+Why: Numba computes ``np.exp``, ``np.sin``, ``np.tanh``... with the C library (libm) or its own
+code; NumPy runs its own loops, dispatched at import to the CPU's SIMD level (AVX-512 here:
+``np.lib.introspect.opt_func_info``). The last bits differ: measured on this machine over
+300,000 float32 values, ``np.exp`` 38% of them, ``np.tanh`` 30% (float64 26%), ``np.cos``
+14%, ``np.sin`` 11%, ``np.cbrt`` 11%, ``np.log`` 9%, ``np.rad2deg`` 79%. Calling the loop
+NumPy itself calls gives NumPy's bits by construction, on every machine.
+
+How: a ufunc object (``PyUFuncObject``, numpy/_core/include/numpy/ufuncobject.h) holds its
+legacy inner loops in ``functions[i]`` with ``data[i]``, one per signature of ``ufunc.types``
+(NumPy fills the SIMD-dispatched entries at import, ``NPY_CPU_DISPATCH_CALL_XB``). A loop is
+``void loop(char **args, npy_intp const *dimensions, npy_intp const *steps, void *data)``:
+``dimensions[0]`` elements, operand ``k`` at ``args[k]`` advancing ``steps[k]`` bytes. The
+addresses are registered with LLVM by name (``llvmlite.binding.add_symbol``, as Numba does for
+its own C helpers), so compiled code calls the symbol and Numba's on-disk cache stays valid in
+another process: the name is resolved again when the cached code is loaded (this module is
+imported first by the generated module).
+
+Only loops of float32/float64/complex64/complex128 operands and one output are taken (the
+loops NumPy computes with its own math code; none of them sets a Python exception).
+
+This file is also the standalone source (``source(name)``): a module converted by the command
+line embeds it instead of importing graphjit.
+"""
+import ctypes as _gj_ctypes
+
+import numpy as _gj_np
+from llvmlite import binding as _gj_llvm
+from llvmlite import ir as _gj_ir
+from numba.core import cgutils as _gj_cgutils
+from numba.core import types as _gj_types
+from numba.core.imputils import lower_builtin as _gj_lower_builtin
+from numba.core.typing.templates import AbstractTemplate as _gj_AbstractTemplate
+from numba.core.typing.templates import infer_global as _gj_infer_global
+from numba.core.typing.templates import signature as _gj_signature
+from numba.np.numpy_support import as_dtype as _gj_as_dtype
+from numba.np.numpy_support import from_dtype as _gj_from_dtype
+
+
+def ufunc_loop(ufunc, *operands):
+    """``ufunc(*operands)`` computed by NumPy's own inner loop for the operands' dtypes (the
+    identity of transpiler.ir.ufunc_loop in Python). Compiled: operands float32, float64,
+    complex64 or complex128 scalars or arrays (ndim >= 1) of one loop's input dtypes exactly
+    (the converter casts them to NumPy's loop first); the result is the loop's output type, a
+    new C-contiguous array of the broadcast shape for array operands."""
+    return ufunc(*operands)
+
+
+class _gj_UFuncHead(_gj_ctypes.Structure):
+    """The start of NumPy 2's PyUFuncObject (numpy/_core/include/numpy/ufuncobject.h)."""
+    _fields_ = [("ob_refcnt", _gj_ctypes.c_ssize_t), ("ob_type", _gj_ctypes.c_void_p),
+                ("nin", _gj_ctypes.c_int), ("nout", _gj_ctypes.c_int),
+                ("nargs", _gj_ctypes.c_int), ("identity", _gj_ctypes.c_int),
+                ("functions", _gj_ctypes.POINTER(_gj_ctypes.c_void_p)),
+                ("data", _gj_ctypes.POINTER(_gj_ctypes.c_void_p)),
+                ("ntypes", _gj_ctypes.c_int), ("reserved1", _gj_ctypes.c_int),
+                ("name", _gj_ctypes.c_char_p)]
+
+
+_GJ_KINDS = frozenset("fdFD")      # float32, float64, complex64, complex128
+_gj_symbols = {}                   # (ufunc name, loop types) -> (function symbol, data symbol)
+
+
+
+def _gj_loop_types(ufunc, dtypes):
+    """The signature in ``ufunc.types`` (``"dd->d"``) whose inputs are ``dtypes`` exactly and
+    whose one output is float or complex, or None."""
+    chars = "".join(_gj_np.dtype(d).char for d in dtypes)
+    if len(dtypes) != ufunc.nin or ufunc.nout != 1 or not set(chars) <= _GJ_KINDS:
+        return None
+    for types in ufunc.types:
+        ins, out = types.split("->")
+        if ins == chars and len(out) == 1 and out in _GJ_KINDS:
+            return types
+    return None
+
+
+def _gj_loop_symbols(ufunc, types):
+    """The LLVM symbol names of ``ufunc``'s loop ``types`` and of its data (None: NULL)."""
+    return _gj_symbols[(ufunc.__name__, types)]
+
+
+def _gj_register(ufunc):
+    """Register ``ufunc``'s float and complex loops with LLVM by name."""
+    head = _gj_UFuncHead.from_address(id(ufunc))
+    if head.ntypes != ufunc.ntypes or head.name.decode() != ufunc.__name__:
+        raise RuntimeError(f"NumPy {_gj_np.__version__}'s ufunc layout is not the one "
+                           "graphjit reads (PyUFuncObject)")
+    for index, types in enumerate(ufunc.types):
+        ins, out = types.split("->")
+        key = (ufunc.__name__, types)
+        if len(out) != 1 or not set(ins + out) <= _GJ_KINDS or key in _gj_symbols:
+            continue        # the first loop of a signature is the one NumPy picks
+        function, data = head.functions[index], head.data[index]
+        if not function:
+            continue
+        base = f"_graphjit_numpy_{ufunc.__name__}_{ins}_{out}"
+        _gj_llvm.add_symbol(base, function)
+        data_name = None
+        if data:
+            data_name = base + "_data"
+            _gj_llvm.add_symbol(data_name, data)
+        _gj_symbols[key] = (base, data_name)
+
+
+_GJ_I8P = _gj_ir.IntType(8).as_pointer()
+_GJ_INTP = _gj_ir.IntType(64)
+_GJ_LOOP = _gj_ir.FunctionType(_gj_ir.VoidType(), [_GJ_I8P.as_pointer(), _GJ_INTP.as_pointer(),
+                                                   _GJ_INTP.as_pointer(), _GJ_I8P])
+
+
+def _gj_call_loop(builder, ufunc, types, count, pointers, steps):
+    """Emit ``loop(args, &count, steps, data)``: ``pointers`` (i8*) and ``steps`` (i64) per
+    operand, the output last."""
+    module = builder.module
+    name, data_name = _gj_loop_symbols(ufunc, types)
+    loop = _gj_cgutils.get_or_insert_function(module, _GJ_LOOP, name)
+    n = len(pointers)
+    argv = _gj_cgutils.alloca_once(builder, _GJ_I8P, size=n)
+    stepv = _gj_cgutils.alloca_once(builder, _GJ_INTP, size=n)
+    for k, (pointer, step) in enumerate(zip(pointers, steps)):
+        index = [_gj_ir.Constant(_gj_ir.IntType(32), k)]
+        builder.store(builder.bitcast(pointer, _GJ_I8P), builder.gep(argv, index))
+        builder.store(step, builder.gep(stepv, index))
+    dims = _gj_cgutils.alloca_once(builder, _GJ_INTP)
+    builder.store(count, dims)
+    if data_name is None:
+        data = _gj_ir.Constant(_GJ_I8P, None)
+    else:
+        data = module.globals.get(data_name)
+        if data is None:    # its address is the registered pointer
+            data = _gj_ir.GlobalVariable(module, _gj_ir.IntType(8), data_name)
+            data.linkage = "external"
+        data = builder.bitcast(data, _GJ_I8P)
+    builder.call(loop, [argv, dims, stepv, data])
+
+
+def _gj_operand_dtype(numba_type):
+    if isinstance(numba_type, _gj_types.Array):
+        return _gj_as_dtype(numba_type.dtype) if numba_type.ndim >= 1 else None
+    if isinstance(numba_type, (_gj_types.Float, _gj_types.Complex)):
+        return _gj_as_dtype(numba_type)
+    return None
+
+
+class _gj_UFuncLoopTemplate(_gj_AbstractTemplate):
+    key = ufunc_loop
+
+    def generic(self, args, kws):
+
+        if kws or len(args) < 2 or not isinstance(args[0], _gj_types.Function):
+            return None
+        ufunc = args[0].typing_key
+        operands = [_gj_types.unliteral(a) for a in args[1:]]
+        dtypes = [_gj_operand_dtype(a) for a in operands]
+        # (not `None in dtypes`: np.dtype("float64") == None is True)
+        if not isinstance(ufunc, _gj_np.ufunc) or any(d is None for d in dtypes):
+            return None
+        types = _gj_loop_types(ufunc, dtypes)
+        if types is None:
+            return None
+        result = _gj_from_dtype(_gj_np.dtype(types[-1]))
+        arrays = [a for a in operands if isinstance(a, _gj_types.Array)]
+        if arrays:
+            result = _gj_types.Array(result, max(a.ndim for a in arrays), "C")
+        return _gj_signature(result, args[0], *operands)
+
+
+_gj_infer_global(ufunc_loop)(_gj_UFuncLoopTemplate)
+
+
+@_gj_lower_builtin(ufunc_loop, _gj_types.Function, _gj_types.VarArg(_gj_types.Any))
+def _gj_lower_ufunc_loop(context, builder, sig, args):
+    ufunc = sig.args[0].typing_key
+    operands = sig.args[1:]
+    dtypes = [_gj_operand_dtype(a) for a in operands]
+    types = _gj_loop_types(ufunc, dtypes)
+    if not isinstance(sig.return_type, _gj_types.Array):
+        slots = [_gj_cgutils.alloca_once_value(builder, v) for v in args[1:]]
+        out = _gj_cgutils.alloca_once(builder, context.get_value_type(sig.return_type))
+        steps = [_gj_ir.Constant(_GJ_INTP, d.itemsize) for d in dtypes]
+        steps.append(_gj_ir.Constant(_GJ_INTP, _gj_np.dtype(types[-1]).itemsize))
+        _gj_call_loop(builder, ufunc, types, _gj_ir.Constant(_GJ_INTP, 1), slots + [out],
+                      steps)
+        return builder.load(out)
+    impl = _gj_array_impl(ufunc, types, tuple(isinstance(a, _gj_types.Array)
+                                              for a in operands))
+    return context.compile_internal(builder, impl, sig, args)
+
+
+_gj_array_impls = {}
+
+
+def _gj_array_impl(ufunc, types, arrays):
+    """A Python function ``(ufunc, *operands) -> array`` that Numba compiles: operands made
+    C-contiguous in the broadcast shape (a scalar: stride 0), one call of the loop."""
+    key = (ufunc.__name__, types, arrays)
+    if key in _gj_array_impls:
+        return _gj_array_impls[key]
+    out_dtype = _gj_np.dtype(types[-1]).type
+    ins = types.split("->")[0]
+    a_dtype, b_dtype = _gj_np.dtype(ins[0]).type, _gj_np.dtype(ins[-1]).type
+    call = _gj_pointer_call(ufunc, types)
+    if len(arrays) == 1:
+        def impl(ufunc, a):
+            x = _gj_np.ascontiguousarray(a)
+            out = _gj_np.empty(x.shape, out_dtype)
+            call(x.size, x.ctypes.data, x.itemsize, out.ctypes.data, out.itemsize)
+            return out
+    elif arrays == (True, True):
+        def impl(ufunc, a, b):
+            shape = _gj_np.broadcast_shapes(a.shape, b.shape)
+            x = _gj_np.ascontiguousarray(_gj_np.broadcast_to(a, shape))
+            y = _gj_np.ascontiguousarray(_gj_np.broadcast_to(b, shape))
+            out = _gj_np.empty(shape, out_dtype)
+            call(out.size, x.ctypes.data, x.itemsize, y.ctypes.data, y.itemsize,
+                  out.ctypes.data, out.itemsize)
+            return out
+    elif arrays == (True, False):
+        def impl(ufunc, a, b):
+            x = _gj_np.ascontiguousarray(a)
+            y = _gj_np.empty(1, b_dtype)
+            y[0] = b
+            out = _gj_np.empty(x.shape, out_dtype)
+            call(x.size, x.ctypes.data, x.itemsize, y.ctypes.data, 0, out.ctypes.data,
+                  out.itemsize)
+            return out
+    else:
+        def impl(ufunc, a, b):
+            x = _gj_np.empty(1, a_dtype)
+            x[0] = a
+            y = _gj_np.ascontiguousarray(b)
+            out = _gj_np.empty(y.shape, out_dtype)
+            call(y.size, x.ctypes.data, 0, y.ctypes.data, y.itemsize, out.ctypes.data,
+                  out.itemsize)
+            return out
+    _gj_array_impls[key] = impl
+    return impl
+
+
+def _gj_pointer_call(ufunc, types):
+    """An intrinsic ``call(count, pointer, step, ..., out_pointer, out_step)`` of the loop
+    (pointers: integer addresses, ``array.ctypes.data``; steps in bytes)."""
+    from numba.core.extending import intrinsic
+
+    def codegen(context, builder, signature, args):
+        count, rest = args[0], args[1:]
+        _gj_call_loop(builder, ufunc, types, count,
+                      [builder.inttoptr(p, _GJ_I8P) for p in rest[0::2]],
+                      [builder.sext(s, _GJ_INTP) if s.type.width < 64 else s
+                       for s in rest[1::2]])
+        return context.get_dummy_value()
+
+    def typer(typingctx, *args):
+        if not all(isinstance(a, _gj_types.Integer) for a in args):
+            return None
+        return _gj_signature(_gj_types.none, *args)
+
+    if ufunc.nin == 1:
+        def call(typingctx, n, p0, s0, p1, s1):
+            return typer(typingctx, n, p0, s0, p1, s1), codegen
+    else:
+        def call(typingctx, n, p0, s0, p1, s1, p2, s2):
+            return typer(typingctx, n, p0, s0, p1, s1, p2, s2), codegen
+    return intrinsic(call)
+
+
+def _gj_register_all():
+    """Register every NumPy ufunc's float and complex loops now: Numba loads cached code
+    that names them without compiling anything (an unresolved symbol would be a null call)."""
+    for value in vars(_gj_np).values():
+        if isinstance(value, _gj_np.ufunc) and value.nout == 1 and getattr(
+                _gj_np, value.__name__, None) is value:
+            _gj_register(value)
+
+
+_gj_register_all()
+# (source() embeds the text above this line)
+
+
+def source(name):
+    """This module's code as standalone source, ``ufunc_loop`` named ``name``: a module
+    converted by the command line embeds it (it must not import graphjit)."""
+    import re
+    with open(__file__, encoding="utf-8") as handle:
+        text = handle.read()
+    body = text[text.index('"""', 3) + 3:text.index("# (source() embeds")]
+    return re.sub(r"\bufunc_loop\b", name, body)
