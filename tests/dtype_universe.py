@@ -107,14 +107,15 @@ OPERATORS = (
         "len(range(a))", "isinstance(a, int)", "isinstance(a, float)", "math.floor(a)",
         "math.ceil(a)", "math.sqrt(a)", "math.exp(a)", "math.isnan(a)")]
     # ufuncs called on scalars take NumPy's loops (analysis/numpy_scalars.ufunc_plan); the
-    # transcendental ones (np.exp...) are libm's in compiled code (a README gap): not here
+    # transcendental ones (np.exp...) NumPy's own inner loops (transpiler.ir.ufunc_loop)
     + [Operator(f"np.{name}(a, b)", 2) for name in (
         "add", "floor_divide", "remainder", "divmod", "fmod", "maximum", "minimum", "fmax",
-        "power", "copysign")]
+        "power", "copysign", "arctan2", "hypot", "logaddexp", "fmin")]
     + [Operator("np.where(True, a, b)", 2), Operator("np.where(False, a, b)", 2)]
     + [Operator(f"np.{name}(a)", 1) for name in (
         "negative", "absolute", "sign", "sqrt", "reciprocal", "spacing", "isnan", "floor",
-        "invert", "square", "round")]
+        "invert", "square", "round", "exp", "expm1", "log", "log10", "sin", "cos", "tan",
+        "arcsin", "arccosh", "tanh", "cbrt", "rad2deg")]
 )
 
 

@@ -21,17 +21,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
                                 "benchmarks"))
 import array_kernels  # noqa: E402 - from benchmarks/, above
 
-SIMD = ("NumPy's exp/tanh/sin/cos/arctan2 loops are its own SIMD implementations "
-        "(numpy/_core/src/umath/loops_umath_fp.dispatch.c.src and the SVML/Highway code on "
-        "AVX2/AVX-512 machines); Numba calls libm, whose results differ in the last bit for some "
-        "arguments")
 # (np.sum/mean of float arrays are NumPy's pairwise sums on the Numba path too:
-# transpiler/helpers/numpy_reductions.py; vector_norm and rosenbrock are bit-equal since.)
-DIFFERS = {  # the kernels whose small-input results differ today when Numba compiles them
-    "logsumexp[float32]": SIMD,
-    "gelu": SIMD, "gelu[float32]": SIMD,
-    "arc_distance": SIMD, "arc_distance[float32]": SIMD,
-}
+# transpiler/helpers/numpy_reductions.py; vector_norm and rosenbrock are bit-equal since.
+# np.exp/tanh/sin/cos/arctan2 call NumPy's own loops (transpiler.ir.ufunc_loop): logsumexp,
+# gelu and arc_distance, which differed by libm's last bit, are bit-equal since.)
+DIFFERS = {}  # the kernels whose small-input results differ today when Numba compiles them
 # A few ulps of the result's dtype, relative: what the reasons above can change.
 RTOL = {np.dtype(np.float64): 1e-13, np.dtype(np.float32): 1e-5}
 

@@ -34,6 +34,7 @@ from numba.core.imputils import lower_builtin as _gj_lower_builtin
 from numba.core.typing.templates import AbstractTemplate as _gj_AbstractTemplate
 from numba.core.typing.templates import infer_global as _gj_infer_global
 from numba.core.typing.templates import signature as _gj_signature
+from numba.extending import register_jitable as _gj_register_jitable
 from numba.np.numpy_support import as_dtype as _gj_as_dtype
 from numba.np.numpy_support import from_dtype as _gj_from_dtype
 
@@ -179,12 +180,13 @@ def _gj_lower_ufunc_loop(context, builder, sig, args):
     if not isinstance(sig.return_type, _gj_types.Array):
         slots = [_gj_cgutils.alloca_once_value(builder, v) for v in args[1:]]
         out = _gj_cgutils.alloca_once(builder, context.get_value_type(sig.return_type))
-        steps = [_gj_ir.Constant(_GJ_INTP, d.itemsize) for d in dtypes]
-        steps.append(_gj_ir.Constant(_GJ_INTP, _gj_np.dtype(types[-1]).itemsize))
+        # NumPy calls a loop on one element with every step 0 (its trivial iteration,
+        # PyArray_TRIVIAL_PAIR_ITERATION_STRIDE): so here, should a loop's path depend on it
+        steps = [_gj_ir.Constant(_GJ_INTP, 0)] * (len(dtypes) + 1)
         _gj_call_loop(builder, ufunc, types, _gj_ir.Constant(_GJ_INTP, 1), slots + [out],
                       steps)
         return builder.load(out)
-    impl = _gj_array_impl(ufunc, types, tuple(isinstance(a, _gj_types.Array)
+    impl = _gj_array_impl(ufunc, types, tuple(a.ndim if isinstance(a, _gj_types.Array) else 0
                                               for a in operands))
     return context.compile_internal(builder, impl, sig, args)
 
@@ -192,49 +194,78 @@ def _gj_lower_ufunc_loop(context, builder, sig, args):
 _gj_array_impls = {}
 
 
-def _gj_array_impl(ufunc, types, arrays):
-    """A Python function ``(ufunc, *operands) -> array`` that Numba compiles: operands made
-    C-contiguous in the broadcast shape (a scalar: stride 0), one call of the loop."""
-    key = (ufunc.__name__, types, arrays)
+def _gj_array_impl(ufunc, types, ndims):
+    """A Python function ``(ufunc, *operands) -> array`` that Numba compiles (``ndims``: per
+    operand its ndim, 0 for a scalar): one call of the loop with NumPy's steps where NumPy's
+    iteration is one loop (1-D arrays with their strides, a scalar or a one-element array
+    with step 0); other operands made C-contiguous in the broadcast shape first (NumPy
+    iterates those in several calls; the loops give the same bits for any steps here,
+    tests/test_ufunc_loops.py)."""
+    key = (ufunc.__name__, types, ndims)
     if key in _gj_array_impls:
         return _gj_array_impls[key]
     out_dtype = _gj_np.dtype(types[-1]).type
     ins = types.split("->")[0]
     a_dtype, b_dtype = _gj_np.dtype(ins[0]).type, _gj_np.dtype(ins[-1]).type
     call = _gj_pointer_call(ufunc, types)
-    if len(arrays) == 1:
+    flat = all(n <= 1 for n in ndims)
+    if len(ndims) == 1 and flat:
+        def impl(ufunc, a):
+            out = _gj_np.empty(a.shape, out_dtype)
+            one = a.size == 1
+            call(a.size, a.ctypes.data, 0 if one else a.strides[0], out.ctypes.data,
+                 0 if one else out.itemsize)
+            return out
+    elif len(ndims) == 1:
         def impl(ufunc, a):
             x = _gj_np.ascontiguousarray(a)
             out = _gj_np.empty(x.shape, out_dtype)
-            call(x.size, x.ctypes.data, x.itemsize, out.ctypes.data, out.itemsize)
+            one = x.size == 1
+            call(x.size, x.ctypes.data, 0 if one else x.itemsize, out.ctypes.data,
+                 0 if one else out.itemsize)
             return out
-    elif arrays == (True, True):
+    elif flat and ndims[0] and ndims[1]:
         def impl(ufunc, a, b):
-            shape = _gj_np.broadcast_shapes(a.shape, b.shape)
-            x = _gj_np.ascontiguousarray(_gj_np.broadcast_to(a, shape))
-            y = _gj_np.ascontiguousarray(_gj_np.broadcast_to(b, shape))
-            out = _gj_np.empty(shape, out_dtype)
-            call(out.size, x.ctypes.data, x.itemsize, y.ctypes.data, y.itemsize,
-                  out.ctypes.data, out.itemsize)
+            if a.shape != b.shape:     # one of them has one element: broadcast
+                return broadcast(ufunc, a, b)
+            out = _gj_np.empty(a.shape, out_dtype)
+            one = a.size == 1
+            call(a.size, a.ctypes.data, 0 if one else a.strides[0], b.ctypes.data,
+                 0 if one else b.strides[0], out.ctypes.data, 0 if one else out.itemsize)
             return out
-    elif arrays == (True, False):
+    elif flat and ndims[0]:
         def impl(ufunc, a, b):
-            x = _gj_np.ascontiguousarray(a)
             y = _gj_np.empty(1, b_dtype)
             y[0] = b
-            out = _gj_np.empty(x.shape, out_dtype)
-            call(x.size, x.ctypes.data, x.itemsize, y.ctypes.data, 0, out.ctypes.data,
-                  out.itemsize)
+            out = _gj_np.empty(a.shape, out_dtype)
+            one = a.size == 1
+            call(a.size, a.ctypes.data, 0 if one else a.strides[0], y.ctypes.data, 0,
+                 out.ctypes.data, 0 if one else out.itemsize)
             return out
-    else:
+    elif flat:
         def impl(ufunc, a, b):
             x = _gj_np.empty(1, a_dtype)
             x[0] = a
-            y = _gj_np.ascontiguousarray(b)
-            out = _gj_np.empty(y.shape, out_dtype)
-            call(y.size, x.ctypes.data, 0, y.ctypes.data, y.itemsize, out.ctypes.data,
-                  out.itemsize)
+            out = _gj_np.empty(b.shape, out_dtype)
+            one = b.size == 1
+            call(b.size, x.ctypes.data, 0, b.ctypes.data, 0 if one else b.strides[0],
+                 out.ctypes.data, 0 if one else out.itemsize)
             return out
+    if len(ndims) == 2:
+        def broadcast(ufunc, a, b):
+            x = _gj_np.asarray(a)
+            y = _gj_np.asarray(b)
+            shape = _gj_np.broadcast_shapes(x.shape, y.shape)
+            x = _gj_np.ascontiguousarray(_gj_np.broadcast_to(x, shape))
+            y = _gj_np.ascontiguousarray(_gj_np.broadcast_to(y, shape))
+            out = _gj_np.empty(shape, out_dtype)
+            one = out.size == 1
+            call(out.size, x.ctypes.data, 0 if one else x.itemsize, y.ctypes.data,
+                 0 if one else y.itemsize, out.ctypes.data, 0 if one else out.itemsize)
+            return out
+        broadcast = _gj_register_jitable(broadcast)
+        if not flat:
+            impl = broadcast
     _gj_array_impls[key] = impl
     return impl
 

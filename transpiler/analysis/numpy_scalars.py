@@ -136,8 +136,10 @@ LOOP_UFUNCS = frozenset({
     np.power, np.fmax, np.fmin})
 # ufuncs whose complex loops are NumPy's own npy_math code (exact in the real case, where
 # they stay the operators Numba compiles alike).
+# (Not np.square: NumPy's complex scalar square is not its loop's: 30% of complex64 values
+# differ from the array loop's, measured.)
 COMPLEX_LOOP_UFUNCS = frozenset({np.sqrt, np.sign, np.absolute, np.maximum, np.minimum,
-                                 np.square, np.reciprocal})
+                                 np.reciprocal})
 
 
 def numpy_loop(ufunc, loop):
@@ -176,8 +178,6 @@ def ufunc_plan(ufunc, kinds):
     if ufunc not in EXACT_UFUNCS:
         return Plan(problem=f"np.{name} of NumPy or Python scalars is not compiled (Numba's "
                             "implementation differs from NumPy's for some values)")
-    if any(np.dtype(d).kind == "c" for d in found.loop):
-        return Plan(problem=f"np.{name} of a complex scalar is NumPy's own complex code")
     return found
 
 

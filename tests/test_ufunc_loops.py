@@ -1,0 +1,308 @@
+"""NumPy's own inner loops in compiled code (transpiler.ir.ufunc_loop,
+backends/runtime/ufunc_loops.py): np.exp, np.sin, np.tanh... of float and complex scalars and
+arrays give NumPy's bits exactly (libm, which Numba calls, differs in the last bit for many
+values), compiled (no fallback), through one jitted object called with several types, in a
+later process that loads Numba's cache, in a module converted by the command line, from
+sixteen threads. Plain Python is the truth: values bit for bit (NaNs alike), types, dtypes."""
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+import ufunc_loop_functions as F
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def values(dtype, n=600, seed=0):
+    """``n`` values of float ``dtype`` spread over the ranges where libm and NumPy's SIMD
+    code differ most, with the edges (0, -0, inf, nan, subnormal, huge, domain edges)."""
+    rng = np.random.default_rng(seed)
+    finfo = np.finfo(dtype)
+    edges = [0.0, -0.0, 1.0, -1.0, 0.5, np.inf, -np.inf, np.nan, finfo.tiny / 4, finfo.max,
+             -finfo.max, 88.7, -103.9, 709.7, 1e-30, 3.0e38 if dtype == np.float32 else 1e300]
+    body = np.concatenate([rng.standard_normal(n // 3) * 4, rng.uniform(-1, 1, n // 3),
+                           rng.uniform(0, 60, n - 2 * (n // 3))])
+    with np.errstate(all="ignore"):
+        return np.concatenate([np.array(edges), body]).astype(dtype)
+
+
+def same_bits(got, expected):
+    """Equal values bit for bit (any NaN equals any NaN), equal dtypes and shapes."""
+    got, expected = np.asarray(got), np.asarray(expected)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    if expected.dtype.kind == "c":
+        same_bits(got.real, expected.real)
+        same_bits(got.imag, expected.imag)
+        return
+    nan = np.isnan(expected)
+    assert np.array_equal(np.isnan(got), nan)
+    differ = np.flatnonzero((got != expected) & ~nan.ravel().reshape(nan.shape) |
+                            (np.signbit(got) != np.signbit(expected)) & ~nan)
+    assert differ.size == 0, (f"{differ.size} of {expected.size} differ, first at "
+                              f"{differ[:5].tolist()}")
+
+
+def compiled(fn, **options):
+    """``tp.jit(fn)``, which must not fall back."""
+    jitted = tp.jit(fn, **options)
+    return jitted
+
+
+def call(jitted, *args):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("error", tp.FallbackWarning)
+        return jitted(*args)
+
+
+def plain(fn, *args):
+    with np.errstate(all="ignore"):
+        return fn(*args)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_every_unary_loop_ufunc_of_elements_bit_equal(dtype):
+    a = values(dtype)
+    out = np.zeros((len(F.UNARY), a.size), dtype)
+    got = call(compiled(F.unary_elements), a, out.copy())
+    expected = plain(F.unary_elements, a, out.copy())
+    for row, name in enumerate(F.UNARY):
+        try:
+            same_bits(got[row], expected[row])
+        except AssertionError as exc:
+            raise AssertionError(f"np.{name} of {np.dtype(dtype).name}: {exc}") from None
+    # the rows are NumPy's array results too (one loop, element or array)
+    with np.errstate(all="ignore"):
+        for row, name in enumerate(F.UNARY):
+            same_bits(got[row], getattr(np, name)(a))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_every_binary_loop_ufunc_of_elements_bit_equal(dtype):
+    a, b = values(dtype, seed=1), values(dtype, seed=2)[::-1].copy()
+    out = np.zeros((len(F.BINARY), a.size), dtype)
+    got = call(compiled(F.binary_elements), a, b, out.copy())
+    expected = plain(F.binary_elements, a, b, out.copy())
+    for row, name in enumerate(F.BINARY):
+        try:
+            same_bits(got[row], expected[row])
+        except AssertionError as exc:
+            raise AssertionError(f"np.{name} of {np.dtype(dtype).name}: {exc}") from None
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_loops_of_elements_bit_equal(dtype):
+    real = values(np.float64, n=200, seed=3)[4:]
+    a = (real[:100] + 1j * real[100:200]).astype(dtype)
+    out = np.zeros((len(F.COMPLEX_UNARY), a.size), dtype)
+    got = call(compiled(F.complex_elements), a, out.copy())
+    expected = plain(F.complex_elements, a, out.copy())
+    for row, name in enumerate(F.COMPLEX_UNARY):
+        try:
+            same_bits(got[row].real, expected[row].real)
+            same_bits(got[row].imag, expected[row].imag)
+        except AssertionError as exc:
+            raise AssertionError(f"np.{name} of {np.dtype(dtype).name}: {exc}") from None
+
+
+SCALARS = [np.float32(-2.5), np.float64(0.3), np.float32(88.5), np.float64(np.nan),
+           np.float32(-0.0), np.uint16(7), np.int8(3), np.int64(-4), np.uint64(2 ** 64 - 1),
+           np.bool_(True), np.float16(0.5), np.complex64(1 + 2j), np.complex128(-0.5 + 3j),
+           1.5, 3, True, 2 + 1j, -0.0]
+
+
+def test_scalars_of_every_type_through_one_jitted_object():
+    jitted = tp.jit(F.scalar_exp)
+    for order in (SCALARS, SCALARS[::-1]):
+        for x in order:
+            expected = plain(F.scalar_exp, x)
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore", tp.FallbackWarning)   # float16: Python
+                got = jitted(x)
+            assert type(got) is type(expected), (x, got, expected)
+            same_bits(got, expected)
+
+
+@pytest.mark.parametrize("x,y", [(np.float32(0.7), np.float32(-2.0)), (np.float64(3.0), 0.25),
+                                 (np.float32(1.5), 2), (2.5, np.float64(-1.0)),
+                                 (np.uint16(7), 1.5), (np.int16(-3), np.float32(0.5))])
+def test_scalar_calls_compile_and_equal(x, y):
+    for fn in (F.scalar_tanh_sum, F.scalar_fmax):
+        expected = plain(fn, x, y)
+        got = call(compiled(fn), x, y)
+        assert type(got) is type(expected)
+        same_bits(got, expected)
+
+
+@pytest.mark.parametrize("x,y", [(np.uint16(7), 1.5), (np.int32(3), 0.5), (np.uint8(200), 1.1),
+                                 (np.int16(-2), np.float16(0.5)), (2, np.uint32(5))])
+def test_numpy_scalar_power_by_numpy_power_loop(x, y):
+    # NumPy's scalar ** converts to a float64 loop neither operand has: its power loop (not
+    # libm's pow); compiled, where it fell back before
+    expected = plain(F.scalar_power, x, y)
+    jitted = tp.jit(F.scalar_power)
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="ignore"):
+        warnings.simplefilter("always")
+        got = jitted(x, y)
+    assert type(got) is type(expected)
+    same_bits(got, expected)
+    fell_back = any(issubclass(w.category, tp.FallbackWarning) for w in caught)
+    assert fell_back == (np.float16 in (type(x), type(y))), [str(w.message) for w in caught]
+
+
+ARRAY_CASES = [
+    (np.linspace(-3, 3, 101, dtype=np.float32), np.float32(0.5)),
+    (np.linspace(-3, 3, 12).reshape(3, 4), 0.25),
+    (np.linspace(-3, 3, 12).reshape(3, 4).T, np.linspace(1, 2, 3)),     # F-ordered, broadcast
+    (np.arange(10, dtype=np.int16), np.float32(2.0)),                     # float32 loop
+    (np.arange(10, dtype=np.int64), 2),                                   # float64 loop
+    (np.linspace(-1, 1, 9, dtype=np.float32)[::2], np.linspace(0, 1, 5, dtype=np.float32)),
+    (np.array([1 + 2j, -0.5j, 3 + 0j], np.complex64), np.array([1.0, 2.0, 0.5], np.float32)),
+]
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["numba", "graph"])
+def test_whole_array_calls(graph):
+    tp.set_context(numpy_graph=graph)
+    try:
+        jitted = tp.jit(F.whole_arrays)
+        for a, b in ARRAY_CASES:
+            with np.errstate(all="ignore"):
+                try:
+                    expected = F.whole_arrays(a, b)
+                except TypeError:   # arctan2 of complex: NumPy has no loop
+                    with pytest.raises(TypeError), warnings.catch_warnings():
+                        warnings.simplefilter("ignore", tp.FallbackWarning)
+                        jitted(a, b)
+                    continue
+            got = call(jitted, a, b)
+            for g, e in zip(got, expected):
+                same_bits(g, e)
+    finally:
+        tp.set_context(numpy_graph=True)
+
+
+def test_whole_array_call_in_a_loop_and_the_source_says_so():
+    a = np.linspace(-2, 5, 50, dtype=np.float32).reshape(5, 10)
+    jitted = tp.jit(F.whole_array_in_loop)
+    same_bits(call(jitted, a, 3), plain(F.whole_array_in_loop, a, 3))
+    assert "ufunc_loop(np.sin" in jitted.source()
+    assert all(row.status == "compiled" for row in jitted.explain().rows)
+
+
+def test_sixteen_threads_through_one_jitted_object():
+    jitted = tp.jit(F.scalar_tanh_sum)
+    inputs = [(np.float32(k / 7), np.float32(1 - k)) if k % 2 else (k / 3.0, -k / 5.0)
+              for k in range(16)]
+    expected = [plain(F.scalar_tanh_sum, *args) for args in inputs]
+    results = [None] * 16
+    barrier = threading.Barrier(16)
+
+    def work(k):
+        barrier.wait()
+        for _ in range(20):
+            results[k] = call(jitted, *inputs[k])
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for got, want in zip(results, expected):
+        assert type(got) is type(want)
+        same_bits(got, want)
+
+
+DRIVER = """
+import json, sys, warnings
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import transpiler as tp
+import kern
+compiled = tp.jit(kern.kernel, cache=True, fullgraph=True)
+a = np.linspace(-3, 3, 301, dtype=np.float32)
+got = compiled(a)
+spec = compiled._plain[0]
+print(json.dumps({"same": got.tobytes() == kern.kernel(a).tobytes(),
+                  "hits": sum(spec.function.stats.cache_hits.values())}))
+"""
+
+KERNEL = """
+import numpy as np
+
+def kernel(a):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = np.tanh(a[i]) + np.hypot(a[i], np.float32(2.0))
+    return out
+"""
+
+
+def test_a_later_process_loads_the_cached_code_and_calls_the_loops(tmp_path):
+    # The loops' addresses differ per process: compiled code names them, and this module's
+    # import registers them before Numba loads cached code (else: a null call, a crash).
+    (tmp_path / "driver.py").write_text(DRIVER)
+    (tmp_path / "kern.py").write_text(KERNEL)
+    env = dict(os.environ, GRAPHJIT_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
+    results = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, str(tmp_path / "driver.py"), str(tmp_path)],
+                              capture_output=True, text=True, env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert results[0]["same"] and results[1]["same"]
+    assert results[0]["hits"] == 0 and results[1]["hits"] >= 1
+
+
+def test_standalone_source_runs_without_graphjit(tmp_path):
+    # What a module converted by the command line embeds (numba_cpu.ufunc_loop_source in
+    # standalone mode): it must import neither transpiler nor backends
+    from backends.runtime.ufunc_loops import source
+    text = source("uloop")
+    assert not re.search(r"^\s*(import|from)\s+(transpiler|backends)", text, re.M)
+    (tmp_path / "standalone.py").write_text(text + textwrap.dedent("""
+        import numba
+        import numpy as np
+
+        @numba.njit(cache=True)
+        def kernel(a, b):
+            out = np.empty_like(a)
+            for i in range(a.shape[0]):
+                out[i] = uloop(np.tanh, a[i]) + uloop(np.hypot, a[i], b)
+            return out, uloop(np.exp, a)
+    """))
+    code = textwrap.dedent(f"""
+        import sys, json
+        sys.modules['transpiler'] = None
+        sys.modules['backends'] = None
+        sys.path.insert(0, {str(tmp_path)!r})
+        import numpy as np, standalone
+        a = np.linspace(-3, 3, 301, dtype=np.float32)
+        got, whole = standalone.kernel(a, np.float32(2.0))
+        print(json.dumps({{"same": got.tobytes() == (np.tanh(a) + np.hypot(a, np.float32(2.0))
+                                                    ).tobytes(),
+                          "whole": whole.tobytes() == np.exp(a).tobytes()}}))
+    """)
+    for _ in range(2):      # the second process loads Numba's cache
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=300)
+        assert run.returncode == 0, run.stderr
+        assert json.loads(run.stdout.strip().splitlines()[-1]) == {"same": True, "whole": True}
+
+
+def test_eager_backend_and_ir_form_are_the_ufunc_call():
+    from transpiler.ir import ufunc_loop
+    x = np.float32(0.3)
+    assert ufunc_loop(np.exp, x) == np.exp(x) and type(ufunc_loop(np.exp, x)) is np.float32
+    jitted = tp.jit(F.scalar_tanh_sum, backend="eager")
+    same_bits(jitted(np.float32(0.5), np.float32(2.0)),
+              F.scalar_tanh_sum(np.float32(0.5), np.float32(2.0)))
