@@ -132,14 +132,14 @@ LOOP_UFUNCS = frozenset({
     np.radians, np.logaddexp, np.logaddexp2,
     # float loops that are NumPy's own code too: its power loop (np.power(-0.0, 0.5) is
     # sqrt's -0.0, libm's pow gives 0.0), fmax/fmin's choice of a signed zero (float32: the
-    # second, float64: the first, by its SIMD path)
-    np.power, np.fmax, np.fmin})
+    # second, float64: the first, by its SIMD path); reciprocal (its integer loops stay
+    # refused: NumPy's own integer 1/x)
+    np.power, np.fmax, np.fmin, np.reciprocal})
 # ufuncs whose complex loops are NumPy's own npy_math code (exact in the real case, where
 # they stay the operators Numba compiles alike).
 # (Not np.square: NumPy's complex scalar square is not its loop's: 30% of complex64 values
 # differ from the array loop's, measured.)
-COMPLEX_LOOP_UFUNCS = frozenset({np.sqrt, np.sign, np.absolute, np.maximum, np.minimum,
-                                 np.reciprocal})
+COMPLEX_LOOP_UFUNCS = frozenset({np.sqrt, np.sign, np.absolute, np.maximum, np.minimum})
 
 
 def numpy_loop(ufunc, loop):
