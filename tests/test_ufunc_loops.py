@@ -158,15 +158,44 @@ def test_numpy_scalar_power_by_numpy_power_loop(x, y):
     assert fell_back == (np.float16 in (type(x), type(y))), [str(w.message) for w in caught]
 
 
-ARRAY_CASES = [
+_M = np.linspace(-3, 3, 12).reshape(3, 4)
+ARRAY_CASES = [     # NumPy calls the loop once (its trivial iteration): compiled
     (np.linspace(-3, 3, 101, dtype=np.float32), np.float32(0.5)),
-    (np.linspace(-3, 3, 12).reshape(3, 4), 0.25),
-    (np.linspace(-3, 3, 12).reshape(3, 4).T, np.linspace(1, 2, 3)),     # F-ordered, broadcast
+    (_M, 0.25),
+    (_M.T, 0.25),                                                         # F-ordered
+    (_M.T, _M.T.copy(order="F")),
     (np.arange(10, dtype=np.int16), np.float32(2.0)),                     # float32 loop
     (np.arange(10, dtype=np.int64), 2),                                   # float64 loop
     (np.linspace(-1, 1, 9, dtype=np.float32)[::2], np.linspace(0, 1, 5, dtype=np.float32)),
+    (np.linspace(-1, 1, 9)[::-1], np.linspace(0, 1, 9)[::-3].repeat(3)[:9]),
+    (np.array([1.5]), np.array(2.0)),                                     # 0-d: a scalar
+    (np.zeros((0, 3), np.float32), np.float32(1.0)),                      # empty
     (np.array([1 + 2j, -0.5j, 3 + 0j], np.complex64), np.array([1.0, 2.0, 0.5], np.float32)),
 ]
+RERUN_CASES = [     # NumPy's iterator calls the loop several times: the call runs as Python
+    (_M[:, ::2], 0.25),                                                   # not contiguous
+    (_M, _M.T.copy()[:, :4].T.copy(order="F")[:3]),                       # C with F
+    (np.linspace(-1, 1, 9), np.array([0.5])),                             # (9,) with (1,)
+]
+
+
+def _compare_whole_arrays(jitted, a, b):
+    with np.errstate(all="ignore"):
+        try:
+            expected = F.whole_arrays(a, b)
+        except TypeError:   # arctan2 of complex: NumPy has no loop
+            with pytest.raises(TypeError), warnings.catch_warnings():
+                warnings.simplefilter("ignore", tp.FallbackWarning)
+                jitted(a, b)
+            return None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = jitted(a, b)
+    assert type(got) is type(expected)
+    for g, e in zip(got, expected):
+        assert type(g) is type(e)
+        same_bits(g, e)
+    return [str(w.message) for w in caught if issubclass(w.category, tp.FallbackWarning)]
 
 
 @pytest.mark.parametrize("graph", [False, True], ids=["numba", "graph"])
@@ -175,19 +204,85 @@ def test_whole_array_calls(graph):
     try:
         jitted = tp.jit(F.whole_arrays)
         for a, b in ARRAY_CASES:
-            with np.errstate(all="ignore"):
-                try:
-                    expected = F.whole_arrays(a, b)
-                except TypeError:   # arctan2 of complex: NumPy has no loop
-                    with pytest.raises(TypeError), warnings.catch_warnings():
-                        warnings.simplefilter("ignore", tp.FallbackWarning)
-                        jitted(a, b)
-                    continue
-            got = call(jitted, a, b)
-            for g, e in zip(got, expected):
+            assert _compare_whole_arrays(jitted, a, b) in (None, []), (a, b)
+        for a, b in RERUN_CASES:
+            fell = _compare_whole_arrays(jitted, a, b)
+            assert graph or any("iterates in several calls" in m for m in fell), (a, b, fell)
+    finally:
+        tp.set_context(numpy_graph=True)
+
+
+def fmax_rows(a, b):
+    return np.fmax(a, b)
+
+
+def test_broadcast_arrays_of_two_ndims_run_as_python():
+    # NumPy's float32 fmax picks the signed zero by its loop's path (SIMD body, scalar tail),
+    # so by how its iterator splits the calls: found by the review (-0.0 where NumPy gives 0)
+    tp.set_context(numpy_graph=False)
+    try:
+        a, b = np.full((5, 20), -0.0, np.float32), np.zeros(20, np.float32)
+        with pytest.warns(tp.FallbackWarning, match="several calls of its loop"):
+            got = tp.jit(fmax_rows)(a, b)
+        same_bits(got, fmax_rows(a, b))
+        # the same for a 2-D array with a scalar: one call, NumPy's steps (0 for the scalar)
+        same_bits(call(tp.jit(fmax_rows), np.full((2, 3), -0.0, np.float32), 0.0),
+                  fmax_rows(np.full((2, 3), -0.0, np.float32), 0.0))
+    finally:
+        tp.set_context(numpy_graph=True)
+
+
+def test_float16_loops_of_arrays_fall_back():
+    # np.sin of int8/uint8/bool arrays is NumPy's float16 loop; compiled code would compute
+    # in float32 (the review: a float32 result where NumPy's is float16)
+    tp.set_context(numpy_graph=False)
+    try:
+        for a in (np.array([1, 2], np.int8), np.array([True, False]), np.array([7], np.uint8)):
+            with pytest.warns(tp.FallbackWarning, match="float16 loop"):
+                got = tp.jit(F.whole_arrays)(a, a)
+            for g, e in zip(got, plain(F.whole_arrays, a, a)):
                 same_bits(g, e)
     finally:
         tp.set_context(numpy_graph=True)
+
+
+def sin_by_alias(x):
+    f = np.sin
+    return f(x)
+
+
+def floor_divide_by_alias(x):
+    m = np.floor_divide
+    return m(x, -1)
+
+
+@pytest.mark.parametrize("fn,x", [(sin_by_alias, np.float32(-1.1024116)),
+                                  (sin_by_alias, np.linspace(-3, 3, 50, dtype=np.float32)),
+                                  (floor_divide_by_alias, np.int8(-128))],
+                         ids=["sin-scalar", "sin-array", "floor_divide-int8"])
+def test_a_ufunc_held_by_a_local_takes_its_rules(fn, x):
+    # `f = np.sin; f(x)` was Numba's np.sin (libm's last bit: found by the review)
+    tp.set_context(numpy_graph=False)
+    try:
+        with np.errstate(all="ignore"):
+            got, expected = call(tp.jit(fn), x), fn(x)
+        assert type(got) is type(expected)
+        same_bits(got, expected)
+    finally:
+        tp.set_context(numpy_graph=True)
+
+
+def cbrt_hypot(a, out):
+    for i in range(a.shape[0]):
+        out[i] = np.cbrt(a[i]) + np.hypot(a[i], 2.0)
+    return out
+
+
+def test_loops_of_loop_ufuncs_run_in_parallel():
+    a = np.linspace(-5, 5, 4096)
+    jitted = tp.jit(cbrt_hypot, parallel=True)
+    same_bits(call(jitted, a, np.zeros_like(a)), cbrt_hypot(a, np.zeros_like(a)))
+    assert [r.status for r in jitted.explain().rows if r.region == "loop"] == ["parallel"]
 
 
 def test_whole_array_call_in_a_loop_and_the_source_says_so():

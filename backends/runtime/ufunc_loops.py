@@ -164,7 +164,10 @@ class _gj_UFuncLoopTemplate(_gj_AbstractTemplate):
         result = _gj_from_dtype(_gj_np.dtype(types[-1]))
         arrays = [a for a in operands if isinstance(a, _gj_types.Array)]
         if arrays:
-            result = _gj_types.Array(result, max(a.ndim for a in arrays), "C")
+            if len({a.ndim for a in arrays}) != 1:
+                return None     # broadcasting across ndims: NumPy's iterator (not taken)
+            ndim = arrays[0].ndim   # (an N-d result is F-ordered for F-ordered operands)
+            result = _gj_types.Array(result, ndim, "C" if ndim == 1 else "A")
         return _gj_signature(result, args[0], *operands)
 
 
@@ -180,9 +183,11 @@ def _gj_lower_ufunc_loop(context, builder, sig, args):
     if not isinstance(sig.return_type, _gj_types.Array):
         slots = [_gj_cgutils.alloca_once_value(builder, v) for v in args[1:]]
         out = _gj_cgutils.alloca_once(builder, context.get_value_type(sig.return_type))
-        # NumPy calls a loop on one element with every step 0 (its trivial iteration,
-        # PyArray_TRIVIAL_PAIR_ITERATION_STRIDE): so here, should a loop's path depend on it
-        steps = [_gj_ir.Constant(_GJ_INTP, 0)] * (len(dtypes) + 1)
+        # NumPy's steps for scalars (ufunc_object.c, try_trivial_single_output_loop): 0 for
+        # a 0-d input, the item size for the output it allocates. A loop may take another
+        # path by its steps (fmax's signed zeros, power's exponent 0.5): the same ones here.
+        steps = [_gj_ir.Constant(_GJ_INTP, 0)] * len(dtypes) + [
+            _gj_ir.Constant(_GJ_INTP, _gj_np.dtype(types[-1]).itemsize)]
         _gj_call_loop(builder, ufunc, types, _gj_ir.Constant(_GJ_INTP, 1), slots + [out],
                       steps)
         return builder.load(out)
@@ -194,13 +199,45 @@ def _gj_lower_ufunc_loop(context, builder, sig, args):
 _gj_array_impls = {}
 
 
+# The message of the error compiled code raises where NumPy would iterate the operands in
+# several loop calls (transpiler.helpers.messages.LOOP_ORDER: the call runs again as Python).
+_GJ_LOOP_ORDER = ("a NumPy ufunc of arrays that NumPy iterates in several calls of its loop "
+                  "(broadcast or non-contiguous N-d operands), whose bits may depend on that "
+                  "(graphjit)")
+
+
+@_gj_register_jitable
+def _gj_order(a):
+    """An operand's place in NumPy's trivial iteration: (its step, its order: 0 for 1-D or a
+    scalar, else C=1 | F=2 as its contiguity flags; -1 not contiguous)."""
+    if a.ndim == 1:
+        return a.strides[0], 0
+    order = (1 if a.flags.c_contiguous else 0) | (2 if a.flags.f_contiguous else 0)
+    return a.itemsize, order if order else -1
+
+
+@_gj_register_jitable
+def _gj_same_order(first, second):
+    """The operation's order from two operands' (0: a 1-D or scalar operand says nothing;
+    NumPy's try_trivial_single_output_loop takes the first N-d operand's flags and needs
+    every other's to be equal); -1 where they differ."""
+    if first < 0 or second < 0:
+        return -1
+    if first == 0:
+        return second
+    if second == 0 or first == second:
+        return first
+    return -1
+
+
 def _gj_array_impl(ufunc, types, ndims):
-    """A Python function ``(ufunc, *operands) -> array`` that Numba compiles (``ndims``: per
-    operand its ndim, 0 for a scalar): one call of the loop with NumPy's steps where NumPy's
-    iteration is one loop (1-D arrays with their strides, a scalar or a one-element array
-    with step 0); other operands made C-contiguous in the broadcast shape first (NumPy
-    iterates those in several calls; the loops give the same bits for any steps here,
-    tests/test_ufunc_loops.py)."""
+    """A Python function ``(ufunc, *operands) -> array`` that Numba compiles: NumPy's trivial
+    iteration (numpy/_core/src/umath/ufunc_object.c, try_trivial_single_output_loop), which
+    calls the loop once: scalar operands with step 0, 1-D arrays with their stride, N-d
+    arrays all C- or all F-contiguous with their item size, operands of one shape; the
+    output allocated in that order, its step the item size. NumPy iterates other operands
+    (broadcast, non-contiguous N-d) in several loop calls of its iterator's choosing:
+    those raise ValueError(_GJ_LOOP_ORDER), on which the call runs again as Python."""
     key = (ufunc.__name__, types, ndims)
     if key in _gj_array_impls:
         return _gj_array_impls[key]
@@ -208,64 +245,59 @@ def _gj_array_impl(ufunc, types, ndims):
     ins = types.split("->")[0]
     a_dtype, b_dtype = _gj_np.dtype(ins[0]).type, _gj_np.dtype(ins[-1]).type
     call = _gj_pointer_call(ufunc, types)
-    flat = all(n <= 1 for n in ndims)
-    if len(ndims) == 1 and flat:
+    message = _GJ_LOOP_ORDER
+
+    def output(shape, order):
+        if order == 2:      # F-contiguous operands only: NumPy allocates the output F-ordered
+            return _gj_np.empty(shape[::-1], out_dtype).T
+        return _gj_np.empty(shape, out_dtype)
+    output = _gj_register_jitable(output)
+
+    if len(ndims) == 1:
         def impl(ufunc, a):
-            out = _gj_np.empty(a.shape, out_dtype)
-            one = a.size == 1
-            call(a.size, a.ctypes.data, 0 if one else a.strides[0], out.ctypes.data,
-                 0 if one else out.itemsize)
+            step, order = _gj_order(a)
+            if order < 0:
+                raise ValueError(message)
+            out = output(a.shape, order)
+            if a.size:
+                call(a.size, a.ctypes.data, step, out.ctypes.data, out.itemsize)
             return out
-    elif len(ndims) == 1:
-        def impl(ufunc, a):
-            x = _gj_np.ascontiguousarray(a)
-            out = _gj_np.empty(x.shape, out_dtype)
-            one = x.size == 1
-            call(x.size, x.ctypes.data, 0 if one else x.itemsize, out.ctypes.data,
-                 0 if one else out.itemsize)
-            return out
-    elif flat and ndims[0] and ndims[1]:
+    elif ndims[0] and ndims[1]:
         def impl(ufunc, a, b):
-            if a.shape != b.shape:     # one of them has one element: broadcast
-                return broadcast(ufunc, a, b)
-            out = _gj_np.empty(a.shape, out_dtype)
-            one = a.size == 1
-            call(a.size, a.ctypes.data, 0 if one else a.strides[0], b.ctypes.data,
-                 0 if one else b.strides[0], out.ctypes.data, 0 if one else out.itemsize)
+            step_a, order_a = _gj_order(a)
+            step_b, order_b = _gj_order(b)
+            order = _gj_same_order(order_a, order_b)
+            if order < 0 or a.shape != b.shape:
+                raise ValueError(message)
+            out = output(a.shape, order)
+            if a.size:
+                call(a.size, a.ctypes.data, step_a, b.ctypes.data, step_b, out.ctypes.data,
+                     out.itemsize)
             return out
-    elif flat and ndims[0]:
+    elif ndims[0]:
         def impl(ufunc, a, b):
+            step, order = _gj_order(a)
+            if order < 0:
+                raise ValueError(message)
             y = _gj_np.empty(1, b_dtype)
             y[0] = b
-            out = _gj_np.empty(a.shape, out_dtype)
-            one = a.size == 1
-            call(a.size, a.ctypes.data, 0 if one else a.strides[0], y.ctypes.data, 0,
-                 out.ctypes.data, 0 if one else out.itemsize)
+            out = output(a.shape, order)
+            if a.size:
+                call(a.size, a.ctypes.data, step, y.ctypes.data, 0, out.ctypes.data,
+                     out.itemsize)
             return out
-    elif flat:
+    else:
         def impl(ufunc, a, b):
+            step, order = _gj_order(b)
+            if order < 0:
+                raise ValueError(message)
             x = _gj_np.empty(1, a_dtype)
             x[0] = a
-            out = _gj_np.empty(b.shape, out_dtype)
-            one = b.size == 1
-            call(b.size, x.ctypes.data, 0, b.ctypes.data, 0 if one else b.strides[0],
-                 out.ctypes.data, 0 if one else out.itemsize)
+            out = output(b.shape, order)
+            if b.size:
+                call(b.size, x.ctypes.data, 0, b.ctypes.data, step, out.ctypes.data,
+                     out.itemsize)
             return out
-    if len(ndims) == 2:
-        def broadcast(ufunc, a, b):
-            x = _gj_np.asarray(a)
-            y = _gj_np.asarray(b)
-            shape = _gj_np.broadcast_shapes(x.shape, y.shape)
-            x = _gj_np.ascontiguousarray(_gj_np.broadcast_to(x, shape))
-            y = _gj_np.ascontiguousarray(_gj_np.broadcast_to(y, shape))
-            out = _gj_np.empty(shape, out_dtype)
-            one = out.size == 1
-            call(out.size, x.ctypes.data, 0 if one else x.itemsize, y.ctypes.data,
-                 0 if one else y.itemsize, out.ctypes.data, 0 if one else out.itemsize)
-            return out
-        broadcast = _gj_register_jitable(broadcast)
-        if not flat:
-            impl = broadcast
     _gj_array_impls[key] = impl
     return impl
 

@@ -41,7 +41,12 @@ _SMALL_DEPTH = 4
 RAISE_FREE_HELPERS = frozenset(NUMPY_DIVISION_HELPERS)
 _NONINT_CASTS = frozenset({"float", "complex"})
 _NONINT_NUMPY = frozenset({"float16", "float32", "float64", "complex64", "complex128"})
-_SAFE_NUMPY = frozenset({"isscalar", "isnan", "isinf", "isfinite", "signbit"})
+# NumPy functions that never raise for scalar arguments (a ufunc's domain errors are nan/inf
+# and a RuntimeWarning; not np.power: an integer to a negative power raises ValueError)
+_SAFE_NUMPY = frozenset({"isscalar", "isnan", "isinf", "isfinite", "signbit", "cbrt",
+                         "hypot", "arctan2", "arcsinh", "arccosh", "arctanh", "exp2",
+                         "logaddexp", "logaddexp2", "deg2rad", "rad2deg", "degrees",
+                         "radians", "fmax", "fmin"})
 
 
 class Unsafe(Exception):

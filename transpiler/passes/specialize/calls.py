@@ -73,6 +73,8 @@ class Calls:
         if exact is not None:
             return exact
         callee = self.expr(node.func)
+        if not isinstance(callee, Static) and isinstance(node.func, gast.Name):
+            callee = self._held_callee(node.func) or callee
         if not isinstance(callee, Static) and isinstance(node.func, gast.Attribute) and \
                 node.func.attr == "item" and not node.args and not node.keywords and \
                 self.scalar_types is not None:
@@ -368,6 +370,24 @@ class Calls:
                             "by path (compiled code gives its own type objects)")
         self.value(node.args[0])      # evaluated as Python does, for its errors
         return Static(found)
+
+    def _held_callee(self, func):
+        """The library function a local name holds where its one definition, a statement of
+        the function's body itself, binds it to one (``f = np.sin``; ``f(x)``): calls of it
+        then take that function's rules (NumPy's loops, graphjit's helpers), as the direct
+        call does. None elsewhere (the call stays a call of the local's value)."""
+        if self.scalar_types is None:
+            return None
+        found = self.scalar_types.definitions.get(func.id, ())
+        if len(found) != 1 or not isinstance(found[0][0], gast.Assign) or \
+                found[0][0] not in self.scalar_types.fdef.body or \
+                not isinstance(found[0][1], (gast.Attribute, gast.Name)):
+            return None
+        value = self.expr(found[0][1])
+        if isinstance(value, Static) and _hashable(value.value) and (
+                isinstance(value.value, np.ufunc) or library_reference(value.value)):
+            return value
+        return None
 
     def _numpy_library_call(self, node, callee):
         """A NumPy function's call; a Python type given as a dtype (``np.zeros(n,

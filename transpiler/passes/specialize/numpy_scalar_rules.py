@@ -10,7 +10,7 @@ import gast
 import numpy as np
 
 from ...analysis.scalar_kinds import alike_pair
-from ...analysis.numpy_scalars import (COMPARISONS, numpy_loop, operand_dtype,
+from ...analysis.numpy_scalars import (COMPARISONS, LOOP_UFUNCS, numpy_loop, operand_dtype,
                                        plan as numpy_scalar_plan, UFUNC_OPERATORS, ufunc_plan)
 from ...analysis.scalar_types import (CALL as CALL_TYPE, random_state_kept, sample as sample_of,
                                       type_of_value, UNKNOWN as UNKNOWN_TYPE)
@@ -228,22 +228,37 @@ class NumpyScalarRules:
         """``np.exp(a)``, ``np.arctan2(a, 0.5)``... with an array operand, for a ufunc whose
         loop NumPy computes with its own code (analysis.numpy_scalars.numpy_loop): NumPy's
         loop for the operands (``ufunc.resolve_dtypes``, NEP 50: a Python number is weak),
-        each operand converted to it as NumPy converts inputs, then that loop. None where
-        the call stays Numba's (other ufuncs, 0-d arrays, types NumPy refuses)."""
+        each operand converted to it as NumPy converts inputs, then that loop (a 0-d array
+        as its scalar: NumPy's result is a scalar then). None where the call stays Numba's
+        (other ufuncs, types NumPy refuses); a float16 loop and arrays of different ndims
+        (NumPy's iterator broadcasts them in several loop calls) fall back."""
         if ufunc.nout != 1 or len(kinds) != ufunc.nin or not all(
                 k in ("int", "float", "complex", "bool") or k.startswith(("np:", "arr:"))
-                for k in kinds) or any(k.startswith("arr:") and k.endswith(":0")
-                                       for k in kinds):
+                for k in kinds):
             return None
         try:
-            loop = ufunc.resolve_dtypes(tuple(operand_dtype(k) for k in kinds) + (None,))[:-1]
+            resolved = ufunc.resolve_dtypes(tuple(operand_dtype(k) for k in kinds) + (None,))
         except Exception:  # noqa: BLE001 - NumPy raises for these types: the call stays
             return None
+        loop = resolved[:-1]
+        if ufunc in LOOP_UFUNCS and any(d.name == "float16" for d in resolved):
+            self.fail(node, f"np.{ufunc.__name__} of these arrays is NumPy's float16 loop "
+                            "(compiled code would compute in float32)")
         if not numpy_loop(ufunc, tuple(d.name for d in loop)):
             return None
+        ndims = {k.split(":")[2] for k in kinds if k.startswith("arr:")} - {"0"}
+        if len(ndims) > 1:
+            self.fail(node, f"np.{ufunc.__name__} of arrays of {' and '.join(sorted(ndims))} "
+                            "dimensions: NumPy broadcasts them in several calls of its loop, "
+                            "whose bits may depend on that")
         operands = []
         for value, source, kind, dtype in zip(values, sources, kinds, loop):
             expr = self._m(value, source)
+            if kind.startswith("arr:") and kind.endswith(":0"):
+                # a 0-d array is NumPy's scalar operand (step 0); all 0-d: a scalar result
+                expr = gast.Call(func=gast.Attribute(value=expr, attr="item",
+                                                     ctx=gast.Load()), args=[], keywords=[])
+                kind = "np:" + kind.split(":")[1]
             if kind.startswith("arr:") and np.dtype(kind.split(":")[1]) != dtype:
                 expr = gast.Call(func=gast.Attribute(value=expr, attr="astype",
                                                      ctx=gast.Load()),
