@@ -401,3 +401,25 @@ def test_eager_backend_and_ir_form_are_the_ufunc_call():
     jitted = tp.jit(F.scalar_tanh_sum, backend="eager")
     same_bits(jitted(np.float32(0.5), np.float32(2.0)),
               F.scalar_tanh_sum(np.float32(0.5), np.float32(2.0)))
+
+
+def max_min_sign(a, b):
+    return np.maximum(a, b), np.minimum(a, b), np.sign(a)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_array_maximum_minimum_sign_by_numpy_loops(dtype):
+    # Numba's array versions chose the other zero (np.maximum([0., -0.], [-0., 0.]),
+    # np.sign(-0.0)): found by the review; NumPy's loops now
+    tp.set_context(numpy_graph=False)
+    try:
+        a = np.array([0.0, -0.0, np.nan, 1.0, -np.inf, -0.0, 0.0, 2.0] * 5, dtype)
+        b = np.array([-0.0, 0.0, 1.0, np.nan, -0.0, -0.0, 0.0, -3.0] * 5, dtype)
+        jitted = tp.jit(max_min_sign)
+        for x, y in ((a, b), (b, a), (a[::2], b[1::2]), (a.reshape(8, 5), b.reshape(8, 5)),
+                     (a, dtype(-0.0)), (a, 0.0)):
+            for g, e in zip(call(jitted, x, y), plain(max_min_sign, x, y)):
+                same_bits(g, e)
+    finally:
+        tp.set_context(numpy_graph=True)
+

@@ -142,15 +142,23 @@ LOOP_UFUNCS = frozenset({
 COMPLEX_LOOP_UFUNCS = frozenset({np.sqrt, np.sign, np.absolute, np.maximum, np.minimum})
 
 
-def numpy_loop(ufunc, loop):
+# ufuncs whose float *array* loops differ from Numba's array versions (the signed zero of
+# np.maximum(0.0, -0.0) elementwise, np.sign(-0.0): found by a review); of scalars graphjit's
+# helpers compute NumPy's C rules inline (helpers.numpy_arith.numpy_maximum, numpy_sign).
+ARRAY_LOOP_UFUNCS = frozenset({np.maximum, np.minimum, np.sign})
+
+
+def numpy_loop(ufunc, loop, arrays=False):
     """Whether ``ufunc`` on loop dtype names ``loop`` is computed by calling NumPy's own inner
-    loop (LOOP_UFUNCS: float and complex loops; COMPLEX_LOOP_UFUNCS: complex loops). The loop
-    must take float32/float64/complex64/complex128 operands (Numba's scalar types; float16
-    and long double have none)."""
+    loop (LOOP_UFUNCS: float and complex loops; COMPLEX_LOOP_UFUNCS: complex loops; with
+    ``arrays``, an array operand, ARRAY_LOOP_UFUNCS: float loops too). The loop must take
+    float32/float64/complex64/complex128 operands (Numba's scalar types; float16 and long
+    double have none)."""
     kinds = {np.dtype(d).char for d in loop}
     if not loop or not kinds <= set("fdFD"):
         return False
-    return ufunc in LOOP_UFUNCS or (ufunc in COMPLEX_LOOP_UFUNCS and kinds <= set("FD"))
+    return ufunc in LOOP_UFUNCS or (ufunc in COMPLEX_LOOP_UFUNCS and kinds <= set("FD")) or (
+        arrays and ufunc in ARRAY_LOOP_UFUNCS)
 
 
 def ufunc_plan(ufunc, kinds):

@@ -244,7 +244,7 @@ class NumpyScalarRules:
         if ufunc in LOOP_UFUNCS and any(d.name == "float16" for d in resolved):
             self.fail(node, f"np.{ufunc.__name__} of these arrays is NumPy's float16 loop "
                             "(compiled code would compute in float32)")
-        if not numpy_loop(ufunc, tuple(d.name for d in loop)):
+        if not numpy_loop(ufunc, tuple(d.name for d in loop), arrays=True):
             return None
         ndims = {k.split(":")[2] for k in kinds if k.startswith("arr:")} - {"0"}
         if len(ndims) > 1:
