@@ -146,10 +146,12 @@ def _gj_operand_dtype(numba_type):
 
 
 class _gj_UFuncLoopTemplate(_gj_AbstractTemplate):
+    """The typing of ``ufunc_loop(ufunc, *operands)``: the loop of ``ufunc.types`` whose
+    inputs are the operands' dtypes exactly; its output type, or an array of the operands'
+    one ndim (None: not this builtin's, Numba reports it and the function falls back)."""
     key = ufunc_loop
 
     def generic(self, args, kws):
-
         if kws or len(args) < 2 or not isinstance(args[0], _gj_types.Function):
             return None
         ufunc = args[0].typing_key
@@ -176,6 +178,7 @@ _gj_infer_global(ufunc_loop)(_gj_UFuncLoopTemplate)
 
 @_gj_lower_builtin(ufunc_loop, _gj_types.Function, _gj_types.VarArg(_gj_types.Any))
 def _gj_lower_ufunc_loop(context, builder, sig, args):
+    """Scalars: one loop call on stack slots; arrays: ``_gj_array_impl`` compiled inline."""
     ufunc = sig.args[0].typing_key
     operands = sig.args[1:]
     dtypes = [_gj_operand_dtype(a) for a in operands]

@@ -144,7 +144,8 @@ class Calls:
             # transpiler.ir.weak used by transpiler.helpers.weak: the typed NEP 50 helper.
             return self._weak(self.value(node.args[0]), node.args[0],
                               self.value(node.args[1]))
-        if _hashable(fn) and fn in FOLDABLE_BUILTINS and not any(isinstance(a, gast.Starred) for a in node.args):
+        if _hashable(fn) and fn in FOLDABLE_BUILTINS and not any(
+                isinstance(a, gast.Starred) for a in node.args):
             args = [self.expr(a) for a in node.args]
             kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
             if all(isinstance(a, Static) for a in args + list(kwargs.values())) and k_ok(kwargs):
