@@ -423,3 +423,54 @@ def test_float_array_maximum_minimum_sign_by_numpy_loops(dtype):
     finally:
         tp.set_context(numpy_graph=True)
 
+
+
+def alias_read_before(x):
+    y = f(x)    # noqa: F821 - UnboundLocalError in Python, the point of the test
+    f = np.sin
+    return y
+
+
+def alias_in_branch_first(x, n):
+    if n:
+        return f(x)    # noqa: F821
+    f = np.sin
+    return f(x)
+
+
+@pytest.mark.parametrize("fn,args", [(alias_read_before, ()), (alias_in_branch_first, (1,)),
+                                     (alias_in_branch_first, (0,))])
+def test_an_alias_read_before_its_assignment_still_raises(fn, args):
+    # the second review: the held function served a read before the assignment
+    tp.set_context(numpy_graph=False)
+    try:
+        x = np.linspace(-1, 1, 5)
+        jitted = tp.jit(fn)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", tp.FallbackWarning)
+            try:
+                expected = fn(x, *args)
+            except UnboundLocalError:
+                with pytest.raises(UnboundLocalError):
+                    jitted(x, *args)
+                return
+            same_bits(jitted(x, *args), expected)
+    finally:
+        tp.set_context(numpy_graph=True)
+
+
+def hypot_big_int(a):
+    return np.hypot(a, 2 ** 60 + 2 ** 36 + 1), np.float32(1.5) + (2 ** 60 + 2 ** 36 + 1)
+
+
+def test_a_python_int_meets_a_float32_loop_through_a_double():
+    # NumPy converts a Python int to float32 through a C double (rounded twice); one int64
+    # to float32 conversion rounds once: 1.1529216e+18 where NumPy gives 1.1529215e+18
+    tp.set_context(numpy_graph=False)
+    try:
+        a = np.ones(3, np.float32)
+        for g, e in zip(call(tp.jit(hypot_big_int), a), hypot_big_int(a)):
+            assert type(g) is type(e)
+            same_bits(g, e)
+    finally:
+        tp.set_context(numpy_graph=True)

@@ -21,6 +21,7 @@ from ...helpers.numpy_reductions import (
     numpy_std, numpy_sum, numpy_var, python_max_1d, python_min_1d)
 from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENT_ARITY, REPLACEMENTS
 from ...ir import opaque as ir_opaque, weak as ir_weak
+from ...nodes import walk
 from .nodes import k_ok, _describe, _hashable, _pure
 from .numpy_scalar_rules import Abs
 from .python_number_rules import _IR_CHECKED, _IR_OPERATORS
@@ -380,9 +381,16 @@ class Calls:
         if self.scalar_types is None:
             return None
         found = self.scalar_types.definitions.get(func.id, ())
+        body = self.scalar_types.fdef.body
         if len(found) != 1 or not isinstance(found[0][0], gast.Assign) or \
-                found[0][0] not in self.scalar_types.fdef.body or \
+                found[0][0] not in body or \
                 not isinstance(found[0][1], (gast.Attribute, gast.Name)):
+            return None
+        # no read before it (Python raises UnboundLocalError there: the call stays a call)
+        definition = found[0][0]
+        before = body[:body.index(definition)] + [definition.value]
+        if any(isinstance(n, gast.Name) and n.id == func.id
+               for stmt in before for n in walk(stmt)):
             return None
         value = self.expr(found[0][1])
         if isinstance(value, Static) and _hashable(value.value) and (

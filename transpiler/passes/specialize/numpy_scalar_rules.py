@@ -165,7 +165,7 @@ class NumpyScalarRules:
                     expr = self._call_helper(node, fit_int, [
                         expr, constant_node(int(info.min)), constant_node(int(info.max))])
             if kind != "np:" + loop:
-                expr = self._np_cast(loop, expr, node)
+                expr = self._loop_operand(loop, kind, expr, node)
             operands.append(expr)
         if found.numpy_loop is not None:
             # NumPy's own inner loop (transpiler.ir.ufunc_loop): its bits, not libm's
@@ -218,6 +218,15 @@ class NumpyScalarRules:
         return gast.copy_location(self._np_cast(found.result, gast.copy_location(out, node),
                                                 node), node)
 
+    def _loop_operand(self, loop, kind, expr, node):
+        """Scalar ``expr`` of type string ``kind`` converted to NumPy's loop dtype ``loop``.
+        A Python int becomes a float32/float16 through a C double, as NumPy converts it
+        (FLOAT_setitem: MyPyFloat_AsDouble, then the cast): rounded twice, where one int64 to
+        float32 conversion rounds once (2**60 + 2**36 + 1 differs; found by a review)."""
+        if kind in ("int", "bool") and loop in ("float32", "float16", "complex64"):
+            expr = self._np_cast("float64", expr, node)
+        return self._np_cast(loop, expr, node)
+
     def _ufunc_loop(self, node, ufunc, operands):
         """``ufunc_loop(ufunc, *operands)`` (transpiler.ir): operands already of the loop's
         dtypes."""
@@ -264,7 +273,7 @@ class NumpyScalarRules:
                                                      ctx=gast.Load()),
                                  args=[self.materialize(Static(dtype.type), node)], keywords=[])
             elif not kind.startswith("arr:") and kind != "np:" + dtype.name:
-                expr = self._np_cast(dtype.name, expr, node)
+                expr = self._loop_operand(dtype.name, kind, expr, node)
             operands.append(expr)
         return gast.copy_location(self._ufunc_loop(node, ufunc, operands), node)
 
