@@ -292,3 +292,28 @@ def calls_numpy_defaults(x):
 
 def calls_uint_default(x):
     return big_uint_default(x)
+
+
+def static_loop_in_branch(x, n):
+    """A loop over a static tuple that runs only where n is true: f is 2.0 or still 1.0."""
+    f = 1.0
+    if n:
+        for f in (2.0,):
+            pass
+    return f * x
+
+
+def static_loop_in_loop(x, n):
+    f = 1.0
+    for _ in range(n):
+        for f in (2.0, 3.0):
+            pass
+    return f * x
+
+
+def static_loop_held_function(x, n):
+    f = np.sin
+    if n:
+        for f in (np.cos,):
+            pass
+    return f(x)

@@ -292,3 +292,12 @@ def test_sixteen_threads_through_the_result_check_and_the_new_rules():
                     got, args_compiled = outcome(compiled, args)
                     assert_same_outcome(plain, args_plain, got, args_compiled)
     assert errors_in_threads(work, 16) == []
+
+
+def test_a_static_loop_that_may_not_run_leaves_its_variable_as_python_does():
+    # unrolled, its target stayed bound to the last item even where no copy ran (found by
+    # the second review of NumPy's loops: `2 * x` where Python gives `1 * x`)
+    for function in (pf.static_loop_in_branch, pf.static_loop_in_loop):
+        _agree(function, [(3.0, 0), (3.0, 1), (np.float32(2.5), 0), (np.float32(2.5), 2),
+                          (2, 0), (2, 1)])
+    _agree(pf.static_loop_held_function, [(0.5, 0), (0.5, 1), (np.float32(0.5), 0)])

@@ -162,6 +162,7 @@ class Specializer(Refusals, Statements, ResultTag, ControlFlow, LocalFunctions, 
         self.locals = local_names(source.node)
         self.inputs = {}            # Path -> local parameter name
         self.nesting = 0            # depth of if/while/for around the current statement
+        self.unrolling = 0          # of which loops over static sequences (unrolled)
         self.fn_globals = getattr(self.fn, "__globals__", {})
         code = self.fn.__code__
         self.freevars = dict(zip(code.co_freevars, self.fn.__closure__ or ()))

@@ -141,14 +141,37 @@ class ControlFlow:
             self.fail(node.target, f"{', '.join(bound)} is read outside a loop over a static "
                                    "sequence that has a break: its value after the loop is "
                                    "not converted")
+        # Inside an `if` or a loop whose trip count is known at run time only, whether the
+        # copies run is known at run time only: a variable read after the loop then holds
+        # the item of the last copy that ran, or what it held before. It is assigned in each
+        # copy and read as the run-time variable after the loop (a static binding there gave
+        # the last item even where no copy ran: found by a review).
+        unrolling = self.unrolling
+        runtime_target = bool(items) and self.nesting > unrolling and self._read_elsewhere(
+            node, bound)
+        if runtime_target and any(value is not None for value in saved.values()):
+            self.fail(node.target, f"{', '.join(bound)} holds a value known at transpile time "
+                                   "before a loop over a static sequence that may not run: "
+                                   "its value after the loop is not converted")
         out = []
         broke = self.new_local("break_") if has_break else None
         if broke:
             out.append(gast.copy_location(_assign(broke, False), node))
         self.nesting += 1
+        self.unrolling = unrolling + 1
         for index, item in enumerate(items):
             self._bind(node.target, item)
-            body = self.block(copy.deepcopy(node.body))
+            assigned = []
+            if runtime_target:
+                held = {name: self.env.get(name) for name in bound}
+                for name, value in held.items():
+                    target = self.target(gast.Name(id=name, ctx=gast.Store(), annotation=None,
+                                                   type_comment=None))
+                    assigned.append(gast.copy_location(gast.Assign(
+                        targets=[target], value=self._m(value, node.target),
+                        type_comment=None), node))
+                    self.env[name] = value      # the copy's body reads the item itself
+            body = assigned + self.block(copy.deepcopy(node.body))
             if has_continue:
                 flag = self.new_local("continue_")
                 body = [gast.copy_location(_assign(flag, False), node)] + guard(
@@ -161,6 +184,10 @@ class ControlFlow:
                         orelse=[]), node)]
             out.extend(body)
         self.nesting -= 1
+        self.unrolling = unrolling
+        if runtime_target:  # read after the loop: the run-time variable
+            for name in bound:
+                self.env.pop(name, None)
         if not items:       # no iteration: the variable keeps what it held (Python)
             for name, value in saved.items():
                 if value is None:
