@@ -120,7 +120,11 @@ def test_elementwise_of_numbers_and_mismatched_shapes_run_on_the_cpu():
     compare(programs.scaled_exp, (1.5, 0.25), exact=True)
     jitted = compare(programs.scaled_exp, (np.ones((2, 3), np.float32),
                                            np.ones(3, np.float32)), exact=True)
-    assert any("different shapes" in r.reason for r in sites(jitted)), jitted.explain()
+    # np.maximum of a 2-D and a 1-D array: NumPy's loop in several calls, which compiled CPU
+    # code does not reproduce (transpiler.ir.ufunc_loop): the CPU side runs it as Python
+    assert any("different shapes" in r.reason for r in sites(jitted)) or any(
+        "several calls of its loop" in r.reason for r in jitted.explain().rows), \
+        jitted.explain()
 
 
 def test_independent_loop_is_a_kernel():
