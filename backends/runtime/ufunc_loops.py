@@ -60,41 +60,33 @@ class _gj_UFuncHead(_gj_ctypes.Structure):
 
 
 _GJ_KINDS = frozenset("fdFD")      # float32, float64, complex64, complex128
-_gj_symbols = {}                   # (ufunc name, loop types) -> (function symbol, data symbol)
-
+# (ufunc name, input chars "dd") -> (loop types "dd->d", function symbol, data symbol), for
+# the first loop of those inputs (the one NumPy picks), filled when this module is imported
+_gj_loops = {}
 
 
 def _gj_loop_types(ufunc, dtypes):
-    """The signature in ``ufunc.types`` (``"dd->d"``) whose inputs are ``dtypes`` exactly and
-    whose one output is float or complex, or None."""
-    chars = "".join(_gj_np.dtype(d).char for d in dtypes)
-    if len(dtypes) != ufunc.nin or ufunc.nout != 1 or not set(chars) <= _GJ_KINDS:
-        return None
-    for types in ufunc.types:
-        ins, out = types.split("->")
-        if ins == chars and len(out) == 1 and out in _GJ_KINDS:
-            return types
-    return None
-
-
-def _gj_loop_symbols(ufunc, types):
-    """The LLVM symbol names of ``ufunc``'s loop ``types`` and of its data (None: NULL)."""
-    return _gj_symbols[(ufunc.__name__, types)]
+    """The signature in ``ufunc.types`` (``"dd->d"``) of NumPy's loop for inputs ``dtypes``
+    exactly, where it has one float or complex output; else None."""
+    found = _gj_loops.get((ufunc.__name__, "".join(_gj_np.dtype(d).char for d in dtypes)))
+    return None if found is None else found[0]
 
 
 def _gj_register(ufunc):
-    """Register ``ufunc``'s float and complex loops with LLVM by name."""
+    """Register ``ufunc``'s float and complex loops with LLVM by name (each input signature's
+    first loop: NumPy's)."""
     head = _gj_UFuncHead.from_address(id(ufunc))
     if head.ntypes != ufunc.ntypes or head.name.decode() != ufunc.__name__:
         raise RuntimeError(f"NumPy {_gj_np.__version__}'s ufunc layout is not the one "
                            "graphjit reads (PyUFuncObject)")
+    seen = set()
     for index, types in enumerate(ufunc.types):
         ins, out = types.split("->")
-        key = (ufunc.__name__, types)
-        if len(out) != 1 or not set(ins + out) <= _GJ_KINDS or key in _gj_symbols:
-            continue        # the first loop of a signature is the one NumPy picks
+        if ins in seen:
+            continue
+        seen.add(ins)
         function, data = head.functions[index], head.data[index]
-        if not function:
+        if len(out) != 1 or not set(ins + out) <= _GJ_KINDS or not function:
             continue
         base = f"_graphjit_numpy_{ufunc.__name__}_{ins}_{out}"
         _gj_llvm.add_symbol(base, function)
@@ -102,7 +94,7 @@ def _gj_register(ufunc):
         if data:
             data_name = base + "_data"
             _gj_llvm.add_symbol(data_name, data)
-        _gj_symbols[key] = (base, data_name)
+        _gj_loops[(ufunc.__name__, ins)] = (types, base, data_name)
 
 
 _GJ_I8P = _gj_ir.IntType(8).as_pointer()
@@ -115,7 +107,7 @@ def _gj_call_loop(builder, ufunc, types, count, pointers, steps):
     """Emit ``loop(args, &count, steps, data)``: ``pointers`` (i8*) and ``steps`` (i64) per
     operand, the output last."""
     module = builder.module
-    name, data_name = _gj_loop_symbols(ufunc, types)
+    _, name, data_name = _gj_loops[(ufunc.__name__, types.split("->")[0])]
     loop = _gj_cgutils.get_or_insert_function(module, _GJ_LOOP, name)
     n = len(pointers)
     argv = _gj_cgutils.alloca_once(builder, _GJ_I8P, size=n)
@@ -233,6 +225,14 @@ def _gj_same_order(first, second):
     return -1
 
 
+@_gj_register_jitable
+def _gj_output(shape, order, dtype):
+    """NumPy's output of the trivial iteration: F-ordered for F-contiguous operands only."""
+    if order == 2:
+        return _gj_np.empty(shape[::-1], dtype).T
+    return _gj_np.empty(shape, dtype)
+
+
 def _gj_array_impl(ufunc, types, ndims):
     """A Python function ``(ufunc, *operands) -> array`` that Numba compiles: NumPy's trivial
     iteration (numpy/_core/src/umath/ufunc_object.c, try_trivial_single_output_loop), which
@@ -250,18 +250,12 @@ def _gj_array_impl(ufunc, types, ndims):
     call = _gj_pointer_call(ufunc, types)
     message = _GJ_LOOP_ORDER
 
-    def output(shape, order):
-        if order == 2:      # F-contiguous operands only: NumPy allocates the output F-ordered
-            return _gj_np.empty(shape[::-1], out_dtype).T
-        return _gj_np.empty(shape, out_dtype)
-    output = _gj_register_jitable(output)
-
     if len(ndims) == 1:
         def impl(ufunc, a):
             step, order = _gj_order(a)
             if order < 0:
                 raise ValueError(message)
-            out = output(a.shape, order)
+            out = _gj_output(a.shape, order, out_dtype)
             if a.size:
                 call(a.size, a.ctypes.data, step, out.ctypes.data, out.itemsize)
             return out
@@ -272,7 +266,7 @@ def _gj_array_impl(ufunc, types, ndims):
             order = _gj_same_order(order_a, order_b)
             if order < 0 or a.shape != b.shape:
                 raise ValueError(message)
-            out = output(a.shape, order)
+            out = _gj_output(a.shape, order, out_dtype)
             if a.size:
                 call(a.size, a.ctypes.data, step_a, b.ctypes.data, step_b, out.ctypes.data,
                      out.itemsize)
@@ -284,7 +278,7 @@ def _gj_array_impl(ufunc, types, ndims):
                 raise ValueError(message)
             y = _gj_np.empty(1, b_dtype)
             y[0] = b
-            out = output(a.shape, order)
+            out = _gj_output(a.shape, order, out_dtype)
             if a.size:
                 call(a.size, a.ctypes.data, step, y.ctypes.data, 0, out.ctypes.data,
                      out.itemsize)
@@ -296,7 +290,7 @@ def _gj_array_impl(ufunc, types, ndims):
                 raise ValueError(message)
             x = _gj_np.empty(1, a_dtype)
             x[0] = a
-            out = output(b.shape, order)
+            out = _gj_output(b.shape, order, out_dtype)
             if b.size:
                 call(b.size, x.ctypes.data, 0, b.ctypes.data, step, out.ctypes.data,
                      out.itemsize)
