@@ -269,9 +269,7 @@ class NumpyScalarRules:
                                                      ctx=gast.Load()), args=[], keywords=[])
                 kind = "np:" + kind.split(":")[1]
             if kind.startswith("arr:") and np.dtype(kind.split(":")[1]) != dtype:
-                expr = gast.Call(func=gast.Attribute(value=expr, attr="astype",
-                                                     ctx=gast.Load()),
-                                 args=[self.materialize(Static(dtype.type), node)], keywords=[])
+                expr = self._astype(dtype, expr, node)      # as NumPy converts a ufunc input
             elif not kind.startswith("arr:") and kind != "np:" + dtype.name:
                 expr = self._loop_operand(dtype.name, kind, expr, node)
             operands.append(expr)
