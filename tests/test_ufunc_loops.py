@@ -474,3 +474,18 @@ def test_a_python_int_meets_a_float32_loop_through_a_double():
             same_bits(g, e)
     finally:
         tp.set_context(numpy_graph=True)
+
+
+def test_none_str_tuple_and_numbers_in_turn_through_one_jitted_object():
+    # the rest of the input universe beside the numbers: NumPy's TypeError for None and str
+    # (UFuncTypeError: a TypeError), an array for a tuple; the numbers before and after
+    from reference import assert_same_outcome, outcome
+    jitted = tp.jit(F.scalar_exp)
+    calls = [None, np.float32(0.5), "s", (1.0, 2.5), 0.25, (np.float32(1.0),), np.complex64(1j),
+             None, 3]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for x in calls:
+            plain, args_plain = outcome(F.scalar_exp, (x,))
+            got, args_got = outcome(jitted, (x,))
+            assert_same_outcome(plain, args_plain, got, args_got)
