@@ -7,12 +7,11 @@ program's own functions go to their device versions (``<name>__dev``, which take
 NumPy element-wise functions of scalars become their ``math`` equivalents, the only ones
 numba-cuda implements in device code.
 """
-import copy
 
 import gast
 
 from transpiler.analysis.dependence import NUMPY_TO_MATH
-from transpiler.nodes import walk
+from transpiler.nodes import copy_tree, walk
 
 ERR = "_err"
 DEVICE_SUFFIX = "__dev"
@@ -133,7 +132,7 @@ class DeviceRewriter(gast.NodeTransformer):
 def device_statements(stmts, rewriter):
     """Rewritten copies of ``stmts``."""
     out = []
-    for stmt in copy.deepcopy(stmts):
+    for stmt in copy_tree(stmts):
         new = rewriter.visit(stmt)
         out.extend(new if isinstance(new, list) else [new])
     return out

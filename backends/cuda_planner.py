@@ -16,7 +16,7 @@ from transpiler.ir import CHECKED_INT
 from transpiler.number_rules import NUMPY_DIVISION_HELPERS
 
 from .cuda_kernels import ERR, DEVICE_SUFFIX, DeviceRewriter, device_statements
-from transpiler.nodes import walk
+from transpiler.nodes import copy_tree, walk
 
 _GRAPH_ATTRS = {"T", "shape", "dtype", "type", "reshape", "ndim"}
 _GRAPH_NUMPY = {"dot", "matmul", "maximum", "minimum", "add", "subtract", "multiply"}
@@ -292,7 +292,7 @@ class _Planner:
         dispatchers), for device tensors and for NumPy's dtype of a map."""
         out = []
         for name in names:
-            fdef = copy.deepcopy(self.nodes[name])
+            fdef = copy_tree(self.nodes[name])
             for node in walk(fdef):
                 if isinstance(node, gast.Name) and node.id in self.functions:
                     node.id += "__py"
@@ -354,7 +354,7 @@ class _Planner:
                 + [(kernel, self.filename, "@cuda.jit"), self._driver(body)])
 
     def _loops(self, root):
-        root = copy.deepcopy(root)
+        root = copy_tree(root)
         liveness.annotate(root)
         all_locals = local_names(root)
         annotate_defined(root, all_locals)
@@ -437,7 +437,7 @@ class _Planner:
         kernel = _def(name, [ERR, "_gj_start", "_gj_step", "_gj_count"] + inputs,
                       [_locate(grid_loop, loop)], loop)
         cpu_loop = gast.For(target=_n(var, True), iter=_call(_n("range"), [
-            _n("_gj_start"), _n("_gj_stop"), _n("_gj_step")]), body=copy.deepcopy(loop.body),
+            _n("_gj_start"), _n("_gj_stop"), _n("_gj_step")]), body=copy_tree(loop.body),
             orelse=[], type_comment=None)
         cpu = _def(name + "__cpu", inputs + ["_gj_start", "_gj_stop", "_gj_step"],
                    [_locate(cpu_loop, loop)], loop)
@@ -445,7 +445,7 @@ class _Planner:
         launch = gast.Expr(value=_call(_attr(_n("_gpu"), "launch_loop"), [
             _n(name), _n(name + "__cpu"),
             gast.Subscript(value=_n("_GJ_SITES"), slice=_const(index), ctx=gast.Load()),
-            _tuple(_const(v) for v in inputs), copy.deepcopy(loop.iter),
+            _tuple(_const(v) for v in inputs), copy_tree(loop.iter),
             _tuple(_n(v) for v in inputs), _tuple(_const(i) for i in stored)]))
         return ([(kernel, self.filename, "@cuda.jit"), (cpu, self.filename, "@_jit")],
                 _locate(launch, loop))
@@ -465,7 +465,7 @@ class _Planner:
         name = f"{self.entry_name}__cpu_{stmt.lineno}"
         value = (_n(outputs[0]) if len(outputs) == 1 else _tuple(_n(o) for o in outputs)) \
             if outputs else None
-        fdef = _def(name, inputs, [copy.deepcopy(stmt), _locate(gast.Return(value=value),
+        fdef = _def(name, inputs, [copy_tree(stmt), _locate(gast.Return(value=value),
                                                                  stmt)], stmt)
         call = _call(_n(name), [_n(v) for v in inputs])
         if not outputs:

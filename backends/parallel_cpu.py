@@ -44,7 +44,7 @@ from transpiler import naming
 from transpiler.analysis import liveness
 from transpiler.analysis.dependence import classify_loop, range_loop
 from transpiler.analysis.loop_safety import SMALL, LoopSafety, Unsafe
-from transpiler.nodes import walk
+from transpiler.nodes import copy_tree, walk
 
 # Numba's parfor passes allowed (numba/core/cpu_options.py ParallelOptions): prange loops and
 # the fusion of those; not the conversions that change values (see the module docstring).
@@ -123,7 +123,7 @@ class LoopParallelizer:
         versioned, the functions of their ``prange`` twins (to decorate ``@_jit_par``), named
         apart from the module's names (which the new names join), and ``(line, status, why)``
         per loop considered."""
-        fdef = copy.deepcopy(fdef)
+        fdef = copy_tree(fdef)
         liveness.annotate(fdef)
         self.outlined, self.rows, self._symbol = [], [], fn.symbol.name
         self._locals = set(fn.dynamic_params) | {name for name, _ in fn.inputs} | {
@@ -218,7 +218,7 @@ class LoopParallelizer:
         hits = {name: naming.fresh(f"_gj_hit_{name}", self._taken)
                 for name in sorted(set(verdict.constants) - always)}
         self._taken |= set(hits.values())
-        body = _replace_constant_stores(copy.deepcopy(loop.body), hits, always) or [
+        body = _replace_constant_stores(copy_tree(loop.body), hits, always) or [
             gast.copy_location(gast.Pass(), loop)]
         # an update cast to a fixed-width integer (s = np.int32(s + e)): accumulated in
         # 64 bits of the same signedness and cast once after the loop, the same value modulo

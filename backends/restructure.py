@@ -8,14 +8,14 @@ function, with the same run time; docs/ARCHITECTURE.md, "Pipeline").
 functions use the enclosing variables' own names for their parameters and return exactly the
 region's outputs, so inlining a body needs no renaming: its final ``return`` is dropped.
 """
-import copy
-
 import gast
+
+from transpiler.nodes import copy_tree
 
 
 def restructure(fdef):
     """A copy of ``fdef`` (gast.FunctionDef of the functional program) with structured loops."""
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     fdef.body = _block(fdef.body)
     return fdef
 

@@ -70,3 +70,36 @@ def test_walk_collects_children_before_yielding():
         if isinstance(node, gast.Assign):
             node.value = gast.Constant(value=1, kind=None)
     assert seen == expected
+
+
+@pytest.mark.parametrize("path", FILES[::7], ids=lambda p: os.path.relpath(p, ROOT))
+def test_copy_tree_is_deepcopy(path):
+    # transpiler.nodes.copy_tree against copy.deepcopy, its reference: the same tree (dump,
+    # locations, annotations of every kind), no node or mutable value shared with the original
+    import copy
+    from transpiler.nodes import copy_tree
+    tree = _trees(path)[1]
+    for i, node in enumerate(walk(tree)):
+        node.live_out = frozenset({"a", str(i)})   # annotations, as the analyses leave them
+        node.notes = {"index": [i]}
+    expected, copied = copy.deepcopy(tree), copy_tree(tree)
+    assert ast.dump(gast.gast_to_ast(copied), include_attributes=True) == \
+        ast.dump(gast.gast_to_ast(expected), include_attributes=True)
+    for old, new, ref in zip(walk(tree), walk(copied), walk(expected)):
+        assert new is not old and type(new) is type(old) is type(ref)
+        assert new.__dict__.keys() == ref.__dict__.keys()
+        assert new.live_out == old.live_out and new.notes == old.notes
+        assert new.notes is not old.notes and new.notes["index"] is not old.notes["index"]
+
+
+def test_copy_tree_copies_a_shared_node_once():
+    # as deepcopy's memo: a node met twice in the tree is one node in the copy too
+    import copy
+    from transpiler.nodes import copy_tree
+    shared = gast.Name(id="x", ctx=gast.Load(), annotation=None, type_comment=None)
+    tree = gast.BinOp(left=shared, op=gast.Add(), right=shared)
+    for copied in (copy_tree(tree), copy.deepcopy(tree)):
+        assert copied.left is copied.right and copied.left is not shared
+    items = [shared, [shared]]
+    copied = copy_tree(items)
+    assert copied[0] is copied[1][0] is not shared

@@ -37,14 +37,13 @@ enclosing function), defaults, names and lines; a new variant is made when the f
 code or defaults change.
 """
 import ast
-import copy
 import dis
 import os
 import sysconfig
 import threading
 import time
 import types
-from .nodes import walk
+from .nodes import copy_tree, walk
 
 _CO_NESTED = 0x10       # set on a function compiled inside another (the factory)
 _SKIP = object()         # the function has no variant: it runs as itself
@@ -120,7 +119,7 @@ def _make(jit, function, earlier=None):
                                 _calls_only(fdef, set(candidates)))
     if not redirects_:
         return None
-    fdef = _resolving_calls(copy.deepcopy(fdef), set(redirects_))
+    fdef = _resolving_calls(copy_tree(fdef), set(redirects_))
     freevars = list(code.co_freevars) + sorted(redirects_)
     redirected = _with_qualnames(
         _compile(fdef, filename, freevars, function.__name__, _imported(function)), code)
@@ -316,7 +315,7 @@ def _compile(fdef, filename, freevars, name, imported=()):
     names are free variables of it (the user's line numbers kept), in a module that imports
     ``imported`` (never run: only compiled)."""
     import gast
-    tree = gast.gast_to_ast(gast.Module(body=[copy.deepcopy(fdef)], type_ignores=[]))
+    tree = gast.gast_to_ast(gast.Module(body=[copy_tree(fdef)], type_ignores=[]))
     inner = tree.body[0]
     indent = fdef.col_offset or 0
     for node in walk(inner):   # source.capture shifted col_offset by the indent only

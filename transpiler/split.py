@@ -15,7 +15,6 @@ before it runs: a region that does not compile runs as Python, once. So no state
 twice, and arguments are mutated exactly as the plain call would.
 """
 import ast
-import copy
 
 import gast
 
@@ -25,7 +24,7 @@ from .analysis.definite_assignment import annotate_defined
 from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
 from . import anno
-from .nodes import function_def, located, name as _name, walk
+from .nodes import copy_tree, function_def, located, name as _name, walk
 from .source import FunctionSource, capture
 
 _LOOPS = (gast.For, gast.While)
@@ -106,7 +105,7 @@ def split(function, obj, make_jit, redirect=None):
         source = capture(function)
     except TranspileError:
         return None
-    fdef = copy.deepcopy(source.node)
+    fdef = copy_tree(source.node)
     if any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in walk(fdef)):
         return None
     params = parameter_names(fdef)
@@ -222,7 +221,7 @@ def _region_def(name, loop, params, outputs):
     else:
         value = None
     ret = located(gast.Return(value=value), loop)
-    return gast.copy_location(function_def(name, params, [copy.deepcopy(loop), ret]), loop)
+    return gast.copy_location(function_def(name, params, [copy_tree(loop), ret]), loop)
 
 
 def _region_call(index, region, loop, params):
@@ -254,7 +253,7 @@ def _factory_def(fdef, freevars):
 def _compile_python(region_def, filename, function):
     """The region as a plain Python function (its fallback), with the original lines."""
     freevars = list(function.__code__.co_freevars)
-    factory = _factory_def(copy.deepcopy(region_def), freevars)
+    factory = _factory_def(copy_tree(region_def), freevars)
     tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
     ast.fix_missing_locations(tree)
     namespace = {}

@@ -21,13 +21,12 @@ Only attributes the instance holds in its ``__dict__`` already, with a Python or
 or an ndarray, are rewritten; anything else is left (the specializer says a store into an
 attribute is not converted).
 """
-import copy
 
 import gast
 import numpy as np
 
 from ..naming import fresh
-from ..nodes import OwnScopeTransformer, located, name, child_nodes, walk
+from ..nodes import child_nodes, copy_tree, located, name, OwnScopeTransformer, walk
 
 _NUMBERS = (bool, int, float, complex, np.number, np.bool_, np.ndarray)
 
@@ -58,7 +57,7 @@ def desugar(fdef, self_name, instance):
         return nothing
     if not _self_only_for_attributes(fdef, self_name):
         return nothing
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     local = {}
     for attr in stored:

@@ -10,13 +10,12 @@ variables within the comprehension's own scope (its targets, conditions, element
 iterables after the first) changes nothing Python can see. A comprehension holding a nested
 function, lambda or class is left as it is (their parameters may rebind the name).
 """
-import copy
 
 import gast
 
 from ..analysis.scopes import parameter_names
 from ..naming import fresh
-from ..nodes import child_nodes, walk
+from ..nodes import child_nodes, copy_tree, walk
 
 COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -28,7 +27,7 @@ def desugar(fdef):
     itself when none collides."""
     if not any(_colliding(fdef, comp) for comp in _comprehensions(fdef)):
         return fdef
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     for comp in _comprehensions(fdef):      # outer first: an inner one is renamed after
         renames = {}

@@ -22,14 +22,13 @@ other call, no ``if``-expression, ``and``/``or`` or comprehension around it or b
 ``sum``/``any``/``all`` are the builtins (not a local, global or closure variable).
 """
 import builtins
-import copy
 import functools
 import sys
 
 import gast
 
 from ..naming import fresh
-from ..nodes import assign, const, located, name, rewrite_blocks, child_nodes, walk
+from ..nodes import assign, child_nodes, const, copy_tree, located, name, rewrite_blocks, walk
 
 # From Python 3.12 ``sum`` adds floats compensated (module docstring): not rewritten there.
 _CONSUMERS = ("sum", "any", "all", "min", "max") if sys.version_info < (3, 12) else (
@@ -70,7 +69,7 @@ def desugar(fdef, shadowed, resolve=None, guarded=None):
 
     if not any(is_consumer(n) or _list_of_generator(n, shadowed) for n in walk(fdef)):
         return fdef
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     _as_list_comps(fdef, shadowed)
     taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     fdef.body = rewrite_blocks(fdef.body, lambda stmt: _hoist(
@@ -445,7 +444,7 @@ def _reduce_loop(call, taken, like):
     result = fresh("reduce_result", taken)
     item = fresh("reduce_item", taken | {result})
     taken.update((result, item))
-    step = assign(result, gast.Call(func=copy.deepcopy(func), args=[name(result), name(item)],
+    step = assign(result, gast.Call(func=copy_tree(func), args=[name(result), name(item)],
                                     keywords=[]))
     if len(call.args) == 3:
         statements = [assign(result, call.args[2]),

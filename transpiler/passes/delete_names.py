@@ -14,11 +14,10 @@ it (the next iteration would otherwise read it unbound); no nested function or l
 it. Anything else (``del a[i]``, ``del obj.x``, a
 name read later) is left, and the specializer says it is not converted.
 """
-import copy
 
 import gast
 
-from ..nodes import OwnScopeTransformer, located, child_nodes, walk
+from ..nodes import child_nodes, copy_tree, located, OwnScopeTransformer, walk
 
 
 def desugar(fdef):
@@ -26,7 +25,7 @@ def desugar(fdef):
     the ``del`` statements it may drop as reads, or ``fdef`` itself when there is none."""
     if not any(isinstance(n, gast.Delete) for n in walk(fdef)):
         return fdef
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     parents = {}
     for node in walk(fdef):
         for child in child_nodes(node):

@@ -9,12 +9,11 @@ under either. "raise", "call", "print" and "log" (and ``call=``) change what hap
 block with any of them is left (the specializer says a with block is not converted), as is a
 block with ``as``.
 """
-import copy
 
 import gast
 import numpy as np
 
-from ..nodes import rewrite_blocks, walk
+from ..nodes import copy_tree, rewrite_blocks, walk
 
 _QUIET = ("ignore", "warn")
 _KINDS = ("all", "divide", "over", "under", "invalid")
@@ -41,7 +40,7 @@ def desugar(fdef, resolve):
 
     if not any(quiet(n) for n in walk(fdef)):
         return fdef, []
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     functions = []
 
     def rewrite(stmt):

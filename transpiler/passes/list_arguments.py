@@ -29,13 +29,12 @@ the argument then (naming that use) and the call runs as Python, as before. Sour
 beyond int64 raises OverflowError: the guard fails, the call is decided again and falls
 back).
 """
-import copy
 
 import gast
 
 from ..analysis.scopes import NESTED_SCOPES
 from ..naming import fresh
-from ..nodes import located, walk
+from ..nodes import copy_tree, located, walk
 
 # element type -> (the builtin that reads an element back, the array's dtype name)
 ELEMENTS = {int: ("int", "int64"), float: ("float", "float64"), bool: ("bool", "bool")}
@@ -59,7 +58,7 @@ def desugar(fdef, name, kind, shadowed):
                 node, name) and any(isinstance(n, gast.Name) and n.id == name
                                     for n in walk(node)):
             return None, node
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
 
     def is_list(node):

@@ -17,12 +17,11 @@ A case whose pattern binds a name and has a guard is left (when the guard is fal
 stays: the chain would need a flag), as are class, sequence and mapping patterns: the
 specializer then says the statement is not converted.
 """
-import copy
 
 import gast
 
 from ..naming import fresh
-from ..nodes import assign, located, name, rewrite_blocks, walk
+from ..nodes import assign, copy_tree, located, name, rewrite_blocks, walk
 
 
 class _Unsupported(Exception):
@@ -34,7 +33,7 @@ def desugar(fdef):
     statements as ``if`` chains, or ``fdef`` itself when there is none."""
     if not any(isinstance(n, gast.Match) for n in walk(fdef)):
         return fdef
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     taken = {n.id for n in walk(fdef) if isinstance(n, gast.Name)} | {fdef.name}
     fdef.body = rewrite_blocks(fdef.body, lambda stmt: _rewrite(stmt, taken))
     return fdef

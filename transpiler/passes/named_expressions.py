@@ -11,11 +11,10 @@ own scope PEP 572 binds through). A ``while`` test with one becomes ``while True
 assignments and ``if not test: break`` first in the body (a ``while`` with an ``else`` is
 left). Anything else is left as it is, and the specializer says it is not converted.
 """
-import copy
 
 import gast
 
-from ..nodes import located, rewrite_blocks, walk
+from ..nodes import copy_tree, located, rewrite_blocks, walk
 
 def desugar(fdef, protected=()):
     """A copy of ``fdef`` (gast.FunctionDef, read-only: shared by every specialization) with
@@ -25,7 +24,7 @@ def desugar(fdef, protected=()):
     them), so no read of them may be evaluated before one."""
     if not any(isinstance(n, gast.NamedExpr) for n in walk(fdef)):
         return fdef
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     protected = frozenset(protected)
     fdef.body = rewrite_blocks(fdef.body, lambda stmt: _rewrite(stmt, protected))
     return fdef

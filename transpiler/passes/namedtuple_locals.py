@@ -22,13 +22,12 @@ not compile). The class's constructor and field accessors must be namedtuple's o
 (``_tuplegetter``); the name it was read through is guarded like an operator function's
 (passes/operator_calls.py).
 """
-import copy
 import inspect
 
 import gast
 
 from ..analysis.scopes import NESTED_SCOPES
-from ..nodes import located, name as load, walk
+from ..nodes import copy_tree, located, name as load, walk
 from .tuple_arguments import _int_index, item_names
 
 
@@ -70,7 +69,7 @@ def desugar(fdef, resolve):
                 found.append(plan)
     if not found:
         return fdef, []
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     classes = []
     for name, cls, _ in found:
         for block in _blocks(fdef):

@@ -30,12 +30,11 @@ nk, None)``; a call ``x = g(a)`` becomes ``(n1, ..., nk, t) = g(n1, ..., nk, a);
 Anything else is left as it is, and the specializer says that a nonlocal declaration is not
 converted.
 """
-import copy
 
 import gast
 
 from ..analysis.scopes import local_names, NESTED_SCOPES, own_nodes, parameter_names
-from ..nodes import const, located, name, rewrite_blocks, walk
+from ..nodes import const, copy_tree, located, name, rewrite_blocks, walk
 
 
 def desugar(fdef, hoist=None):
@@ -48,7 +47,7 @@ def desugar(fdef, hoist=None):
     are not converted."""
     if not any(isinstance(n, gast.Nonlocal) for n in walk(fdef)):
         return fdef
-    original, fdef = fdef, copy.deepcopy(fdef)
+    original, fdef = fdef, copy_tree(fdef)
     writers = _writers(fdef)
     if not writers:
         return original

@@ -21,11 +21,10 @@ positional arguments only; the specializer still guards the name it was read thr
 (``Specializer.run``), so rebinding it later makes a new specialization.
 """
 import builtins
-import copy
 import operator
 
 import gast
-from ..nodes import child_nodes, OwnScopeTransformer, located
+from ..nodes import child_nodes, copy_tree, located, OwnScopeTransformer
 
 
 _BINARY = {operator.add: gast.Add, operator.sub: gast.Sub, operator.mul: gast.Mult,
@@ -65,7 +64,7 @@ def desugar(fdef, resolve):
 
     if not any(candidate(n) for n in _own_nodes(fdef)):
         return fdef, []
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     functions = []
 
     class Rewrite(OwnScopeTransformer):

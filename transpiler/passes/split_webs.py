@@ -17,14 +17,13 @@ Names read by a nested function, lambda or comprehension, and names read where n
 reaches (a global of the same name, or a maybe-undefined read reported later) keep one name.
 Def-use chains come from beniget.
 """
-import copy
 
 import gast
 
 from ..analysis.def_use import QuietDefUseChains
 from ..analysis.scopes import NESTED_SCOPES, own_nodes, scope_locals
 from ..naming import web_name
-from ..nodes import walk
+from ..nodes import copy_tree, walk
 
 def _own_nodes(fdef):
     """Nodes of ``fdef`` outside nested scopes, and every name used inside them."""
@@ -55,7 +54,7 @@ def split_webs(fdef, scalar_update=lambda node: False, reaching=None):
     Returns:
         tuple[gast.FunctionDef, dict[str, str]]: the renamed copy, and new name -> old name.
     """
-    original, fdef = fdef, copy.deepcopy(fdef)
+    original, fdef = fdef, copy_tree(fdef)
     scalar = {id(new) for old, new in zip(walk(original), walk(fdef))
               if isinstance(old, gast.AugAssign) and isinstance(old.target, gast.Name)
               and scalar_update(old)}

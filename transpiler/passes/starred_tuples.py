@@ -12,12 +12,11 @@ constant index), after the assignment, no tuple is made at all: one local per it
 (``t__0 = x; t__1 = 2.0``), so items of several types keep theirs. Tuple arguments are
 rewritten earlier (passes/tuple_arguments.py).
 """
-import copy
 
 import gast
 
 from ..analysis.scopes import NESTED_SCOPES
-from ..nodes import located, walk
+from ..nodes import copy_tree, located, walk
 from .namedtuple_locals import _blocks
 from .tuple_arguments import is_starred, item_names, spliced_args
 
@@ -29,7 +28,7 @@ def desugar(fdef):
              for position, stmt in enumerate(block) if _tuple_of(fdef, stmt) is not None]
     if not plans:
         return fdef
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     blocks = list(_blocks(fdef))
     for block_index, position, _ in plans:
         block = blocks[block_index]

@@ -19,12 +19,11 @@ unpacks it first (:func:`unpacking`). Not rewritten (the caller refuses the argu
 before): a function that assigns or deletes ``t``, or whose nested functions, lambdas or
 comprehensions read it (they would read the tuple, untyped).
 """
-import copy
 
 import gast
 
 from ..analysis.scopes import NESTED_SCOPES
-from ..nodes import located, walk
+from ..nodes import copy_tree, located, walk
 
 PYTHON_ITEMS = {int: "int", bool: "int", float: "float"}   # as specialize types arguments
 
@@ -84,7 +83,7 @@ def desugar(fdef, name, items, fields=None):
         if node is not fdef and isinstance(node, NESTED_SCOPES) and any(
                 isinstance(n, gast.Name) and n.id == name for n in walk(node)):
             return None
-    fdef = copy.deepcopy(fdef)
+    fdef = copy_tree(fdef)
     count = len(items)
 
     def item(i, where):

@@ -3,13 +3,12 @@ layers, ``enumerate``/``zip`` of them) unrolled with ``break``/``continue`` as f
 ``if``/``while``/``for`` kept structured here (``Specializer.run`` lowers them to functional
 forms afterwards).
 """
-import copy
 
 import gast
 
 from ...analysis.static_values import Static
 from ..lower_break_continue import guard
-from ...nodes import contains
+from ...nodes import contains, copy_tree
 from .nodes import _assign, _describe, _hashable, _load
 from ...nodes import walk
 
@@ -171,7 +170,7 @@ class ControlFlow:
                         targets=[target], value=self._m(value, node.target),
                         type_comment=None), node))
                     self.env[name] = value      # the copy's body reads the item itself
-            body = assigned + self.block(copy.deepcopy(node.body))
+            body = assigned + self.block(copy_tree(node.body))
             if has_continue:
                 flag = self.new_local("continue_")
                 body = [gast.copy_location(_assign(flag, False), node)] + guard(

@@ -1,7 +1,6 @@
 """Lambdas and nested ``def``: bound to a static :class:`LocalFunction`, each call specialized
 into a generated function that receives the enclosing variables it reads.
 """
-import copy
 
 import gast
 
@@ -9,7 +8,7 @@ from ...analysis.scopes import local_names, parameter_names
 from ...analysis.static_values import Static
 from ...source import FunctionSource
 from .nodes import _generated_name
-from ...nodes import walk
+from ...nodes import copy_tree, walk
 
 
 class NotYetDefined:
@@ -60,8 +59,8 @@ class LocalFunction:
 
     def source(self):
         """A FunctionSource whose parameters are the captures followed by the function's."""
-        node = copy.deepcopy(self.node)
-        node.args = copy.deepcopy(node.args)
+        node = copy_tree(self.node)
+        node.args = copy_tree(node.args)
         node.args.args = [gast.Name(id=c, ctx=gast.Param(), annotation=None, type_comment=None)
                           for c, _ in self.captures] + node.args.args
         node.args.defaults = []

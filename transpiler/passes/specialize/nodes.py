@@ -1,11 +1,10 @@
 """Small gast constructors and predicates shared by the specializer's modules (no state)."""
-import copy
 import keyword
 import re
 
 import gast
 
-from ...nodes import assign, const, name as name_node, walk
+from ...nodes import assign, const, copy_tree, name as name_node, walk
 
 
 
@@ -76,7 +75,7 @@ def _load(identifier):
 
 def _as_load(target):
     """A copy of an assignment target that reads it (``a[i]`` for ``a[i] op= v``)."""
-    copied = copy.deepcopy(target)
+    copied = copy_tree(target)
     for child in walk(copied):
         if hasattr(child, "ctx"):
             child.ctx = gast.Load()

@@ -2,7 +2,6 @@
 checked stores and in-place updates), ``return``, ``raise``, ``assert`` and assignment targets.
 Control flow is in ``control_flow``, nested definitions in ``local_functions``.
 """
-import copy
 
 import gast
 import numpy as np
@@ -19,7 +18,7 @@ from ...analysis.scalar_kinds import UNKNOWN
 _OPS = {gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.Div: "/", gast.FloorDiv: "//",
         gast.Mod: "%", gast.Pow: "**", gast.BitAnd: "&", gast.BitOr: "|", gast.BitXor: "^",
         gast.LShift: "<<", gast.RShift: ">>", gast.MatMult: "@"}
-from ...nodes import walk
+from ...nodes import copy_tree, walk
 
 _TERMINATORS = (gast.Return, gast.Raise, gast.Break, gast.Continue)
 
@@ -170,7 +169,7 @@ class Statements:
             self.fail(node, "this in-place update through an N-d boolean mask (its operand's "
                             "type) is not converted")
         store = gast.Expr(value=self._call_helper(node, masked_store_items, [
-            copy.deepcopy(base), copy.deepcopy(mask), _load(items)]))
+            copy_tree(base), copy_tree(mask), _load(items)]))
         return read + [update, store]
 
     def _mixed_update_check(self, node):
@@ -266,7 +265,7 @@ class Statements:
             copied = gast.Call(func=gast.Attribute(value=_load(held), attr="copy",
                                                    ctx=gast.Load()), args=[], keywords=[])
             return hoisted + [first, gast.If(
-                test=test, body=self._aug_update(node, copy.deepcopy(target), copied),
+                test=test, body=self._aug_update(node, copy_tree(target), copied),
                 orelse=self._aug_update(node, target, _load(held)))]
         return hoisted + self._aug_update(node, target, value)
 

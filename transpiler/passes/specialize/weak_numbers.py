@@ -1,7 +1,6 @@
 """NEP 50: a Python number meeting an array or NumPy scalar takes its dtype (``weak(number,
 other)``, or a transpiler.helpers.weak helper where the other side cannot be evaluated twice).
 """
-import copy
 
 import gast
 
@@ -9,6 +8,7 @@ from ...analysis.scalar_kinds import CALL, UNKNOWN
 from ...analysis.static_values import Static
 from ...number_rules import WEAK_ARRAY_BINOPS, WEAK_BINOPS
 from .nodes import _pure
+from ...nodes import copy_tree
 
 
 class WeakNumbers:
@@ -89,5 +89,5 @@ class WeakNumbers:
     def _weak(self, value, node, like):
         number = self.materialize(value, node) if isinstance(value, Static) else value
         call = gast.Call(func=self.program.ir_symbol("weak").ref(),
-                         args=[number, copy.deepcopy(like)], keywords=[])
+                         args=[number, copy_tree(like)], keywords=[])
         return gast.copy_location(call, node)
