@@ -49,6 +49,7 @@ class NumbaCPUBackend(Backend):
         self._outlined = []           # (FunctionDef, filename): the prange loops
         self._parallelizer = None     # parallel_cpu.LoopParallelizer of the program lowered
         self._program = None
+        self._inlined = set()         # id() of the helpers inlined (backends/inlining.py)
         self.parallel_refusal = None  # why loops stay serial whatever they are
         # boundscheck: an index out of range raises IndexError as in Python, instead of
         # reading or writing outside the array (Numba's default, which can crash the process).
@@ -95,6 +96,9 @@ class NumbaCPUBackend(Backend):
             reserved = set(reserved) | set(RUNTIME.values()) | {"_jit_par"}
         self._program, self._parallelizer, self._outlined = program, None, []
         self.parallel_rows = []
+        from transpiler.helpers import NOT_INLINED
+        from .inlining import inlined_helpers
+        self._inlined = inlined_helpers(program.functions, NOT_INLINED)
         return super().lower(program, header, include_prepare, reserved)
 
     def runtime_lines(self, program):
@@ -122,9 +126,9 @@ class NumbaCPUBackend(Backend):
         return node
 
     def decorator_for(self, fn):
-        """``@_jit``; ``@_jit_inline`` for graphjit's helpers."""
-        from transpiler.helpers import NOT_INLINED
-        return "@_jit_inline" if fn.is_helper and fn.qualname not in NOT_INLINED else "@_jit"
+        """``@_jit``; ``@_jit_inline`` for graphjit's helpers inlined (backends/inlining.py:
+        the small ones, and those whose code lands in one place only)."""
+        return "@_jit_inline" if id(fn) in self._inlined else "@_jit"
 
     def lower_more(self, program, lines, line_map):
         """The outlined parallel loops (``@_jit_par``), after the generated functions."""

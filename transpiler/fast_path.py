@@ -126,10 +126,9 @@ def _compiled(spec, kinds, backend_name):
     def run_compiled(jit, args):
         if failed or backend_name != (jit.backend or _BACKENDS[_CONTEXT["device_target"]]):
             return _MISS
-        if checked:
-            for i in checked:
-                if value_problem(args[i]) is not None:
-                    return _MISS
+        for i in checked:
+            if value_problem(args[i]) is not None:
+                return _MISS
         if skip_prepare:
             inputs = ()
         else:
@@ -138,7 +137,8 @@ def _compiled(spec, kinds, backend_name):
                 return _MISS
         dynamic = args if identity else tuple(args[i] for i in dynamic_indices)
         try:
-            result = function(*dynamic, *inputs)
+            # (a tuple passed on as it is: one argument tuple fewer built per call)
+            result = function(*dynamic, *inputs) if inputs else function(*dynamic)
         except Exception as exc:
             done, result = jit._compiled_raised(exc, spec, dynamic, inputs, jit._plain, None,
                                                 args, args, {}, _nothing)
