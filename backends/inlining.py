@@ -9,6 +9,9 @@ sum, so a function taking ``a.var()``, ``np.std(a)``, ``a.var(ddof=1)`` and ``a.
 array, all inlined, held nine copies of the pairwise loop: 18-26 s to its first call here;
 3-3.2 s with the large helpers compiled once (4.3-4.8 s when only those with a loop were).
 So a helper is inlined where it is small, or where its code lands in one place only anyway.
+The calls of the others pass their arguments through ``nonliteral``
+(backends/runtime/nonliteral.py), so that constant arguments do not make Numba compile the
+helper once per combination of their values.
 """
 import gast
 

@@ -19,6 +19,11 @@ _SCALAR_RESULTS = (float, int, bool, complex, tuple)
 
 # The module's name of backends/runtime/checked_range.py's checked_range.
 RANGE_NAME = "_gj_range"
+# The module's name of backends/runtime/nonliteral.py's nonliteral.
+NONLITERAL_NAME = "_gj_nonliteral"
+# The definitions standalone modules carry (backends/runtime/<module>.py's source text).
+_RUNTIME_SOURCES = {"checked_range": lambda module: module.RANGE_SOURCE,
+                    "nonliteral": lambda module: module.NONLITERAL_SOURCE}
 
 
 class NumbaCPUBackend(Backend):
@@ -90,7 +95,7 @@ class NumbaCPUBackend(Backend):
 
     def lower(self, program, header="", include_prepare=True, reserved=()):
         """Base lowering; the names of the parallel loops' runtime are reserved."""
-        reserved = set(reserved) | {RANGE_NAME}
+        reserved = set(reserved) | {RANGE_NAME, NONLITERAL_NAME}
         if self.parallel:
             from .parallel_cpu import RUNTIME
             reserved = set(reserved) | set(RUNTIME.values()) | {"_jit_par"}
@@ -102,27 +107,46 @@ class NumbaCPUBackend(Backend):
         return super().lower(program, header, include_prepare, reserved)
 
     def runtime_lines(self, program):
-        """``checked_range`` (backends/runtime/checked_range.py) where a loop needs it."""
+        """``checked_range`` (backends/runtime/checked_range.py) where a loop needs it;
+        ``nonliteral`` (backends/runtime/nonliteral.py) where a helper is called."""
         from .restructure import needs_range_check
-        if not any(getattr(node, "graphjit_form", None) == "for_range" and
-                   needs_range_check(*node.args[1:4])
-                   for fn in program.functions for node in walk(fn.node)):
-            return []
+        lines = []
+        if any(fn.is_helper and id(fn) not in self._inlined for fn in program.functions):
+            lines += self._runtime_import("nonliteral", NONLITERAL_NAME)
+        if any(getattr(node, "graphjit_form", None) == "for_range" and
+               needs_range_check(*node.args[1:4])
+               for fn in program.functions for node in walk(fn.node)):
+            lines += self._runtime_import("checked_range", RANGE_NAME)
+        return lines
+
+    def _runtime_import(self, module, alias):
+        """The lines binding ``alias`` to ``backends/runtime/<module>.py``'s function of the
+        module's name: an import, or (standalone) the definition's own source text."""
         if not self.standalone:   # one shared registration, as for weak
-            return [f"from backends.runtime.checked_range import checked_range as {RANGE_NAME}"]
-        from .runtime.checked_range import RANGE_SOURCE
-        return RANGE_SOURCE.format(name=RANGE_NAME).splitlines()
+            return [f"from backends.runtime.{module} import {module} as {alias}"]
+        import importlib
+        runtime = importlib.import_module(f"backends.runtime.{module}")
+        return _RUNTIME_SOURCES[module](runtime).format(name=alias).splitlines()
 
     def emitted_node(self, fn):
         """Range loops whose count Numba could compute wrong call ``checked_range``."""
         import gast
         node = self.function_node(fn)
+        called = {f.symbol.name for f in self._program.functions
+                  if f.is_helper and id(f) not in self._inlined} if self._program else ()
         for call in walk(node):
+            if not isinstance(call, gast.Call):
+                continue
             bounds = getattr(call, "graphjit_checked_range", None)
-            if bounds is not None and isinstance(call, gast.Call):
+            if bounds is not None:
                 call.func = gast.Name(id=RANGE_NAME, ctx=gast.Load(), annotation=None,
                                       type_comment=None)
                 call.args = list(bounds)
+            elif isinstance(call.func, gast.Name) and call.func.id in called:
+                # a helper compiled once: one compile for all its constant arguments
+                call.args = [_nonliteral(arg) for arg in call.args]
+                for keyword in call.keywords:
+                    keyword.value = _nonliteral(keyword.value)
         return node
 
     def decorator_for(self, fn):
@@ -317,6 +341,16 @@ class NumbaCPUBackend(Backend):
         convert = _converter(cres.signature.return_type)
         # A scalar return type's result is always the Python number Numba boxes it as.
         return None if convert is _identity else convert
+
+
+def _nonliteral(expr):
+    """``_gj_nonliteral(expr)`` (backends/runtime/nonliteral.py); a starred argument as it is."""
+    import gast
+    if isinstance(expr, gast.Starred):
+        return expr
+    return gast.copy_location(gast.Call(
+        func=gast.Name(id=NONLITERAL_NAME, ctx=gast.Load(), annotation=None, type_comment=None),
+        args=[expr], keywords=[]), expr)
 
 
 def _in_compiler(filename):

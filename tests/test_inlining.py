@@ -59,3 +59,48 @@ def test_a_large_helper_compiled_into_one_place_is_inlined():
     helpers = {name: d for name, d in found.items() if name != "one_sum_in_loop"}
     assert "pairwise" in helpers and "flat" in helpers, found
     assert all(d == {"_jit_inline"} for d in helpers.values()), found
+
+
+def rolls(a, n):
+    r1 = np.roll(a, 1, 0)
+    r2 = np.roll(a, -2, axis=1)
+    r3 = np.roll(a, 3, -1)
+    for i in range(n):
+        r1 = r1 + np.roll(a, i + 1, 0)
+    return r1, r2, r3
+
+
+def test_a_helper_compiled_once_is_compiled_once_for_all_its_constant_arguments():
+    # Numba compiles a called function per combination of literal arguments: the calls of a
+    # helper that is not inlined pass theirs through nonliteral (backends/runtime/nonliteral.py)
+    import sys
+    a = np.arange(12, dtype=np.int8).reshape(3, 4)
+    jitted = tp.jit(rolls)
+    got, want = jitted(a, 2), rolls(a, 2)
+    assert all(np.array_equal(g, w) and g.dtype == w.dtype for g, w in zip(got, want))
+    source = jitted.source()
+    (name,) = re.findall(r"@_jit\ndef (numpy_roll_axis\w*)\(", source)
+    assert "_gj_nonliteral(" in source
+    module = sys.modules[jitted._latest(None).function.__module__]
+    assert len(getattr(module, name).signatures) == 1, getattr(module, name).signatures
+
+
+def test_standalone_modules_carry_nonliteral_itself():
+    import numba
+    from backends.numba_cpu import NumbaCPUBackend
+    backend = NumbaCPUBackend()
+    backend.standalone = True
+    namespace = {}
+    exec("\n".join(backend._runtime_import("nonliteral", "_nl")), namespace)  # noqa: S102
+    nonliteral = namespace["_nl"]
+
+    @numba.njit
+    def twice(x, k):
+        return x * k
+
+    @numba.njit
+    def calls(x):
+        return twice(x, nonliteral(2)) + twice(x, nonliteral(3))
+
+    assert calls(np.arange(3.0)).tolist() == [0.0, 5.0, 10.0]
+    assert [str(s) for s in twice.signatures] == ["(Array(float64, 1, 'C', False, aligned=True), int64)"]
