@@ -449,3 +449,29 @@ def test_cache_info_and_clear(tmp_path):
     cleared = graphjit("cache", "clear", env=env)
     assert cleared.returncode == 0 and "removed 3 entries" in cleared.stdout
     assert "entries: 0" in graphjit("cache", "info", env=env).stdout
+
+
+def test_round_to_digits_of_an_unknown_type_is_kept_as_python(tmp_path):
+    # Numba's round(x, n) scales by 10**n (2.68 for round(2.675, 2)); without argument types
+    # the converter cannot call CPython's algorithm, so the function stays Python (a review
+    # found the converted module giving Numba's value silently)
+    src = tmp_path / "rounding.py"
+    src.write_text(textwrap.dedent("""
+        def rounding(x, n):
+            a = round(x, n)
+            for i in range(2):
+                a = a + round(x, i)
+            return a
+
+        def whole(x):
+            return round(x)
+    """))
+    proc = graphjit("convert", "--all", str(src), "-o", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert "rounding kept as Python" in proc.stderr and "round(x, n)" in proc.stderr
+    result = run_without_graphjit(str(tmp_path / "out"), """
+        import json, rounding
+        print(json.dumps([rounding.rounding(2.675, 2), rounding.whole(2.5), rounding.whole(3.5)]))
+    """)
+    assert result == [round(2.675, 2) + round(2.675, 0) + round(2.675, 1),
+                      2, 4]

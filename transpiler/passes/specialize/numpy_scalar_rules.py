@@ -522,6 +522,12 @@ class NumpyScalarRules:
                     value = gast.Call(func=self.materialize(Static(int), node),
                                       args=[value], keywords=[])
                 return value
+            if len(args) == 2:
+                # Numba's round(x, n) scales by 10**n (round(2.675, 2) is 2.68; CPython's is
+                # correctly rounded, 2.67): only the kinds above have an exact helper
+                self.fail(node, "round(x, n) of a value not known here to be a Python float, "
+                                "an integer or an np.float32/np.float64 (Numba rounds "
+                                "otherwise than Python and NumPy)")
         return None
 
     def _numpy_round(self, node, args, kind, digit_kinds):
