@@ -100,6 +100,11 @@ class NumpyArrayRules:
             if constant is None or not info.min <= constant <= info.max:
                 value = self._call_helper(node, fit_int, [
                     value, constant_node(int(info.min)), constant_node(int(info.max))])
+            if dtypes[0].kind == "u":
+                # ... and is that dtype's scalar (NumPy's loop): Numba types an unsigned array
+                # op= an int64 with no loop (its in-place typing then fails on an assert: the
+                # whole function ran as Python)
+                value = self._np_cast(dtypes[0].name, value, node)
         if name in ("FloorDiv", "Mod") and resolved[0].kind == "f":
             # `a[...] = a // b`: NumPy's float // and % are npy_divmod, CPython's
             # float_floor_div and float_rem (-1.5 // inf is -1.0, -1.5 % -1.5 is -0.0), as
