@@ -21,9 +21,6 @@ _SCALAR_RESULTS = (float, int, bool, complex, tuple)
 RANGE_NAME = "_gj_range"
 # The module's name of backends/runtime/nonliteral.py's nonliteral.
 NONLITERAL_NAME = "_gj_nonliteral"
-# The definitions standalone modules carry (backends/runtime/<module>.py's source text).
-_RUNTIME_SOURCES = {"checked_range": lambda module: module.RANGE_SOURCE,
-                    "nonliteral": lambda module: module.NONLITERAL_SOURCE}
 
 
 class NumbaCPUBackend(Backend):
@@ -55,6 +52,7 @@ class NumbaCPUBackend(Backend):
         self._parallelizer = None     # parallel_cpu.LoopParallelizer of the program lowered
         self._program = None
         self._inlined = set()         # id() of the helpers inlined (backends/inlining.py)
+        self._apart = []              # the helpers compiled on their own, called
         self.parallel_refusal = None  # why loops stay serial whatever they are
         # boundscheck: an index out of range raises IndexError as in Python, instead of
         # reading or writing outside the array (Numba's default, which can crash the process).
@@ -104,6 +102,8 @@ class NumbaCPUBackend(Backend):
         from transpiler.helpers import NOT_INLINED
         from .inlining import inlined_helpers
         self._inlined = inlined_helpers(program.functions, NOT_INLINED)
+        self._apart = [fn for fn in program.functions
+                       if fn.is_helper and id(fn) not in self._inlined]
         return super().lower(program, header, include_prepare, reserved)
 
     def runtime_lines(self, program):
@@ -111,29 +111,29 @@ class NumbaCPUBackend(Backend):
         ``nonliteral`` (backends/runtime/nonliteral.py) where a helper is called."""
         from .restructure import needs_range_check
         lines = []
-        if any(fn.is_helper and id(fn) not in self._inlined for fn in program.functions):
-            lines += self._runtime_import("nonliteral", NONLITERAL_NAME)
+        if self._apart:
+            lines += self._runtime_import("nonliteral", NONLITERAL_NAME, "NONLITERAL_SOURCE")
         if any(getattr(node, "graphjit_form", None) == "for_range" and
                needs_range_check(*node.args[1:4])
                for fn in program.functions for node in walk(fn.node)):
-            lines += self._runtime_import("checked_range", RANGE_NAME)
+            lines += self._runtime_import("checked_range", RANGE_NAME, "RANGE_SOURCE")
         return lines
 
-    def _runtime_import(self, module, alias):
+    def _runtime_import(self, module, alias, source):
         """The lines binding ``alias`` to ``backends/runtime/<module>.py``'s function of the
-        module's name: an import, or (standalone) the definition's own source text."""
+        module's name: an import, or (standalone) the definition's own source text, that
+        module's constant ``source``."""
         if not self.standalone:   # one shared registration, as for weak
             return [f"from backends.runtime.{module} import {module} as {alias}"]
         import importlib
         runtime = importlib.import_module(f"backends.runtime.{module}")
-        return _RUNTIME_SOURCES[module](runtime).format(name=alias).splitlines()
+        return getattr(runtime, source).format(name=alias).splitlines()
 
     def emitted_node(self, fn):
         """Range loops whose count Numba could compute wrong call ``checked_range``."""
         import gast
         node = self.function_node(fn)
-        called = {f.symbol.name for f in self._program.functions
-                  if f.is_helper and id(f) not in self._inlined} if self._program else ()
+        called = {f.symbol.name for f in self._apart}   # (final names by now)
         for call in walk(node):
             if not isinstance(call, gast.Call):
                 continue

@@ -91,7 +91,8 @@ def test_standalone_modules_carry_nonliteral_itself():
     backend = NumbaCPUBackend()
     backend.standalone = True
     namespace = {}
-    exec("\n".join(backend._runtime_import("nonliteral", "_nl")), namespace)  # noqa: S102
+    exec("\n".join(backend._runtime_import("nonliteral", "_nl", "NONLITERAL_SOURCE")),
+         namespace)  # noqa: S102
     nonliteral = namespace["_nl"]
 
     @numba.njit

@@ -62,8 +62,9 @@ def _array(dtype):
     return np.array([[0, 1, 2], [200, 7, np.iinfo(dtype).max]], dtype=dtype)
 
 
-def _compare(fn, make_args):
-    jitted = tp.jit(fn)
+def _compare(fn, make_args, jitted=None):
+    """Compare ``fn`` plainly and compiled on fresh arguments; returns the jitted object."""
+    jitted = jitted or tp.jit(fn)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")     # NumPy's overflow and division warnings
         assert_same_outcome(*outcome(fn, make_args()), *outcome(jitted, make_args()))
@@ -73,13 +74,9 @@ def _compare(fn, make_args):
 @pytest.mark.parametrize("dtype", UNSIGNED, ids=lambda d: d.__name__)
 @pytest.mark.parametrize("fn", [add, power, shift, floor_divide], ids=lambda f: f.__name__)
 def test_update_by_a_python_int_equals_plain(fn, dtype):
-    jitted = None
+    jitted = tp.jit(fn)
     for k in VALUES:
-        jitted = _compare(fn, lambda: (_array(dtype), k)) if jitted is None else jitted
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            assert_same_outcome(*outcome(fn, (_array(dtype), k)),
-                                *outcome(jitted, (_array(dtype), k)))
+        _compare(fn, lambda: (_array(dtype), k), jitted)
     if fn in (add, floor_divide):   # (a run-time power or shift may be negative: Python)
         assert "python" not in str(jitted.explain()), jitted.explain()
 
@@ -92,8 +89,5 @@ def test_constant_and_masked_updates_compile_and_equal_plain(dtype):
         assert "python" not in str(jitted.explain()), jitted.explain()
     jitted = tp.jit(masked_add)
     for k in VALUES:
-        args = lambda: (_array(dtype), _array(dtype) % 2 == 1, k)   # noqa: E731
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            assert_same_outcome(*outcome(masked_add, args()), *outcome(jitted, args()))
+        _compare(masked_add, lambda: (_array(dtype), _array(dtype) % 2 == 1, k), jitted)
     assert "python" not in str(jitted.explain()), jitted.explain()
