@@ -10,25 +10,24 @@ import inspect
 import os
 import threading
 import types
-import warnings
 import weakref
 
 from .bound import BoundJitFunction
 from .arguments import argument_facts, argument_problem, bind_values, is_data, numba_types
 from .context import default_backend, env_flag, parallel_value
-from .errors import (FallbackWarning, SourceUnavailable, TranspileError, UnsupportedConstruct,
-                     translate_numba_error, user_stacklevel)
+from .errors import (SourceUnavailable, TranspileError, UnsupportedConstruct,
+                     translate_numba_error)
 # Explanation, ExplainRow, GeneratedSource and Specialization: still importable from here.
-from .explain import (Explanation, ExplainRow, explain, fallback_message,  # noqa: F401
-                      region_fell_back)
+from .explain import Explanation, ExplainRow, explain  # noqa: F401
 from .graph_dispatch import MISS, graph_call, remember_graph
 from .python_scope import run_reaching
 from .raise_sites import note_raise_site
 from .registry import register
 from .result_box_check import box_problem
 from .source import origin_of
-from .specialization import (MAX_SPECIALIZATIONS, GeneratedSource, SpecializationCache,
+from .specialization import (GeneratedSource, SpecializationCache,  # noqa: F401
                              Specialization, _find, _holds_for, comment, specialization_of)
+from .fallback import Fallback
 from .fast_path import (_DISABLE_KEY, _ENV_DATA, _MISS, FastPath, disable_may_be_set,
                         fullgraph_may_be_set)
 from .type_keys import values_key
@@ -39,7 +38,7 @@ def _nothing(rerun):
     return None
 
 
-class JitFunction(SpecializationCache, FastPath):
+class JitFunction(SpecializationCache, FastPath, Fallback):
     """A function compiled on first call; see :func:`jit`.
 
     Attributes:
@@ -194,6 +193,9 @@ class JitFunction(SpecializationCache, FastPath):
             if problem is not None:   # no code could take it: do not transpile for it
                 if self._fullgraph():
                     raise UnsupportedConstruct(problem, origin_of(self.python_function))
+                spec = self._argument_fallback(specs, obj, values, runtime, problem)
+                if spec is not None:    # its loops that do not read the argument compile
+                    return self._run(spec, (), specs, obj, values, args, kwargs, table)
                 self._fast_keep_refusal(table, values, [n for n, _ in runtime], problem)
                 self._fall_back(None, None, problem)
                 return self._python(obj, args, kwargs)
@@ -323,74 +325,6 @@ class JitFunction(SpecializationCache, FastPath):
                 spec.split = self._split(obj)
         return True, self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
 
-    def _instance_fallback(self, specs, obj, values, error):
-        """A fallback specialization for one instance, with its split (see _split), after the
-        code shared by its class failed to compile for these argument types."""
-        spec = Specialization(fallback_reason=str(error))
-        spec.arg_key = values_key(values)
-        spec.backend_name = self._backend_name()
-        spec.split = self._split(obj)
-        with self._lock:
-            specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
-            self._fast_forget()
-        return spec
-
-    def _rerun_allowed(self, spec, exc):
-        """Whether the call may run again as Python after compiled code raised ``exc``: its
-        result does not fit compiled code (an int beyond int64, a complex number) and the
-        generated code has no effects (transpiler.analysis.effects), so nothing happened yet
-        that the caller can see. Warns once per function."""
-        from .helpers.messages import not_representable, USER_EXCEPTION
-        if not not_representable(exc) or self._fullgraph():
-            return False
-        if spec.effect_free is None:
-            from .analysis.effects import effect_free
-            spec.effect_free = effect_free(str(spec.source))
-        if not spec.effect_free or str(exc) == USER_EXCEPTION or self._quiet:
-            return spec.effect_free   # a user exception class: Python raises it, no warning
-        reason = (f"{exc} (the compiled code has no effects, so the call ran again as "
-                  "Python; it does at every such call)")
-        # Through the warnings registry, at the user's line: Python's filters decide how often
-        # it shows (default: once per call site), as for any warning.
-        warnings.warn(f"graphjit: a call of {self.python_function.__qualname__} ran as "
-                      f"plain Python: {reason}", FallbackWarning, stacklevel=user_stacklevel())
-        return True
-
-    def _run_fallback(self, spec, obj, args, kwargs, warn=False, error=None):
-        """Run the plain function, or its split form (compiled loops, Python between).
-
-        With ``warn``, warn once why (``error``, else the spec's reason). A split call warns
-        after it ran, when its loops have met their argument types: it counts only the loops
-        that compiled (a region may fall back too, transpiler.split)."""
-        if spec.split is None:
-            if warn:
-                self._fall_back(spec, error)
-            return self._python(obj, args, kwargs)
-        try:
-            return spec.split(obj, args, kwargs)
-        finally:
-            if warn:
-                self._fall_back(spec, error)
-
-    def _split(self, obj):
-        """Try region-level fallback (transpiler.split); None when nothing compiles."""
-        if not self._split_allowed:
-            return None
-        from .python_callees import redirects
-        from .split import split
-        try:
-            return split(self.python_function, obj, self._region_jit,
-                         functools.partial(redirects, self))
-        except Exception:  # noqa: BLE001 - splitting is an optimisation: never break the call
-            return None
-
-    def _region_jit(self, function, source):
-        """The JitFunction of a loop region of this function (transpiler.split): its options,
-        its own parsed ``source``, never split again; quiet where this function is."""
-        region = JitFunction(function, source=source, split=False, **self._options())
-        region._quiet = self._quiet
-        return region
-
     def _transpile_check(self, obj):
         """Specialize for ``obj`` now (argument types aside); raise TranspileError if the code
         does not convert. Used by transpiler.split to choose the regions it compiles."""
@@ -404,17 +338,6 @@ class JitFunction(SpecializationCache, FastPath):
         if self.fullgraph is not None:
             return self.fullgraph
         return fullgraph_may_be_set() and env_flag("GRAPHJIT_FULLGRAPH")
-
-    def _fall_back(self, spec, error, reason=None):
-        if self._quiet:
-            return
-        warnings.warn(self._fallback_message(spec, error, reason), FallbackWarning,
-                      stacklevel=user_stacklevel())
-
-    def _fallback_message(self, spec, error, reason=None):
-        """The text of the FallbackWarning of ``spec`` (None: no specialization), ``error``
-        or ``reason`` (transpiler.explain.fallback_message)."""
-        return fallback_message(self, spec, error, reason)
 
     # -- specialization ---------------------------------------------------------------------
 

@@ -57,6 +57,18 @@ def value_problem(value):
     return f"{_article(kind)} {kind.__name__}"
 
 
+def holds_big_int(value):
+    """Whether ``value`` is, or a tuple of it holds, a Python int beyond int64: the one
+    refusal of argument_problem that the argument's complete type (type_keys) does not
+    decide."""
+    kind = type(value)
+    if kind is int:
+        return not -2 ** 63 <= value < 2 ** 63
+    if kind is tuple or is_namedtuple_type(kind):
+        return any(holds_big_int(item) for item in value)
+    return False
+
+
 def _article(kind):
     return "an" if kind.__name__[:1].lower() in "aeiou" else "a"
 

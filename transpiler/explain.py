@@ -117,8 +117,7 @@ def fallback_message(jit_function, spec, error, reason=None):
     and why."""
     reason = reason or (str(error) if error is not None else spec.fallback_reason)
     how = "runs as plain Python"
-    compiled = [] if spec is None or spec.split is None else [
-        r for r in spec.split.regions if not region_fell_back(r)]
+    compiled = [] if spec is None or spec.split is None else compiled_regions(spec.split)
     if compiled:
         loops = ", ".join(f"line {r.origin.lineno}" for r in compiled)
         how = f"runs as Python with {len(compiled)} compiled loop(s) ({loops}; see explain())"
@@ -127,11 +126,33 @@ def fallback_message(jit_function, spec, error, reason=None):
     return f"graphjit: {jit_function.python_function.__qualname__} {how}: {reason}"
 
 
+def compiled_regions(split):
+    """The regions of ``split`` that ran compiled, those of its regions' own splits included
+    (a region that fell back is split below its loop: transpiler.split)."""
+    found = []
+    for region in split.regions:
+        if region_fell_back(region) is None:
+            found.append(region)
+        else:
+            for inner in _region_splits(region):
+                found.extend(compiled_regions(inner))
+    return found
+
+
+def _region_specs(region):
+    return region.jit._specs_for(None) + [s for _r, specs in list(
+        region.jit._by_instance.values()) for s in specs]
+
+
+def _region_splits(region):
+    """The splits made for ``region`` where it fell back (one per argument types at most)."""
+    return [spec.split for spec in _region_specs(region) if spec.split is not None]
+
+
 def region_fell_back(region):
     """Why a loop region ran as Python (its last specialization that did), or None."""
     why = None
-    for spec in region.jit._specs_for(None) + [s for _r, specs in list(
-            region.jit._by_instance.values()) for s in specs]:
+    for spec in _region_specs(region):
         if spec.fallback_reason is not None:
             why = spec.fallback_reason
         elif spec.failed_types:
@@ -139,8 +160,11 @@ def region_fell_back(region):
     return why
 
 
-def split_rows(split):
+def split_rows(split, depth=0):
+    """The rows of ``split``: each region (and, where one fell back, the regions of its own
+    split, indented below it), the loops kept Python, the rest."""
     rows = []
+    indent = "  " * depth
     for region in split.regions:
         first, last = region.lines
         status, detail = "compiled", (f"inputs ({', '.join(region.inputs)}) -> outputs "
@@ -148,11 +172,16 @@ def split_rows(split):
         why = region_fell_back(region)
         if why is not None:
             status, detail = "python", why
-        rows.append(ExplainRow(f"loop, lines {first}-{last}", region.origin, status, detail))
+        rows.append(ExplainRow(f"{indent}loop, lines {first}-{last}", region.origin, status,
+                               detail))
+        if why is not None:
+            for inner in _region_splits(region):
+                rows.extend(split_rows(inner, depth + 1))
     for origin, why in split.python_parts:
-        rows.append(ExplainRow("loop", origin, "python", why))
-    rows.append(ExplainRow("rest of the function", None, "python",
-                           "the statements between the compiled loops run as Python"))
+        rows.append(ExplainRow(f"{indent}loop", origin, "python", why))
+    if depth == 0:
+        rows.append(ExplainRow("rest of the function", None, "python",
+                               "the statements between the compiled loops run as Python"))
     rows.extend(callee_rows_of(sorted(split.callees.items())))
     return rows
 

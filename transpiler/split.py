@@ -9,6 +9,12 @@ rest of the function runs as Python in a *driver*: the original function with ea
 replaced by a call. Loops nested in Python-only statements (``try``, ``with``, a loop that does
 not compile) are searched too.
 
+A region is split in its turn when it does not compile for the types it meets (a
+``X[m].mean(axis=0)`` that Numba types otherwise, an argument compiled code cannot take): its
+loop then runs as Python and the loops inside it are tried as regions (``split(...,
+inner=True)``), so one statement that needs Python costs the loop it stands in, not the loop
+nest around it.
+
 Whether a region's code converts is decided when the function is split, before anything runs;
 whether Numba compiles it for the argument types is decided when the region is first reached,
 before it runs: a region that does not compile runs as Python, once. So no statement ever runs
@@ -85,7 +91,7 @@ class SplitFunction:
         return driver(obj, *args, **kwargs)
 
 
-def split(function, obj, make_jit, redirect=None):
+def split(function, obj, make_jit, redirect=None, source=None, inner=False):
     """Split ``function`` into a Python driver and compiled regions.
 
     Args:
@@ -96,15 +102,20 @@ def split(function, obj, make_jit, redirect=None):
         redirect (callable): ``redirect(function, driver_def)`` -> ``{name: callable}``, the
             plain functions the driver calls that run compiled (transpiler.python_callees);
             None: none.
+        source (FunctionSource): the function's parsed source when it has no file of its
+            own (a region's); None: read it (transpiler.source.capture).
+        inner (bool): ``function`` is a region: its own loop stays Python, the loops inside
+            it are tried.
 
     Returns:
         SplitFunction, or None when there is no loop worth compiling (or the function cannot
         be split: a generator, no source).
     """
-    try:
-        source = capture(function)
-    except TranspileError:
-        return None
+    if source is None:
+        try:
+            source = capture(function)
+        except TranspileError:
+            return None
     fdef = copy_tree(source.node)
     if any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in walk(fdef)):
         return None
@@ -145,10 +156,10 @@ def split(function, obj, make_jit, redirect=None):
         end = getattr(loop, "end_lineno", None) or loop.lineno
         return Region(origin, (loop.lineno, end), inputs, outputs, jit, method), None
 
-    def rewrite(stmts):
+    def rewrite(stmts, top=False):
         out = []
         for stmt in stmts:
-            if isinstance(stmt, _LOOPS):
+            if isinstance(stmt, _LOOPS) and not (inner and top):
                 region, why = region_for(stmt)
                 if region is not None:
                     regions.append(region)
@@ -165,7 +176,7 @@ def split(function, obj, make_jit, redirect=None):
             out.append(stmt)
         return out
 
-    fdef.body = rewrite(fdef.body)
+    fdef.body = rewrite(fdef.body, top=True)
     if not regions:
         return None
     # Names assigned only inside the regions must stay local in the driver, or reading one

@@ -1,0 +1,258 @@
+"""Fallback where the time is not: a loop that needs Python keeps the loops inside it compiled,
+and an argument compiled code cannot take (a dict, an object) costs only the statements that
+read it. Each case runs plainly and through one jitted object, comparing values, types,
+dtypes, argument mutation, output and exceptions; explain() says which loops compiled."""
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+
+
+def line_of(fn, text):
+    import inspect
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+def compiled_lines(jitted):
+    """The first lines of the loops explain() reports compiled."""
+    return sorted(r.origin.lineno for r in jitted.explain().rows
+                  if r.region.strip().startswith("loop") and r.status == "compiled")
+
+
+def quiet(fn, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        return fn(*args)
+
+
+def same(expected, actual):
+    """Equal values of equal types (arrays: dtype, shape and bits)."""
+    assert type(actual) is type(expected), (type(actual), type(expected))
+    if isinstance(expected, tuple):
+        assert len(actual) == len(expected)
+        for e, a in zip(expected, actual):
+            same(e, a)
+    elif isinstance(expected, np.ndarray):
+        assert actual.dtype == expected.dtype and actual.shape == expected.shape
+        assert actual.tobytes() == expected.tobytes()
+    else:
+        assert actual == expected or (actual != actual and expected != expected)
+
+
+# -- a dict argument --------------------------------------------------------------------------
+
+def row_norms(X, settings):
+    n = X.shape[0]
+    out = np.zeros(n)
+    for i in range(n):
+        s = 0.0
+        for j in range(X.shape[1]):
+            s += X[i, j] * X[i, j]
+        out[i] = s
+    settings["calls"] = settings.get("calls", 0) + 1
+    if settings.get("verbose"):
+        print(f"{settings['tag']}: {float(out.sum()):.3f}")
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int16, np.uint8])
+def test_a_dict_argument_leaves_the_loop_compiled(dtype, capsys):
+    X = (np.arange(24).reshape(6, 4) % 7).astype(dtype)
+    plain_settings = {"tag": "t", "verbose": True}
+    expected = row_norms(X.copy(), plain_settings)
+    plain_out = capsys.readouterr().out
+    jitted = tp.jit(row_norms)
+    settings = {"tag": "t", "verbose": True}
+    with pytest.warns(tp.FallbackWarning, match=r"argument 'settings' is a dict"):
+        first = jitted(X, settings)
+    second = jitted(X, settings)       # the kept decision (fast path): the same split
+    assert capsys.readouterr().out == plain_out * 2
+    same(expected, first)
+    same(expected, second)
+    assert settings == {"tag": "t", "verbose": True, "calls": 2}
+    assert compiled_lines(jitted) == [line_of(row_norms, "for i in range(n)")]
+    # arrays alone still compile whole for another call with other types
+    assert "argument 'settings'" in str(jitted.explain())
+
+
+def test_an_int_beyond_int64_is_not_kept_for_the_types():
+    """An int beyond int64 refuses the call by its value: the next call of the same types
+    with a small int compiles whole."""
+    def scaled(a, k):
+        s = 0
+        for i in range(a.shape[0]):
+            s += a[i]
+        return int(s) * k
+    jitted = tp.jit(scaled)
+    big = 2 ** 70
+    assert quiet(jitted, np.arange(4), big) == scaled(np.arange(4), big)
+    assert jitted(np.arange(4), 3) == 18          # no warning: compiled whole
+    assert any(r.region == "function" and r.status == "compiled"
+               for r in jitted.explain().rows)
+
+
+# -- one statement that needs Python in an outer loop --------------------------------------------
+
+def kmeans(X, C, iters):
+    n, d = X.shape
+    k = C.shape[0]
+    labels = np.zeros(n, dtype=np.int64)
+    for it in range(iters):
+        for i in range(n):
+            best = 0
+            bd = np.inf
+            for j in range(k):
+                dist = 0.0
+                for t in range(d):
+                    diff = X[i, t] - C[j, t]
+                    dist += diff * diff
+                if dist < bd:
+                    bd = dist
+                    best = j
+            labels[i] = best
+        for j in range(k):
+            m = labels == j
+            if m.any():
+                C[j] = X[m].mean(axis=0)
+    return labels, C
+
+
+@pytest.mark.parametrize("dtype", [np.float64])
+def test_kmeans_inner_loops_compile_around_a_mean(dtype):
+    """(float32: ``dist = 0.0; dist += diff * diff`` is a Python float or an np.float32 by
+    path, a typing gap of its own: every loop then runs as Python, exactly.)"""
+    rng = np.random.default_rng(1)
+    X = rng.random((60, 3)).astype(dtype)
+    C0 = X[:4].copy()
+    C_plain = C0.copy()
+    expected = kmeans(X, C_plain, 3)
+    jitted = tp.jit(kmeans)
+    C = C0.copy()
+    actual = quiet(jitted, X, C, 3)
+    same(expected, actual)
+    same(C_plain, C)                       # the argument mutated as Python does
+    assert line_of(kmeans, "for i in range(n)") in compiled_lines(jitted)
+    again = C0.copy()
+    same(expected, quiet(jitted, X, again, 3))
+
+
+def std_rows(X, groups):
+    out = np.zeros((groups, X.shape[1]))
+    counts = np.zeros(groups, dtype=np.int64)
+    for g in range(groups):
+        m = np.zeros(X.shape[0], dtype=np.bool_)
+        for i in range(X.shape[0]):
+            if i % groups == g:
+                m[i] = True
+                counts[g] += 1
+        out[g] = X[m].std(axis=0)
+    return out, counts
+
+
+def test_a_reduction_along_an_axis_keeps_the_inner_loop_compiled():
+    X = np.random.default_rng(2).random((30, 4))
+    expected = std_rows(X, 3)
+    jitted = tp.jit(std_rows)
+    same(expected, quiet(jitted, X, 3))
+    assert line_of(std_rows, "for i in range(X.shape[0])") in compiled_lines(jitted)
+
+
+# -- islands: effects, exceptions, while loops, nested functions, threads -----------------------
+
+def island_effects(a, log):
+    total = 0.0
+    k = 0
+    while k < 3:
+        for i in range(a.shape[0]):
+            total += a[i] * (k + 1)
+        log.append(f"round {k}: {total:.2f}")     # a list of str: Python
+        k += 1
+    return total, log
+
+
+def test_an_island_with_effects_in_a_while_loop():
+    a = np.arange(5.0)
+    plain_log, log = [], []
+    expected = island_effects(a, plain_log)
+    jitted = tp.jit(island_effects)
+    actual = quiet(jitted, a, log)
+    assert actual[0] == expected[0] and type(actual[0]) is type(expected[0])
+    assert log == plain_log and actual[1] is log
+    assert line_of(island_effects, "for i in range") in compiled_lines(jitted)
+
+
+def island_raises(a, table):
+    s = 0.0
+    for r in range(a.shape[0]):
+        for c in range(a.shape[1]):
+            s += a[r, c]
+        a[r, 0] = -1.0
+        s += table[r]                   # KeyError for a missing row: Python's, at this line
+    return s
+
+
+def test_an_island_that_raises_after_effects():
+    a = np.arange(12.0).reshape(3, 4)
+    table = {0: 1.0, 1: 2.0}            # no key 2
+    plain_a = a.copy()
+    with pytest.raises(KeyError) as plain:
+        island_raises(plain_a, table)
+    jitted = tp.jit(island_raises)
+    with pytest.raises(KeyError) as compiled:
+        quiet(jitted, a, table)
+    assert compiled.value.args == plain.value.args
+    np.testing.assert_array_equal(a, plain_a)      # each store made exactly once
+    assert line_of(island_raises, "for c in range") in compiled_lines(jitted)
+    tb = compiled.traceback
+    assert any(entry.lineno + 1 == line_of(island_raises, "s += table[r]") for entry in tb)
+
+
+def with_nested_function(a, names):
+    def scale(v):
+        return v * 2.0
+    total = 0.0
+    for r in range(a.shape[0]):
+        row = 0.0
+        for c in range(a.shape[1]):
+            row += a[r, c]
+        total += scale(row)
+        names[r] = row
+    return total
+
+
+def test_an_island_in_a_function_with_a_nested_def():
+    a = np.arange(6.0).reshape(2, 3)
+    plain_names, names = {}, {}
+    expected = with_nested_function(a, plain_names)
+    jitted = tp.jit(with_nested_function)
+    actual = quiet(jitted, a, names)
+    assert actual == expected and type(actual) is type(expected)
+    assert names == plain_names
+    assert line_of(with_nested_function, "for c in range") in compiled_lines(jitted)
+
+
+def test_islands_under_threads():
+    rng = np.random.default_rng(3)
+    X = rng.random((40, 3))
+    C0 = X[:3].copy()
+    expected = kmeans(X, C0.copy(), 2)
+    jitted = tp.jit(kmeans)
+    results, errors = [None] * 4, []
+
+    def work(k):
+        try:
+            results[k] = quiet(jitted, X, C0.copy(), 2)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for r in results:
+        same(expected, r)

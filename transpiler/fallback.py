@@ -1,0 +1,122 @@
+"""What a jitted call does when compiled code cannot run it (a mixin of
+transpiler.api.JitFunction): the fallback specializations (per instance, per argument types
+compiled code cannot take), the split into a Python driver and compiled loop regions
+(transpiler.split), the re-run as Python after compiled code met a value it cannot hold, and
+the FallbackWarning saying so."""
+import functools
+import warnings
+
+from .errors import FallbackWarning, user_stacklevel
+from .explain import fallback_message
+from .arguments import holds_big_int
+from .specialization import MAX_SPECIALIZATIONS, Specialization, _find
+from .type_keys import values_key
+
+
+class Fallback:
+    """The fallback half of a JitFunction (see the module docstring); the JitFunction holds
+    the state (``_lock``, the specialization lists, ``_quiet``, ``_split_allowed``)."""
+
+    def _instance_fallback(self, specs, obj, values, error):
+        """A fallback specialization for one instance, with its split (see _split), after the
+        code shared by its class failed to compile for these argument types."""
+        spec = Specialization(fallback_reason=str(error))
+        spec.arg_key = values_key(values)
+        spec.backend_name = self._backend_name()
+        spec.split = self._split(obj)
+        with self._lock:
+            specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
+            self._fast_forget()
+        return spec
+
+    def _argument_fallback(self, specs, obj, values, runtime, problem):
+        """A fallback specialization for arguments compiled code cannot take (``problem``):
+        the function split into a Python driver and compiled loops (transpiler.split), whose
+        regions take only the values they read, so a dict or an object argument costs the
+        statements that use it, not the loops beside them. Kept in ``specs`` for the
+        argument types; None when nothing compiles, or when the refusal depends on a value
+        rather than the types (an int beyond int64: the same types may compile next call)."""
+        if not self._split_allowed or any(holds_big_int(v) for _n, v in runtime):
+            return None
+        with self._lock:
+            spec, _inputs = _find(specs, obj, values, self._backend_name())
+            if spec is not None:    # made by a racing thread
+                return spec
+            spec = Specialization(fallback_reason=problem)
+            spec.arg_key = values_key(values)
+            spec.backend_name = self._backend_name()
+            spec.split = self._split(obj)
+            if spec.split is None:
+                return None
+            specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
+            self._fast_forget()
+        return spec
+
+    def _rerun_allowed(self, spec, exc):
+        """Whether the call may run again as Python after compiled code raised ``exc``: its
+        result does not fit compiled code (an int beyond int64, a complex number) and the
+        generated code has no effects (transpiler.analysis.effects), so nothing happened yet
+        that the caller can see. Warns once per function."""
+        from .helpers.messages import not_representable, USER_EXCEPTION
+        if not not_representable(exc) or self._fullgraph():
+            return False
+        if spec.effect_free is None:
+            from .analysis.effects import effect_free
+            spec.effect_free = effect_free(str(spec.source))
+        if not spec.effect_free or str(exc) == USER_EXCEPTION or self._quiet:
+            return spec.effect_free   # a user exception class: Python raises it, no warning
+        reason = (f"{exc} (the compiled code has no effects, so the call ran again as "
+                  "Python; it does at every such call)")
+        # Through the warnings registry, at the user's line: Python's filters decide how often
+        # it shows (default: once per call site), as for any warning.
+        warnings.warn(f"graphjit: a call of {self.python_function.__qualname__} ran as "
+                      f"plain Python: {reason}", FallbackWarning, stacklevel=user_stacklevel())
+        return True
+
+    def _run_fallback(self, spec, obj, args, kwargs, warn=False, error=None):
+        """Run the plain function, or its split form (compiled loops, Python between).
+
+        With ``warn``, warn once why (``error``, else the spec's reason). A split call warns
+        after it ran, when its loops have met their argument types: it counts only the loops
+        that compiled (a region may fall back too, transpiler.split)."""
+        if spec.split is None:
+            if warn:
+                self._fall_back(spec, error)
+            return self._python(obj, args, kwargs)
+        try:
+            return spec.split(obj, args, kwargs)
+        finally:
+            if warn:
+                self._fall_back(spec, error)
+
+    def _split(self, obj):
+        """Try region-level fallback (transpiler.split); None when nothing compiles."""
+        if not self._split_allowed:
+            return None
+        from .python_callees import redirects
+        from .split import split
+        try:
+            return split(self.python_function, obj, self._region_jit,
+                         functools.partial(redirects, self), source=self._source,
+                         inner=self._split_allowed == "inner")
+        except Exception:  # noqa: BLE001 - splitting is an optimisation: never break the call
+            return None
+
+    def _region_jit(self, function, source):
+        """The JitFunction of a loop region of this function (transpiler.split): its options,
+        its own parsed ``source``, split only below its own loop (``split="inner"``); quiet
+        where this function is."""
+        region = type(self)(function, source=source, split="inner", **self._options())
+        region._quiet = self._quiet
+        return region
+
+    def _fall_back(self, spec, error, reason=None):
+        if self._quiet:
+            return
+        warnings.warn(self._fallback_message(spec, error, reason), FallbackWarning,
+                      stacklevel=user_stacklevel())
+
+    def _fallback_message(self, spec, error, reason=None):
+        """The text of the FallbackWarning of ``spec`` (None: no specialization), ``error``
+        or ``reason`` (transpiler.explain.fallback_message)."""
+        return fallback_message(self, spec, error, reason)
