@@ -105,3 +105,9 @@ test-stores: $(STAMP)
 .PHONY: test-path-types
 test-path-types: $(STAMP)
 	GRAPHJIT_PATH_TYPES_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_path_types.py tests/test_merged_operands.py
+
+# Every ufunc called by NumPy's inner loop x every operand layout, in a function that stores
+# into its argument (tests/test_ufunc_layouts.py); `make test` runs a sample.
+.PHONY: test-layouts
+test-layouts: $(STAMP)
+	GRAPHJIT_LAYOUTS_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_ufunc_layouts.py

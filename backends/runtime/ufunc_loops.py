@@ -30,6 +30,7 @@ from llvmlite import binding as _gj_llvm
 from llvmlite import ir as _gj_ir
 from numba.core import cgutils as _gj_cgutils
 from numba.core import types as _gj_types
+from numba.core.extending import intrinsic as _gj_intrinsic
 from numba.core.imputils import lower_builtin as _gj_lower_builtin
 from numba.core.typing.templates import AbstractTemplate as _gj_AbstractTemplate
 from numba.core.typing.templates import infer_global as _gj_infer_global
@@ -158,9 +159,9 @@ class _gj_UFuncLoopTemplate(_gj_AbstractTemplate):
         result = _gj_from_dtype(_gj_np.dtype(types[-1]))
         arrays = [a for a in operands if isinstance(a, _gj_types.Array)]
         if arrays:
-            if len({a.ndim for a in arrays}) != 1:
-                return None     # broadcasting across ndims: NumPy's iterator (not taken)
-            ndim = arrays[0].ndim   # (an N-d result is F-ordered for F-ordered operands)
+            # (an N-d result is F-ordered for F-ordered operands; arrays of several ndims
+            # broadcast: NumPy's own call, _gj_numpy_call)
+            ndim = max(a.ndim for a in arrays)
             result = _gj_types.Array(result, ndim, "C" if ndim == 1 else "A")
         return _gj_signature(result, args[0], *operands)
 
@@ -192,13 +193,6 @@ def _gj_lower_ufunc_loop(context, builder, sig, args):
 
 
 _gj_array_impls = {}
-
-
-# The message of the error compiled code raises where NumPy would iterate the operands in
-# several loop calls (transpiler.helpers.messages.LOOP_ORDER: the call runs again as Python).
-_GJ_LOOP_ORDER = ("a NumPy ufunc of arrays that NumPy iterates in several calls of its loop "
-                  "(broadcast or non-contiguous N-d operands), whose bits may depend on that "
-                  "(graphjit)")
 
 
 @_gj_register_jitable
@@ -233,14 +227,109 @@ def _gj_output(shape, order, dtype):
     return _gj_np.empty(shape, dtype)
 
 
+def _gj_numpy_call(address):
+    """NumPy's own call ``ufunc(*operands)`` for compiled code whose operands NumPy iterates
+    in several calls of its loop (non-contiguous N-d, broadcast): NumPy's iterator chooses
+    the calls and their steps, on which a SIMD loop's path (and so the last bits) may depend,
+    so NumPy itself computes the result (a ctypes callback: it takes the GIL; the compiled
+    loop around the call stays compiled). ``address``: an int64 record made by
+    ``_gj_numpy_record``: a status word (set to 1 here if the call raised), the ufunc's
+    name, each operand's type char, then per operand (the output last) its data address,
+    ndim, shape and strides. The result is written into the output operand."""
+    try:
+        head = (_gj_ctypes.c_int64 * 3).from_address(address)
+        length, count = head[1], head[2]
+        words = (_gj_ctypes.c_int64 * (3 + length + count)).from_address(address)
+        name = "".join(chr(c) for c in words[3:3 + length])
+        chars = [chr(c) for c in words[3 + length:3 + length + count]]
+        at = address + 8 * (3 + length + count)
+        views = []
+        for char in chars:
+            data, ndim = (_gj_ctypes.c_int64 * 2).from_address(at)
+            dims = list((_gj_ctypes.c_int64 * (2 * ndim)).from_address(at + 16)) if ndim \
+                else []
+            views.append(_gj_view(data, _gj_np.dtype(char), dims[:ndim], dims[ndim:]))
+            at += 8 * (2 + 2 * ndim)
+        result = getattr(_gj_np, name)(*views[:-1])
+        views[-1][...] = result
+    except BaseException:   # noqa: BLE001 - a callback cannot raise: compiled code does
+        (_gj_ctypes.c_int64).from_address(address).value = 1
+
+
+def _gj_view(data, dtype, shape, strides):
+    """The array at address ``data`` with ``shape`` and byte ``strides`` (a view, no copy)."""
+    low = high = 0
+    for n, step in zip(shape, strides):
+        if n == 0:
+            return _gj_np.empty(shape, dtype)
+        low += min(0, (n - 1) * step)
+        high += max(0, (n - 1) * step)
+    memory = (_gj_ctypes.c_char * (high - low + dtype.itemsize)).from_address(data + low)
+    return _gj_np.ndarray(shape, dtype, buffer=memory, offset=-low, strides=strides)
+
+
+_GJ_CALLBACK = _gj_ctypes.CFUNCTYPE(None, _gj_ctypes.c_int64)(_gj_numpy_call)
+_gj_llvm.add_symbol("_graphjit_numpy_ufunc_call",
+                    _gj_ctypes.cast(_GJ_CALLBACK, _gj_ctypes.c_void_p).value)
+
+
+@_gj_intrinsic
+def _gj_callback(typingctx, address):
+    """Call ``_gj_numpy_call(address)`` by its registered symbol (no address in the code:
+    Numba's on-disk cache stays valid)."""
+    def codegen(context, builder, signature, args):
+        kind = _gj_ir.FunctionType(_gj_ir.VoidType(), [_GJ_INTP])
+        function = _gj_cgutils.get_or_insert_function(builder.module, kind,
+                                                      "_graphjit_numpy_ufunc_call")
+        builder.call(function, [args[0]])
+        return context.get_dummy_value()
+    return _gj_signature(_gj_types.none, _gj_types.int64), codegen
+
+
+@_gj_register_jitable
+def _gj_put(record, at, a):
+    """Operand ``a`` (an array, 0-d for a scalar) into ``record`` from word ``at``; the next
+    free word."""
+    record[at] = a.ctypes.data
+    record[at + 1] = a.ndim
+    for k in range(a.ndim):
+        record[at + 2 + k] = a.shape[k]
+        record[at + 2 + a.ndim + k] = a.strides[k]
+    return at + 2 + 2 * a.ndim
+
+
+@_gj_register_jitable
+def _gj_numpy_record(header, a, b, out):
+    """The record of ``_gj_numpy_call`` (``b`` None for a unary ufunc), and the call."""
+    # (room for b as if it had the output's ndim: no b.ndim to read when b is None)
+    record = _gj_np.zeros(len(header) + 6 + 2 * (a.ndim + 2 * out.ndim), _gj_np.int64)
+    for k in range(len(header)):
+        record[k] = header[k]
+    at = _gj_put(record, len(header), a)
+    if b is not None:
+        at = _gj_put(record, at, b)
+    _gj_put(record, at, out)
+    _gj_callback(record.ctypes.data)
+    if record[0] != 0:
+        raise ValueError("NumPy's ufunc call failed (graphjit)")
+    return out
+
+
+def _gj_header(ufunc, types):
+    """The constant head of a ``_gj_numpy_call`` record: status, name, type chars."""
+    name = ufunc.__name__
+    chars = types.replace("->", "")
+    return (0, len(name), len(chars), *map(ord, name), *map(ord, chars))
+
+
 def _gj_array_impl(ufunc, types, ndims):
     """A Python function ``(ufunc, *operands) -> array`` that Numba compiles: NumPy's trivial
     iteration (numpy/_core/src/umath/ufunc_object.c, try_trivial_single_output_loop), which
     calls the loop once: scalar operands with step 0, 1-D arrays with their stride, N-d
     arrays all C- or all F-contiguous with their item size, operands of one shape; the
     output allocated in that order, its step the item size. NumPy iterates other operands
-    (broadcast, non-contiguous N-d) in several loop calls of its iterator's choosing:
-    those raise ValueError(_GJ_LOOP_ORDER), on which the call runs again as Python."""
+    (broadcast, non-contiguous N-d) in several loop calls of its iterator's choosing: for
+    those NumPy itself is called (``_gj_numpy_call``), from inside the compiled code."""
     key = (ufunc.__name__, types, ndims)
     if key in _gj_array_impls:
         return _gj_array_impls[key]
@@ -248,24 +337,30 @@ def _gj_array_impl(ufunc, types, ndims):
     ins = types.split("->")[0]
     a_dtype, b_dtype = _gj_np.dtype(ins[0]).type, _gj_np.dtype(ins[-1]).type
     call = _gj_pointer_call(ufunc, types)
-    message = _GJ_LOOP_ORDER
+
+    header = _gj_header(ufunc, types)
 
     if len(ndims) == 1:
         def impl(ufunc, a):
             step, order = _gj_order(a)
             if order < 0:
-                raise ValueError(message)
+                return _gj_numpy_record(header, a, None, _gj_np.empty(a.shape, out_dtype))
             out = _gj_output(a.shape, order, out_dtype)
             if a.size:
                 call(a.size, a.ctypes.data, step, out.ctypes.data, out.itemsize)
             return out
+    elif ndims[0] and ndims[1] and ndims[0] != ndims[1]:
+        def impl(ufunc, a, b):
+            out = _gj_np.empty(_gj_np.broadcast_shapes(a.shape, b.shape), out_dtype)
+            return _gj_numpy_record(header, a, b, out)
     elif ndims[0] and ndims[1]:
         def impl(ufunc, a, b):
             step_a, order_a = _gj_order(a)
             step_b, order_b = _gj_order(b)
             order = _gj_same_order(order_a, order_b)
             if order < 0 or a.shape != b.shape:
-                raise ValueError(message)
+                out = _gj_np.empty(_gj_np.broadcast_shapes(a.shape, b.shape), out_dtype)
+                return _gj_numpy_record(header, a, b, out)
             out = _gj_output(a.shape, order, out_dtype)
             if a.size:
                 call(a.size, a.ctypes.data, step_a, b.ctypes.data, step_b, out.ctypes.data,
@@ -274,10 +369,11 @@ def _gj_array_impl(ufunc, types, ndims):
     elif ndims[0]:
         def impl(ufunc, a, b):
             step, order = _gj_order(a)
-            if order < 0:
-                raise ValueError(message)
             y = _gj_np.empty(1, b_dtype)
             y[0] = b
+            if order < 0:
+                return _gj_numpy_record(header, a, y.reshape(()),
+                                        _gj_np.empty(a.shape, out_dtype))
             out = _gj_output(a.shape, order, out_dtype)
             if a.size:
                 call(a.size, a.ctypes.data, step, y.ctypes.data, 0, out.ctypes.data,
@@ -286,10 +382,11 @@ def _gj_array_impl(ufunc, types, ndims):
     else:
         def impl(ufunc, a, b):
             step, order = _gj_order(b)
-            if order < 0:
-                raise ValueError(message)
             x = _gj_np.empty(1, a_dtype)
             x[0] = a
+            if order < 0:
+                return _gj_numpy_record(header, x.reshape(()), b,
+                                        _gj_np.empty(b.shape, out_dtype))
             out = _gj_output(b.shape, order, out_dtype)
             if b.size:
                 call(b.size, x.ctypes.data, 0, b.ctypes.data, step, out.ctypes.data,

@@ -121,10 +121,9 @@ def test_elementwise_of_numbers_and_mismatched_shapes_run_on_the_cpu():
     jitted = compare(programs.scaled_exp, (np.ones((2, 3), np.float32),
                                            np.ones(3, np.float32)), exact=True)
     # np.maximum of a 2-D and a 1-D array: NumPy's loop in several calls, which compiled CPU
-    # code does not reproduce (transpiler.ir.ufunc_loop): the CPU side runs it as Python
+    # code leaves to NumPy's own call (backends/runtime/ufunc_loops._gj_numpy_call)
     assert any("different shapes" in r.reason for r in sites(jitted)) or any(
-        "several calls of its loop" in r.reason for r in jitted.explain().rows), \
-        jitted.explain()
+        r.status == "compiled" for r in jitted.explain().rows), jitted.explain()
 
 
 def test_independent_loop_is_a_kernel():

@@ -57,11 +57,6 @@ CREATED_FLOAT = ("a float outside the integer dtype's range (or nan) converted i
 USER_EXCEPTION = ("an exception of a class defined in Python code: the call runs again as Python "
                   "to raise it (graphjit)")
 
-# (backends/runtime/ufunc_loops.py raises it: its standalone source spells it out again)
-LOOP_ORDER = ("a NumPy ufunc of arrays that NumPy iterates in several calls of its loop "
-              "(broadcast or non-contiguous N-d operands), whose bits may depend on that "
-              "(graphjit)")
-
 NOT_REPRESENTABLE = (
     USER_EXCEPTION,
     "int beyond int64 in compiled code (graphjit)",
@@ -80,7 +75,6 @@ NOT_REPRESENTABLE = (
     CREATED_FLOAT,
     INT_TRUEDIV_INEXACT,
     IDENTITY_NAN,
-    LOOP_ORDER,
 )
 
 

@@ -255,11 +255,6 @@ class NumpyScalarRules:
                             "(compiled code would compute in float32)")
         if not numpy_loop(ufunc, tuple(d.name for d in loop), arrays=True):
             return None
-        ndims = {k.split(":")[2] for k in kinds if k.startswith("arr:")} - {"0"}
-        if len(ndims) > 1:
-            self.fail(node, f"np.{ufunc.__name__} of arrays of {' and '.join(sorted(ndims))} "
-                            "dimensions: NumPy broadcasts them in several calls of its loop, "
-                            "whose bits may depend on that")
         operands = []
         for value, source, kind, dtype in zip(values, sources, kinds, loop):
             expr = self._m(value, source)
