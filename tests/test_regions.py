@@ -290,3 +290,26 @@ def test_a_split_function_keeps_its_defaults():
     assert got == expected == [(6, 6.0), (7, 6.0), (8, 6.0)]
     assert _DEFAULT_CALLS == [1]
     assert any(row[2] == "compiled" for row in jitted.explain().rows)
+
+
+def int_of_elements(a, out):
+    t = 0
+    for j in range(a.shape[0]):
+        out[j] = 1.0
+        t += int(a[j])
+    return t
+
+
+def test_a_helper_raise_names_the_user_line():
+    """int(inf) raises inside graphjit's helper (helpers/math_checks.py): the note names the
+    user's int(a[j]), where Python raises, not graphjit's file."""
+    a = np.array([1.5, np.inf])
+    with pytest.raises(OverflowError) as plain:
+        int_of_elements(a, np.zeros(2))
+    out = np.zeros(2)
+    with pytest.raises(OverflowError) as info:
+        tp.jit(int_of_elements)(a, out)     # stores first: cannot run again as Python
+    assert str(info.value) == str(plain.value)
+    notes = "\n".join(getattr(info.value, "__notes__", []))
+    assert f"{__file__}:{line_of(int_of_elements, 't += int(a[j])')}" in notes, notes
+    assert "math_checks" not in notes

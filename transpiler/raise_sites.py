@@ -9,17 +9,47 @@ from .nodes import walk
 
 
 def raise_sites(program):
-    """``raise X(...)`` statements of the generated program, by exception class name."""
+    """``raise X(...)`` statements of the generated program, by exception class name, at the
+    user's lines: a raise inside one of graphjit's helpers (transpiler.helpers: ``int(x)`` of
+    an infinity, ``math.sqrt`` of a negative number) is named at the user's call of the helper,
+    where Python itself would raise, not in graphjit's file."""
     import gast
-    sites = {}
-    for fn in program.functions:
+    functions = list(program.functions)
+    callee_of = {id(ref): fn for fn in functions for ref in fn.symbol.nodes}
+    own, calls = {}, {}
+    for fn in functions:
+        own[id(fn)], calls[id(fn)] = {}, []
         for node in walk(fn.node):
             if isinstance(node, gast.Raise) and node.exc is not None:
                 exc = node.exc.func if isinstance(node.exc, gast.Call) else node.exc
                 name = exc.id if isinstance(exc, gast.Name) else getattr(exc, "attr", None)
                 if name:
-                    sites.setdefault(name, []).append(Origin(fn.filename, node.lineno,
-                                                             node.col_offset))
+                    own[id(fn)].setdefault(name, []).append(Origin(fn.filename, node.lineno,
+                                                                   node.col_offset))
+            elif isinstance(node, gast.Call) and id(node.func) in callee_of:
+                calls[id(fn)].append((callee_of[id(node.func)], node))
+
+    def helper_raises(fn, seen):
+        """Exception names a helper may raise, through the helpers it calls."""
+        names = set(own[id(fn)])
+        for callee, _call in calls[id(fn)]:
+            if callee.is_helper and id(callee) not in seen:
+                seen.add(id(callee))
+                names |= helper_raises(callee, seen)
+        return names
+
+    sites = {}
+    for fn in functions:
+        if fn.is_helper:
+            continue
+        for name, origins in own[id(fn)].items():
+            sites.setdefault(name, []).extend(origins)
+        for callee, call in calls[id(fn)]:
+            if callee.is_helper:
+                for name in helper_raises(callee, {id(callee)}):
+                    origin = Origin(fn.filename, call.lineno, call.col_offset)
+                    if origin not in sites.setdefault(name, []):
+                        sites[name].append(origin)
     return sites
 
 
