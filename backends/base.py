@@ -85,6 +85,8 @@ class Backend:
                     lines.extend(self.opaque_source(alias).splitlines())
                 if form == "ufunc_loop":
                     lines.extend(self.ufunc_loop_source(alias).splitlines())
+                if form == "python_island":
+                    lines.extend(self.python_island_source(alias).splitlines())
                 if form == "weak":
                     if "numpy" not in dict(program.imports()):
                         lines.append("import numpy as np")
@@ -156,6 +158,10 @@ class Backend:
     def opaque_source(self, name):
         """Source defining transpiler.ir.opaque (plain Python: the identity)."""
         return f"\n\ndef {name}(value):\n    return value\n"
+
+    def python_island_source(self, name):
+        """Source defining transpiler.ir.python_island (plain Python: the island's call)."""
+        return f"from transpiler.ir import python_island as {name}"
 
     def ufunc_loop_source(self, name):
         """Source defining transpiler.ir.ufunc_loop (plain Python: the ufunc's call)."""

@@ -267,6 +267,9 @@ class NumbaCPUBackend(Backend):
             return f"from backends.runtime.weak import opaque as {name}"
         return OPAQUE_SOURCE.format(name=name)
 
+    def python_island_source(self, name):
+        return f"from backends.runtime.islands import python_island as {name}"
+
     def ufunc_loop_source(self, name):
         if not self.standalone:   # one shared registration, as for weak
             return f"from backends.runtime.ufunc_loops import ufunc_loop as {name}"

@@ -23,6 +23,12 @@ def compiled_lines(jitted):
                   if r.region.strip().startswith("loop") and r.status == "compiled")
 
 
+def island_lines(jitted):
+    """The lines explain() reports as Python islands inside compiled loops."""
+    return sorted(r.origin.lineno for r in jitted.explain().rows
+                  if r.region.strip().startswith("island"))
+
+
 def quiet(fn, *args):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", tp.FallbackWarning)
@@ -135,7 +141,11 @@ def test_kmeans_inner_loops_compile_around_a_mean(dtype):
     actual = quiet(jitted, X, C, 3)
     same(expected, actual)
     same(C_plain, C)                       # the argument mutated as Python does
-    assert line_of(kmeans, "for i in range(n)") in compiled_lines(jitted)
+    # the whole iteration loop compiled, the mean a Python island inside it
+    assert compiled_lines(jitted) == [line_of(kmeans, "for it in range(iters)")]
+    assert island_lines(jitted) == [line_of(kmeans, "X[m].mean(axis=0)")]
+    row = next(r for r in jitted.explain().rows if r.region.strip().startswith("island"))
+    assert "ran 12 time(s)" in row.reason, row.reason     # 3 iterations x 4 centers
     again = C0.copy()
     same(expected, quiet(jitted, X, again, 3))
 
@@ -158,7 +168,8 @@ def test_a_reduction_along_an_axis_keeps_the_inner_loop_compiled():
     expected = std_rows(X, 3)
     jitted = tp.jit(std_rows)
     same(expected, quiet(jitted, X, 3))
-    assert line_of(std_rows, "for i in range(X.shape[0])") in compiled_lines(jitted)
+    assert compiled_lines(jitted) == [line_of(std_rows, "for g in range(groups)")]
+    assert island_lines(jitted) == [line_of(std_rows, "X[m].std(axis=0)")]
 
 
 # -- islands: effects, exceptions, while loops, nested functions, threads -----------------------
@@ -169,7 +180,8 @@ def island_effects(a, log):
     while k < 3:
         for i in range(a.shape[0]):
             total += a[i] * (k + 1)
-        log.append(f"round {k}: {total:.2f}")     # a list of str: Python
+            if i % 2 == 0:
+                log.append(f"round {k}, element {i}")      # a list of str: Python
         k += 1
     return total, log
 
@@ -182,33 +194,39 @@ def test_an_island_with_effects_in_a_while_loop():
     actual = quiet(jitted, a, log)
     assert actual[0] == expected[0] and type(actual[0]) is type(expected[0])
     assert log == plain_log and actual[1] is log
-    assert line_of(island_effects, "for i in range") in compiled_lines(jitted)
+    assert compiled_lines(jitted) == [line_of(island_effects, "while k < 3")]
+    assert island_lines(jitted) == [line_of(island_effects, "log.append")]
+    again = []
+    assert quiet(jitted, a, again)[0] == expected[0] and again == plain_log
 
 
-def island_raises(a, table):
+def island_raises(a, table, seen):
     s = 0.0
     for r in range(a.shape[0]):
         for c in range(a.shape[1]):
             s += a[r, c]
         a[r, 0] = -1.0
-        s += table[r]                   # KeyError for a missing row: Python's, at this line
+        seen.append(table[r])           # KeyError for a missing row: Python's, at this line
     return s
 
 
 def test_an_island_that_raises_after_effects():
     a = np.arange(12.0).reshape(3, 4)
     table = {0: 1.0, 1: 2.0}            # no key 2
-    plain_a = a.copy()
+    plain_a, plain_seen, seen = a.copy(), [], []
     with pytest.raises(KeyError) as plain:
-        island_raises(plain_a, table)
+        island_raises(plain_a, table, plain_seen)
     jitted = tp.jit(island_raises)
     with pytest.raises(KeyError) as compiled:
-        quiet(jitted, a, table)
+        quiet(jitted, a, table, seen)
     assert compiled.value.args == plain.value.args
     np.testing.assert_array_equal(a, plain_a)      # each store made exactly once
-    assert line_of(island_raises, "for c in range") in compiled_lines(jitted)
+    assert seen == plain_seen == [1.0, 2.0]
+    assert compiled_lines(jitted) == [line_of(island_raises, "for r in range")]
+    assert island_lines(jitted) == [line_of(island_raises, "seen.append(table[r])")]
     tb = compiled.traceback
-    assert any(entry.lineno + 1 == line_of(island_raises, "s += table[r]") for entry in tb)
+    assert any(entry.lineno + 1 == line_of(island_raises, "seen.append(table[r])")
+               for entry in tb)
 
 
 def with_nested_function(a, names):
@@ -219,12 +237,12 @@ def with_nested_function(a, names):
         row = 0.0
         for c in range(a.shape[1]):
             row += a[r, c]
-        total += scale(row)
-        names[r] = row
+        total += row
+        names[r] = scale(row)
     return total
 
 
-def test_an_island_in_a_function_with_a_nested_def():
+def test_an_island_calls_a_nested_function():
     a = np.arange(6.0).reshape(2, 3)
     plain_names, names = {}, {}
     expected = with_nested_function(a, plain_names)
@@ -232,6 +250,7 @@ def test_an_island_in_a_function_with_a_nested_def():
     actual = quiet(jitted, a, names)
     assert actual == expected and type(actual) is type(expected)
     assert names == plain_names
+    assert all(type(names[k]) is type(plain_names[k]) for k in names)
     assert line_of(with_nested_function, "for c in range") in compiled_lines(jitted)
 
 

@@ -20,6 +20,7 @@ from .errors import (SourceUnavailable, TranspileError, UnsupportedConstruct,
 # Explanation, ExplainRow, GeneratedSource and Specialization: still importable from here.
 from .explain import Explanation, ExplainRow, explain  # noqa: F401
 from .graph_dispatch import MISS, graph_call, remember_graph
+from .island_frames import UNTYPED_CHECK
 from .python_scope import run_reaching
 from .raise_sites import note_raise_site
 from .registry import register
@@ -322,13 +323,17 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
         with self._lock:   # one split per specialization, however many threads fail
             spec.failed_types[numba_types(dynamic, inputs)] = error
             if spec.split is None:
-                spec.split = self._split(obj)
+                spec.split = self._split(obj, error)
         return True, self._run_fallback(spec, obj, args, kwargs, warn=True, error=error)
 
     def _transpile_check(self, obj):
         """Specialize for ``obj`` now (argument types aside); raise TranspileError if the code
         does not convert. Used by transpiler.split to choose the regions it compiles."""
-        spec = self._specialize(obj, None)
+        token = UNTYPED_CHECK.set(True)
+        try:
+            spec = self._specialize(obj, None)
+        finally:
+            UNTYPED_CHECK.reset(token)
         if spec.fallback_reason is not None:
             raise TranspileError(spec.fallback_reason)
         # Not kept for calls: made without the argument types, it would apply Python's rules
@@ -370,7 +375,7 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
                 raise exc.with_traceback(None) from None
             spec = Specialization(fallback_reason=str(exc))
             if not isinstance(exc, SourceUnavailable):
-                spec.split = self._split(obj)
+                spec.split = self._split(obj, exc)
             return spec
         except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code
             if self._fullgraph():

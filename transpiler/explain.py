@@ -149,6 +149,18 @@ def _region_splits(region):
     return [spec.split for spec in _region_specs(region) if spec.split is not None]
 
 
+def island_rows(region, indent):
+    """A row per Python island inside ``region``'s compiled loop (transpiler.island_frames):
+    its line, why it is Python, how many times it ran and the time it took."""
+    rows = []
+    for _slot, island in sorted(region.islands.items()):
+        rows.append(ExplainRow(
+            f"{indent}island, line {island.origin.lineno}", island.origin, "python",
+            f"runs as Python inside the compiled loop: {island.why.splitlines()[0]} "
+            f"(ran {island.calls} time(s), {island.seconds * 1e3:.3f} ms in all)"))
+    return rows
+
+
 def region_fell_back(region):
     """Why a loop region ran as Python (its last specialization that did), or None."""
     why = None
@@ -174,6 +186,8 @@ def split_rows(split, depth=0):
             status, detail = "python", why
         rows.append(ExplainRow(f"{indent}loop, lines {first}-{last}", region.origin, status,
                                detail))
+        if why is None:
+            rows.extend(island_rows(region, indent + "  "))
         if why is not None:
             for inner in _region_splits(region):
                 rows.extend(split_rows(inner, depth + 1))

@@ -6,9 +6,9 @@ the FallbackWarning saying so."""
 import functools
 import warnings
 
-from .errors import FallbackWarning, user_stacklevel
+from .errors import FallbackWarning, TranspileError, user_stacklevel
 from .explain import fallback_message
-from .arguments import holds_big_int
+from .arguments import holds_big_int, value_problem
 from .specialization import MAX_SPECIALIZATIONS, Specialization, _find
 from .type_keys import values_key
 
@@ -23,7 +23,7 @@ class Fallback:
         spec = Specialization(fallback_reason=str(error))
         spec.arg_key = values_key(values)
         spec.backend_name = self._backend_name()
-        spec.split = self._split(obj)
+        spec.split = self._split(obj, error)
         with self._lock:
             specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
             self._fast_forget()
@@ -45,7 +45,9 @@ class Fallback:
             spec = Specialization(fallback_reason=problem)
             spec.arg_key = values_key(values)
             spec.backend_name = self._backend_name()
-            spec.split = self._split(obj)
+            spec.split = self._split(obj, python_values={
+                name: value_problem(value) for name, value in runtime
+                if value_problem(value) is not None})
             if spec.split is None:
                 return None
             specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
@@ -89,16 +91,22 @@ class Fallback:
             if warn:
                 self._fall_back(spec, error)
 
-    def _split(self, obj):
-        """Try region-level fallback (transpiler.split); None when nothing compiles."""
+    def _split(self, obj, error=None, python_values=None):
+        """Try region-level fallback (transpiler.split); None when nothing compiles.
+        ``error``: why the function did not compile (a TranspileError, its origin the
+        statement to run as a Python island), or None; ``python_values``: arguments compiled
+        code cannot take -> why (the statements reading them run as Python islands)."""
         if not self._split_allowed:
             return None
         from .python_callees import redirects
         from .split import split
+        failed = error if isinstance(error, TranspileError) and getattr(
+            error, "origin", None) is not None else None
         try:
             return split(self.python_function, obj, self._region_jit,
                          functools.partial(redirects, self), source=self._source,
-                         inner=self._split_allowed == "inner")
+                         inner=self._split_allowed == "inner", failed=failed,
+                         python_values=python_values)
         except Exception:  # noqa: BLE001 - splitting is an optimisation: never break the call
             return None
 

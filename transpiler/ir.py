@@ -146,3 +146,13 @@ def int_abs(a):
 CHECKED_INT = ("int_add", "int_sub", "int_mul", "int_neg", "int_abs")
 
 FORMS = ("cond", "while_loop", "for_range", "for_each", "undefined")
+
+
+def python_island(slot, kinds, values):
+    """Run the Python island in ``slot`` of the current region call (transpiler.island_frames)
+    with ``values``, a tuple of what compiled code holds, converted to the Python types
+    ``kinds`` names. The numba-cpu backend calls it from compiled code, the GIL held
+    (backends/runtime/islands.py). Returns None: an island's stores go to arrays, Python
+    objects and its frame, never to a compiled variable."""
+    from .island_frames import call_island
+    call_island(slot, kinds, values)

@@ -21,15 +21,18 @@ before it runs: a region that does not compile runs as Python, once. So no state
 twice, and arguments are mutated exactly as the plain call would.
 """
 import ast
+import types
 
 import gast
 
 from .analysis import liveness
-from .analysis.activity import writes
+from .analysis.activity import reads, writes
 from .analysis.definite_assignment import annotate_defined
 from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
 from . import anno
+from .island_frames import pop, push
+from .islands import PREFIX, SIMPLE as _SIMPLE, island_names, make_island
 from .nodes import copy_tree, function_def, located, name as _name, walk
 from .source import FunctionSource, capture
 
@@ -49,16 +52,36 @@ class Region:
         jit: the region's JitFunction (its own guards, specializations and fallback).
     """
 
-    def __init__(self, origin, lines, inputs, outputs, jit, uses_self):
+    def __init__(self, origin, lines, inputs, outputs, jit, uses_self, islands=None,
+                 frame_in=(), frame_out=()):
         self.origin = origin
         self.lines = lines
         self.inputs = inputs
         self.outputs = outputs
         self.jit = jit
         self.uses_self = uses_self
+        self.islands = islands or {}     # slot -> Island its code calls
+        self.frame_in = list(frame_in)   # island-owned names passed in (after the inputs)
+        self.frame_out = list(frame_out)     # and returned (after the outputs)
 
     def __call__(self, obj, *values):
-        return self.jit._call(obj if self.uses_self else None, values, {})
+        if not self.islands:
+            return self.jit._call(obj if self.uses_self else None, values, {})
+        count = len(self.inputs)
+        owned = dict(zip(self.frame_in, values[count:]))
+        if obj is not None:
+            owned["self"] = obj
+        frame = push(self.islands, owned)
+        try:
+            result = self.jit._call(obj if self.uses_self else None, values[:count], {})
+        finally:
+            pop(frame)
+        if not self.frame_out:
+            return result
+        compiled = () if not self.outputs else (
+            (result,) if len(self.outputs) == 1 else tuple(result))
+        everything = compiled + tuple(owned[name] for name in self.frame_out)
+        return everything[0] if len(everything) == 1 else everything
 
 
 class SplitFunction:
@@ -91,7 +114,8 @@ class SplitFunction:
         return driver(obj, *args, **kwargs)
 
 
-def split(function, obj, make_jit, redirect=None, source=None, inner=False):
+def split(function, obj, make_jit, redirect=None, source=None, inner=False, failed=None,
+          python_values=None):
     """Split ``function`` into a Python driver and compiled regions.
 
     Args:
@@ -106,6 +130,12 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False):
             own (a region's); None: read it (transpiler.source.capture).
         inner (bool): ``function`` is a region: its own loop stays Python, the loops inside
             it are tried.
+        failed (TranspileError): why ``function`` did not compile, when its origin is known:
+            the loop holding that line becomes a region with that statement a Python island
+            (transpiler.islands), where it can.
+        python_values (dict[str, str]): arguments compiled code cannot take (a dict, an
+            object) -> why: the statements that read them become Python islands, where they
+            can.
 
     Returns:
         SplitFunction, or None when there is no loop worth compiling (or the function cannot
@@ -127,40 +157,89 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False):
     regions, python_parts = [], []
     closure_reads = nested_reads(fdef)
 
-    def region_for(loop):
-        """A Region for ``loop``, or the reason it stays Python."""
+    # islands the function's code already calls (a region split again): by name
+    existing = {name: cell.cell_contents for name, cell in zip(
+        function.__code__.co_freevars, function.__closure__ or ())
+        if name.startswith(PREFIX)}
+
+    def region_for(loop, seeds=()):
+        """A Region for ``loop``, or the reason it stays Python. ``seeds``: ``(origin,
+        why)`` of statements of the loop known not to compile (the error of a call, a read of
+        a value compiled code cannot take): each is made a Python island first
+        (transpiler.islands); a statement the region's check refuses is made one too, then
+        the region is tried again."""
         if any(isinstance(n, _NOT_IN_REGION) for n in walk(loop)):
             return None, "it contains return, yield, global, a nested def or a lambda"
+        islands, body = {}, loop
+        for origin, why in seeds:
+            if body is loop:
+                body = copy_tree(loop)
+            made = make_island(body, origin, why, all_locals, method,
+                               {**existing, **islands}, source.filename, function)
+            if isinstance(made, str):
+                return None, f"{why} ({made})"
+            islands[made[0]] = made[1]
+        while True:
+            region, error = try_region(loop, body, islands)
+            if region is not None:
+                return region, None
+            if not isinstance(error, TranspileError):
+                return None, error
+            if body is loop:
+                body = copy_tree(loop)
+            made = make_island(body, error.origin, error.reason, all_locals, method,
+                               {**existing, **islands}, source.filename, function)
+            if isinstance(made, str):
+                return None, error.reason
+            islands[made[0]] = made[1]
+
+    def try_region(loop, body, islands):
+        """The Region of ``body`` (``loop`` with ``islands`` in it), or why not: a str, or
+        the TranspileError of its check."""
         defined = anno.get(loop, anno.DEFINED_IN, None)
         # A nested function or lambda reads its enclosing variables when it is called, which
         # liveness does not see: every such name a loop writes is an output too.
         live_out = set(anno.get(loop, anno.LIVE_OUT))
-        outputs = _ordered(writes(loop) & (live_out | closure_reads) & all_locals, loop)
+        outputs = _ordered(writes(body) & (live_out | closure_reads) & all_locals, body)
         # Inputs: what the loop reads before writing it, given that it returns its outputs
         # (variables merely live across the loop are not its inputs).
-        inputs = [v for v in _ordered(liveness.live_in([loop], set(outputs)) & all_locals, loop)
+        inputs = [v for v in _ordered(liveness.live_in([body], set(outputs)) & all_locals, body)
                   if not (method and v == "self")]
         if defined is None or any(v not in defined for v in inputs):
             return None, "one of its inputs may be undefined where it starts"
+        owned = set().union(*(i.owned for i in islands.values())) - {"self"}
+        frame_in = sorted(v for v in owned if v in defined)
+        frame_out = sorted(set().union(*(i.stored for i in islands.values())) & owned & (
+            live_out | closure_reads))
+        if any(v not in frame_in for v in frame_out):
+            return None, ("a name that a statement of the loop kept as Python stores may be "
+                          "undefined where the loop starts")
         name = f"{function.__name__}__loop_{loop.lineno}"
-        region_def = _region_def(name, loop, (["self"] if method else []) + inputs, outputs)
-        python_region = _compile_python(region_def, source.filename, function)
+        region_def = _region_def(name, body, (["self"] if method else []) + inputs, outputs)
+        python_region = _compile_python(region_def, source.filename, function, islands)
         python_region.__qualname__ = f"{function.__qualname__} (loop at line {loop.lineno})"
-        region_source = FunctionSource(function, source.filename, region_def)
+        # (with islands, the region's own function: the specializer finds them in its
+        # closure)
+        region_source = FunctionSource(python_region if islands else function,
+                                       source.filename, region_def)
         jit = make_jit(python_region, region_source)
         try:
             jit._transpile_check(obj if method else None)
         except TranspileError as exc:
-            return None, exc.reason
+            return None, exc
         origin = Origin(source.filename, loop.lineno, loop.col_offset)
         end = getattr(loop, "end_lineno", None) or loop.lineno
-        return Region(origin, (loop.lineno, end), inputs, outputs, jit, method), None
+        called = {**existing, **islands}
+        table = {called[n].slot: called[n] for n in island_names(region_def) if n in called}
+        return Region(origin, (loop.lineno, end), inputs, outputs, jit, method, table,
+                      frame_in, frame_out), None
 
     def rewrite(stmts, top=False):
         out = []
         for stmt in stmts:
-            if isinstance(stmt, _LOOPS) and not (inner and top):
-                region, why = region_for(stmt)
+            seeds = _seeds(stmt, failed, python_values, source.filename)
+            if isinstance(stmt, _LOOPS) and (seeds or not (inner and top)):
+                region, why = region_for(stmt, seeds)
                 if region is not None:
                     regions.append(region)
                     out.append(_region_call(len(regions) - 1, region, stmt, params))
@@ -200,6 +279,31 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False):
                          callees)
 
 
+def _seeds(stmt, failed, python_values, filename):
+    """``(origin, why)`` of the statements of loop ``stmt`` to make Python islands first:
+    the one ``failed`` names, the simple ones that read ``python_values``."""
+    if not isinstance(stmt, _LOOPS):
+        return []
+    seeds = []
+    if failed is not None and _holds(stmt, failed.origin, filename):
+        seeds.append((failed.origin, failed.reason))
+    for node in walk(stmt):
+        if isinstance(node, _SIMPLE) and python_values:
+            read = sorted(reads(node) & set(python_values))
+            if read:
+                seeds.append((Origin(filename, node.lineno, node.col_offset),
+                              f"it reads {read[0]!r}, {python_values[read[0]]}"))
+    return seeds
+
+
+def _holds(stmt, origin, filename):
+    """Whether ``origin`` (an Origin or None) is a line of ``stmt`` in ``filename``."""
+    if origin is None or origin.filename != filename:
+        return False
+    end = getattr(stmt, "end_lineno", None) or stmt.lineno
+    return stmt.lineno <= origin.lineno <= end
+
+
 def _without_def_time_values(fdef):
     """``fdef`` with its defaults ``None`` and its annotations gone: the driver's ``def`` runs
     at every call (in its factory), which must not evaluate them again (a default list would
@@ -236,17 +340,21 @@ def _region_def(name, loop, params, outputs):
 
 
 def _region_call(index, region, loop, params):
-    """``outputs = __graphjit_regions__[index](self_or_None, inputs)`` in place of the loop."""
-    first = _name(params[0]) if region.uses_self else gast.Constant(value=None, kind=None)
+    """``outputs = __graphjit_regions__[index](self_or_None, inputs)`` in place of the loop
+    (the island-owned names after the compiled ones: Region.__call__)."""
+    first = _name(params[0]) if region.uses_self or (region.islands and params and
+                                                     params[0] == "self") else \
+        gast.Constant(value=None, kind=None)
     call = gast.Call(
         func=gast.Subscript(value=_name("__graphjit_regions__"),
                             slice=gast.Constant(value=index, kind=None), ctx=gast.Load()),
-        args=[first] + [_name(v) for v in region.inputs], keywords=[])
-    if not region.outputs:
+        args=[first] + [_name(v) for v in region.inputs + region.frame_in], keywords=[])
+    outputs = region.outputs + region.frame_out
+    if not outputs:
         stmt = gast.Expr(value=call)
     else:
-        target = _name(region.outputs[0], True) if len(region.outputs) == 1 else gast.Tuple(
-            elts=[_name(o, True) for o in region.outputs], ctx=gast.Store())
+        target = _name(outputs[0], True) if len(outputs) == 1 else gast.Tuple(
+            elts=[_name(o, True) for o in outputs], ctx=gast.Store())
         stmt = gast.Assign(targets=[target], value=call, type_comment=None)
     return located(stmt, loop)
 
@@ -261,13 +369,23 @@ def _factory_def(fdef, freevars):
     return gast.copy_location(factory, fdef)
 
 
-def _compile_python(region_def, filename, function):
-    """The region as a plain Python function (its fallback), with the original lines."""
-    freevars = list(function.__code__.co_freevars)
+def _compile_python(region_def, filename, function, islands=None):
+    """The region as a plain Python function (its fallback), with the original lines,
+    closing over ``function``'s free variables and the ``islands`` (name -> Island) its code
+    calls."""
+    islands = islands or {}
+    freevars = list(function.__code__.co_freevars) + list(islands)
     factory = _factory_def(copy_tree(region_def), freevars)
     tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
     ast.fix_missing_locations(tree)
     namespace = {}
     exec(compile(tree, filename, "exec"), function.__globals__, namespace)
     values = [cell.cell_contents for cell in function.__closure__ or ()]
-    return namespace["__graphjit_factory__"](None, *values)
+    made = namespace["__graphjit_factory__"](None, *values, *islands.values())
+    # the function's own cells (a closure variable rebound later is seen), new ones for the
+    # islands
+    cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
+    closure = tuple(cells.get(name) or types.CellType(islands[name])
+                    for name in made.__code__.co_freevars)
+    return types.FunctionType(made.__code__, made.__globals__, made.__name__,
+                              made.__defaults__, closure or None)

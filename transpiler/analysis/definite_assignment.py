@@ -99,6 +99,8 @@ class _Checker:
             return self._loop(node, defined, inside, runs_once=_runs_at_least_once(node.iter))
         if isinstance(node, (gast.Import, gast.ImportFrom)):
             return defined | {(a.asname or a.name).split(".")[0] for a in node.names}
+        if isinstance(node, (gast.FunctionDef, gast.ClassDef)):
+            return defined | {node.name}    # (its decorators and defaults read before)
         if isinstance(node, gast.With):
             for item in node.items:
                 self.reads(item.context_expr, defined)

@@ -21,6 +21,7 @@ from ...helpers.numpy_reductions import (
     numpy_std, numpy_sum, numpy_var, python_max_1d, python_min_1d)
 from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENT_ARITY, REPLACEMENTS
 from ...ir import opaque as ir_opaque, weak as ir_weak
+from ...island_frames import Island
 from ...nodes import walk
 from .nodes import k_ok, _describe, _hashable, _pure
 from .numpy_scalar_rules import Abs
@@ -74,6 +75,8 @@ class Calls:
         if exact is not None:
             return exact
         callee = self.expr(node.func)
+        if isinstance(callee, Static) and isinstance(callee.value, Island):
+            return self.python_island(node, callee.value)   # (user_calls)
         if not isinstance(callee, Static) and isinstance(node.func, gast.Name):
             callee = self._held_callee(node.func) or callee
         if not isinstance(callee, Static) and isinstance(node.func, gast.Attribute) and \

@@ -15,6 +15,8 @@ from ...registry import is_bound_jit_function, is_cell, is_jit_function
 from ...source import capture, FunctionSource
 from .. import tuple_arguments
 from .local_functions import LocalFunction, NotYetDefined
+from ...analysis.scalar_types import UNKNOWN as UNKNOWN_TYPE
+from ...island_frames import UNTYPED_CHECK
 from .nodes import _Converted, _generated_name, _load
 
 
@@ -28,6 +30,30 @@ def _static_key(value):
 
 class UserCalls:
     """Calls converted into calls of generated functions."""
+
+    def python_island(self, node, island):
+        """A call of a Python island (transpiler.island_frames, made by transpiler.split):
+        ``python_island(slot, kinds, (reads...))``, each read's type string telling how Python
+        holds it (compiled code boxes an np.float64 as a float). A read of no one known type
+        (a Python int or an np.int64 by path) cannot be boxed as Python holds it: refused."""
+        kinds, values = [], []
+        for arg in node.args:
+            found = self.scalar_types.of(arg) if self.scalar_types is not None else set()
+            if UNTYPED_CHECK.get():
+                found = {UNKNOWN_TYPE}      # (checked before any call: typed at the call)
+            elif len(found) != 1 or next(iter(found)) == UNKNOWN_TYPE:
+                self.fail(arg, f"the statement at line {island.origin.lineno} runs as Python "
+                               f"inside the compiled loop, but {arg.id!r} is not of one "
+                               "known type there (types: "
+                               f"{', '.join(sorted(found)) or 'none'}): compiled code could "
+                               "not give it to Python as Python holds it")
+            kinds.append(next(iter(found)))
+            values.append(self._m(self.expr(arg), arg))
+        packed = gast.Tuple(elts=values, ctx=gast.Load())
+        call = gast.Call(func=self.program.ir_symbol("python_island").ref(), args=[
+            gast.Constant(value=island.slot, kind=None),
+            gast.Constant(value=";".join(kinds), kind=None), packed], keywords=[])
+        return gast.copy_location(call, node)
 
     def _user_callable(self, callee, node):
         """``(python function, bound self Static or None)`` for a call graphjit converts."""

@@ -1,0 +1,149 @@
+"""Making Python islands (transpiler.island_frames) inside a loop region (transpiler.split).
+
+A loop that does not convert because of one statement keeps that statement as Python and the
+rest compiled: the statement is replaced by a call ``__graphjit_island_<k>(reads...)`` of an
+:class:`~transpiler.island_frames.Island`, whose function is the statement compiled as Python
+in the user's globals. The specializer turns the call into ``ir.python_island`` (compiled
+code calls Python, the GIL held: backends/runtime/islands.py).
+
+Which statements: a simple statement (an assignment, an augmented assignment, an expression
+statement) that the converter's error names. Names the statement uses fall in two groups:
+
+- *compiled* names appear in the loop outside the islands; the island reads them as arguments
+  (boxed as Python holds them) and may not store into them (compiled code would not see the
+  store): such a statement stays Python with its loop;
+- *island-owned* names appear only in islands (a dict argument read there, a string the
+  island builds): they live in the region call's Frame, read and stored through it, passed in
+  by the driver (those defined where the loop starts) and returned to it (those live after).
+
+Each statement runs once per time Python would run it, in Python's order; an exception it
+raises leaves the compiled loop as the same exception.
+"""
+import ast
+
+import gast
+
+from .analysis.activity import reads, writes
+from .errors import Origin
+from .island_frames import Island
+from .nodes import copy_tree, function_def, located, walk
+
+PREFIX = "__graphjit_island_"
+FRAME = "__graphjit_frame__"
+MAX_ISLANDS = 8      # islands per loop region; more: the loop stays Python
+SIMPLE = (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Expr)
+
+
+def statement_at(loop, origin):
+    """The innermost statement of ``loop`` (a For or While) that holds ``origin``'s line, with
+    the list that holds it and its index; None when the line is the loop's own header or
+    outside it."""
+    found = None
+
+    def visit(stmts):
+        nonlocal found
+        for index, stmt in enumerate(stmts):
+            end = getattr(stmt, "end_lineno", None) or stmt.lineno
+            if not stmt.lineno <= origin.lineno <= end:
+                continue
+            found = (stmts, index, stmt)
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list):
+                    visit(inner)
+            for handler in getattr(stmt, "handlers", []):
+                visit(handler.body)
+    visit(loop.body)
+    visit(loop.orelse)
+    return found
+
+
+def island_names(fdef):
+    """The island functions' names a region's code calls (``__graphjit_island_<k>``)."""
+    return {n.id for n in walk(fdef) if isinstance(n, gast.Name) and n.id.startswith(PREFIX)}
+
+
+def make_island(loop, origin, why, all_locals, method, islands, filename, function):
+    """``loop`` with the statement at ``origin`` made a Python island.
+
+    Args:
+        loop: the loop (a copy: changed in place).
+        origin (Origin): where the converter failed; why (str): its reason.
+        all_locals (set[str]): the function's local names; method (bool): ``self`` first.
+        islands (dict[str, Island]): the islands the region's code already calls, by name.
+        filename (str), function: the user's file and function (its globals and closure).
+
+    Returns:
+        ``(name, Island)`` with the statement replaced in ``loop``, or a str: why not.
+    """
+    if len(islands) >= MAX_ISLANDS:
+        return f"more than {MAX_ISLANDS} statements of this loop would run as Python"
+    if origin is None or origin.filename != filename:
+        return "the converter's reason names no line of this loop"
+    place = statement_at(loop, origin)
+    if place is None:
+        return f"line {origin.lineno} is the loop's own header"
+    stmts, index, stmt = place
+    if not isinstance(stmt, SIMPLE) or any(
+            isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await, gast.NamedExpr))
+            for n in walk(stmt)):
+        return (f"the statement at line {stmt.lineno} is not a simple one (an assignment or "
+                "an expression)")
+    name = f"{PREFIX}{_next_slot(islands)}"
+    call = located(gast.Expr(value=gast.Call(func=_load(name), args=[], keywords=[])), stmt)
+    stmts[index] = call
+    compiled = {n.id for n in walk(loop) if isinstance(n, gast.Name)} - set(islands) - {name}
+    stored = writes(stmt) & all_locals
+    clash = sorted(stored & compiled)
+    if clash:
+        stmts[index] = stmt
+        return (f"the statement at line {stmt.lineno} stores {', '.join(map(repr, clash))}, "
+                "which the compiled loop reads")
+    used = reads(stmt) | stored
+    arguments = sorted(used & compiled & all_locals - ({"self"} if method else set()))
+    call.value.args = [_load(a) for a in arguments]
+    owned = (used & all_locals) - set(arguments)
+    body = _owned_through_frame(copy_tree(stmt), owned)
+    island_fn = _compile(name, [FRAME] + arguments, body, stmt, filename, function)
+    island = Island(island_fn, Origin(filename, stmt.lineno, stmt.col_offset), arguments, why,
+                    slot=int(name[len(PREFIX):]), owned=owned, stored=stored)
+    return name, island
+
+
+def _next_slot(islands):
+    return max((island.slot for island in islands.values()), default=-1) + 1
+
+
+def _load(name):
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+def _owned_through_frame(stmt, owned):
+    """``stmt`` with each island-owned name read and stored as ``__graphjit_frame__[name]``."""
+    class Rewrite(gast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id not in owned:
+                return node
+            return gast.copy_location(gast.Subscript(
+                value=_load(FRAME), slice=gast.Constant(value=node.id, kind=None),
+                ctx=node.ctx), node)
+
+        def visit_Lambda(self, node):      # their own scope (never in an island: refused)
+            return node
+    return Rewrite().visit(stmt)
+
+
+def _compile(name, params, stmt, where, filename, function):
+    """``def name(params): stmt`` compiled as Python in ``function``'s globals, closing over
+    its free variables, at the statement's own lines."""
+    freevars = list(function.__code__.co_freevars)
+    island_def = gast.copy_location(function_def(name, params, [stmt]), where)
+    ret = gast.Return(value=_load(name))
+    factory = gast.copy_location(function_def("__graphjit_factory__", freevars,
+                                              [island_def, located(ret, where)]), where)
+    tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
+    ast.fix_missing_locations(tree)
+    namespace = {}
+    exec(compile(tree, filename, "exec"), function.__globals__, namespace)
+    values = [cell.cell_contents for cell in function.__closure__ or ()]
+    return namespace["__graphjit_factory__"](*values)
