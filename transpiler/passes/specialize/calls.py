@@ -23,7 +23,7 @@ from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENT_ARITY, REPLA
 from ...ir import opaque as ir_opaque, weak as ir_weak
 from ...island_frames import Island
 from ...nodes import walk
-from .nodes import k_ok, _describe, _hashable, _pure
+from .nodes import k_ok, _defines_trunc, _describe, _hashable, _pure
 from .numpy_scalar_rules import Abs
 from .python_number_rules import _IR_CHECKED, _IR_OPERATORS
 from .refusals import _DIFFERENT_BUILTINS
@@ -31,21 +31,6 @@ from .refusals import _DIFFERENT_BUILTINS
 # Python's ints define __floor__/__ceil__/__trunc__ (the int itself); NumPy's integer scalars
 # do not, so math.floor goes through float there (np.int64(2**53 + 1) -> 2**53), as Numba's.
 _INTEGER_TYPES = frozenset({"int", "bool"})
-
-
-def _defines_trunc(kind):
-    """Whether values of ScalarTypes type ``kind`` have ``__trunc__``, which CPython's
-    ``math.trunc`` looks up on the type and raises TypeError without (Modules/mathmodule.c
-    ``math_trunc``): Python's bool/int/float and np.float64 (a float subclass); no other
-    NumPy scalar type defines it (NumPy 2)."""
-    if kind in ("int", "bool", "float"):
-        return True
-    if kind.startswith("np:"):
-        try:
-            return hasattr(np.dtype(kind[3:]).type, "__trunc__")
-        except TypeError:
-            return False
-    return False
 
 
 # NumPy reductions compiled exactly (transpiler.helpers.numpy_reductions), by array kind:

@@ -3,6 +3,7 @@ import keyword
 import re
 
 import gast
+import numpy as np
 
 from ...nodes import assign, const, copy_tree, name as name_node, walk
 
@@ -92,3 +93,18 @@ def _hashable(value):
 
 def k_ok(kwargs):
     return all(k is not None for k in kwargs)
+
+
+def _defines_trunc(kind):
+    """Whether values of ScalarTypes type ``kind`` have ``__trunc__``, which CPython's
+    ``math.trunc`` looks up on the type and raises TypeError without (Modules/mathmodule.c
+    ``math_trunc``): Python's bool/int/float and np.float64 (a float subclass); no other
+    NumPy scalar type defines it (NumPy 2)."""
+    if kind in ("int", "bool", "float"):
+        return True
+    if kind.startswith("np:"):
+        try:
+            return hasattr(np.dtype(kind[3:]).type, "__trunc__")
+        except TypeError:
+            return False
+    return False
