@@ -57,6 +57,7 @@ import numba  # noqa: E402 - after the BLAS setting, on purpose
 import numpy as np  # noqa: E402
 
 import array_bench  # noqa: E402
+import island_bench  # noqa: E402
 import kernels  # noqa: E402
 import parallel_bench  # noqa: E402
 import seed  # noqa: E402
@@ -567,7 +568,8 @@ def main():
         ("float32", "float32", bench_float32, show_float32),
         ("arrays", "arrays", array_bench.bench_arrays, array_bench.show_arrays),
         ("dispatch", "dispatch", bench_dispatch, show_dispatch),
-        ("parallel", "parallel", parallel_bench.bench_parallel, parallel_bench.show_parallel)]
+        ("parallel", "parallel", parallel_bench.bench_parallel, parallel_bench.show_parallel),
+        ("islands", "islands", island_bench.bench_islands, island_bench.show_islands)]
     try:
         for name, key, measure, show in sections:
             if only and name not in only:

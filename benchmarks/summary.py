@@ -155,10 +155,24 @@ def _parallel(data):
                   worst, "x", ">=", 1.8, detail, beside)]
 
 
+def _islands(data):
+    """Issue #48: functions that do not compile whole, their loops compiled (section 9)."""
+    found = []
+    for row in data.get("islands", {}).get("rows", []):
+        if row["goal"] is None:
+            continue
+        detail = (f"{row['loops']} compiled loop(s), {row['islands']} island(s); "
+                  f"{'equal' if row['equal'] else 'DIFFERS from plain'}")
+        label = "9a" if not found else "9b"
+        found.append(_goal(label, f"{row['name']}: plain / graphjit", row["speedup"], "x",
+                           ">=", row["goal"], detail, ""))
+    return found
+
+
 def goals(data):
-    """Every goal of issues #18 and #19 from this run's ``data``, in the issues' order."""
+    """Every goal of issues #18, #19 and #48 from this run's ``data``, in the issues' order."""
     return (_seed_fresh(data) + _seed_calls(data) + _kernels(data) + _arrays(data)
-            + _dispatch(data) + _transpile(data) + _parallel(data))
+            + _dispatch(data) + _transpile(data) + _parallel(data) + _islands(data))
 
 
 def _figure(value, unit):

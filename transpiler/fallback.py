@@ -13,9 +13,14 @@ from .specialization import MAX_SPECIALIZATIONS, Specialization, _find
 from .type_keys import values_key
 
 
+MAX_NESTING = 8
+
+
 class Fallback:
     """The fallback half of a JitFunction (see the module docstring); the JitFunction holds
     the state (``_lock``, the specialization lists, ``_quiet``, ``_split_allowed``)."""
+
+    _nesting = 0     # a region of a region of ... of a function: how deep
 
     def _instance_fallback(self, specs, obj, values, error):
         """A fallback specialization for one instance, with its split (see _split), after the
@@ -113,9 +118,13 @@ class Fallback:
     def _region_jit(self, function, source):
         """The JitFunction of a loop region of this function (transpiler.split): its options,
         its own parsed ``source``, split only below its own loop (``split="inner"``); quiet
-        where this function is."""
-        region = type(self)(function, source=source, split="inner", **self._options())
+        where this function is. Regions nest at most ``MAX_NESTING`` deep (a loop nest's
+        depth; a guard against splitting one loop again and again)."""
+        depth = self._nesting + 1
+        region = type(self)(function, source=source,
+                            split="inner" if depth < MAX_NESTING else False, **self._options())
         region._quiet = self._quiet
+        region._nesting = depth
         return region
 
     def _fall_back(self, spec, error, reason=None):

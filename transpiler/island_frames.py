@@ -18,8 +18,6 @@ import contextvars
 import threading
 import time
 
-import numpy as np
-
 _local = threading.local()
 
 # True while transpiler.split checks that a region converts before any call (no argument
@@ -141,6 +139,7 @@ def box(kind, value):
     """``value`` as Python holds a value of type string ``kind`` (analysis.scalar_types):
     compiled code boxes an np.float64 as a float, an np.int64 as an int."""
     if kind.startswith("np:"):
+        import numpy as np      # (imported by then: compiled code holds NumPy values)
         return np.dtype(kind[3:]).type(value)
     if kind == "int" and type(value) is bool:
         return int(value)

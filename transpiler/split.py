@@ -162,22 +162,24 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
         function.__code__.co_freevars, function.__closure__ or ())
         if name.startswith(PREFIX)}
 
-    def region_for(loop, seeds=()):
+    def region_for(loop, seeds=(), as_it_is=True):
         """A Region for ``loop``, or the reason it stays Python. ``seeds``: ``(origin,
         why)`` of statements of the loop known not to compile (the error of a call, a read of
         a value compiled code cannot take): each is made a Python island first
         (transpiler.islands); a statement the region's check refuses is made one too, then
-        the region is tried again."""
+        the region is tried again. ``as_it_is``: whether the loop may be a region without
+        the seeds' islands (not a region's own loop, which failed so)."""
         if any(isinstance(n, _NOT_IN_REGION) for n in walk(loop)):
             return None, "it contains return, yield, global, a nested def or a lambda"
-        islands, body = {}, loop
+        islands, body = {}, copy_tree(loop) if seeds else loop
         for origin, why in seeds:
-            if body is loop:
-                body = copy_tree(loop)
             made = make_island(body, origin, why, all_locals, method,
                                {**existing, **islands}, source.filename, function)
             if isinstance(made, str):
-                return None, f"{why} ({made})"
+                if not as_it_is:    # (a region's own loop: it failed as it is)
+                    return None, f"{why} ({made})"
+                islands, body = {}, loop    # the loop as it is (its types may differ)
+                break
             islands[made[0]] = made[1]
         while True:
             region, error = try_region(loop, body, islands)
@@ -239,7 +241,7 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
         for stmt in stmts:
             seeds = _seeds(stmt, failed, python_values, source.filename)
             if isinstance(stmt, _LOOPS) and (seeds or not (inner and top)):
-                region, why = region_for(stmt, seeds)
+                region, why = region_for(stmt, seeds, as_it_is=not (inner and top))
                 if region is not None:
                     regions.append(region)
                     out.append(_region_call(len(regions) - 1, region, stmt, params))

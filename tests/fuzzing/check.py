@@ -7,7 +7,11 @@ Compared, per input (the arguments are deep-copied for every run):
   boxing gap (Numba returns Python float/int/bool/complex where the plain call gives
   np.float64/np.int64/np.bool_/np.complex128 with the same value and dtype); arrays: the same
   dtype, shape and elements; tuples element by element;
-- the arguments after the call (mutation of ``a``), with the same rules.
+- the arguments after the call (mutation of ``a``), with the same rules; a list (``log``) or
+  dict (``d0``) argument element by element, each by type and value (an np.float32 element is
+  not a float; a str by value): what Python islands appended or stored. This holds after an
+  exception too (both raised the same type): the log then shows that each statement ran once, in
+  Python's order, up to the one that raised.
 
 All the calls of a program go through one jitted object: first its inputs (of the same types),
 then its *history* (the same parameters re-typed: an int as np.int8 or np.uint64, a float32
@@ -20,7 +24,13 @@ mismatch; its reasons are returned for the tally.
 
 A mismatch has a *kind*: a short string that names what differs without the values, e.g.
 ``"raise ValueError / return"``, ``"type np.float32 / float"``, ``"value float"``,
-``"mutation value float32"``. The shrinker keeps the kind; the saver dedupes by it.
+``"mutation value float32"``; a list or dict argument's kind names it: ``"mutation log length
+list"``, ``"mutation log type np.float32 / float"``. The shrinker keeps the kind; the saver
+dedupes by it.
+
+The result also says how the jitted object ran (``explain()`` after all the calls):
+``islands``, the Python islands inside its compiled loops, and ``compiled_loops``, its loop
+regions that compiled (a function that does not compile whole is split).
 """
 import copy
 import hashlib
@@ -97,11 +107,20 @@ def value_diff(expected, actual):
         return None
     if isinstance(expected, (tuple, list)):
         if len(actual) != len(expected):
-            return f"length {type_name(te)}", f"{len(expected)} vs {len(actual)}"
-        for e, a in zip(expected, actual):
+            return (f"length {type_name(te)}", f"{len(expected)} vs {len(actual)}: "
+                    f"{safe_repr(expected, 300)} vs {safe_repr(actual, 300)}")
+        for k, (e, a) in enumerate(zip(expected, actual)):
             diff = value_diff(e, a)
             if diff is not None:
-                return diff
+                return diff[0], f"item {k}: {diff[1]}"
+        return None
+    if isinstance(expected, dict):
+        if list(actual) != list(expected):
+            return "keys dict", f"{list(expected)} vs {list(actual)}"
+        for key in expected:
+            diff = value_diff(expected[key], actual[key])
+            if diff is not None:
+                return diff[0], f"key {key!r}: {diff[1]}"
         return None
     try:
         if expected != expected:             # NaN (float, np.floating, complex)
@@ -143,10 +162,15 @@ def _has_complex(value):
     return isinstance(value, complex)
 
 
-def args_diff(plain_args, compiled_args):
+def args_diff(plain_args, compiled_args, names=()):
+    """None, or (kind, detail) for the first argument that differs after the two calls; a
+    list or dict argument's kind names it (``names``: the parameters)."""
     for name_index, (before, after) in enumerate(zip(plain_args, compiled_args)):
         diff = value_diff(before, after)
         if diff is not None:
+            name = names[name_index] if name_index < len(names) else str(name_index)
+            if isinstance(before, (list, dict)):
+                return f"mutation {name} {diff[0]}", f"argument {name}: {diff[1]}"
             return f"mutation {diff[0]}", f"argument {name_index}: {diff[1]}"
     return None
 
@@ -224,9 +248,23 @@ def fallback_reason(message):
 HISTORY = "history: "     # the prefix of a kind that only a jitted object with a past shows
 
 
-def _diff(expected, expected_args, outcome, after):
+def _diff(expected, expected_args, outcome, after, names=()):
     diff = outcome_diff(expected, outcome)
-    return diff if diff is not None else args_diff(expected_args, after)
+    return diff if diff is not None else args_diff(expected_args, after, names)
+
+
+def how_it_ran(compiled_fn):
+    """(islands, compiled loops) in ``compiled_fn.explain()``: the Python islands inside its
+    compiled loops and its loop regions that compiled (0, 0 for a function that compiled whole
+    or ran as plain Python)."""
+    try:
+        rows = compiled_fn.explain().rows
+    except Exception:  # noqa: BLE001 - a report only
+        return 0, 0
+    islands = sum(1 for row in rows if str(row.region).strip().startswith("island"))
+    loops = sum(1 for row in rows if str(row.region).strip().startswith("loop")
+                and row.status == "compiled")
+    return islands, loops
 
 
 def _compiled_call(tp, compiled_fn, args, fallbacks):
@@ -253,7 +291,8 @@ def compare_function(fn, inputs, plain_limit=PLAIN_LIMIT_S, jit_kwargs=None, his
     is reported (it reproduces with that one input).
 
     Returns a dict: status ("ok", "mismatch" or "skip"), fallbacks (list of reasons, in the
-    calls of ``inputs``), history_fallbacks (those new in the history calls), and for a
+    calls of ``inputs``), history_fallbacks (those new in the history calls), islands and
+    compiled_loops (how_it_ran: the jitted object after all the calls), and for a
     mismatch: kind, detail, input (its index in ``inputs + history``), history (whether it is
     a history call), plain, compiled (descriptions).
     """
@@ -272,6 +311,8 @@ def compare_function(fn, inputs, plain_limit=PLAIN_LIMIT_S, jit_kwargs=None, his
             return {"status": "skip", "why": "plain run over the time limit", "fallbacks": []}
         plain.append((outcome, after))
     compiled_fn = tp.jit(fn, **(jit_kwargs or {}))
+    code = getattr(fn, "__code__", None)
+    names = code.co_varnames[:code.co_argcount] if code is not None else ()
     fallbacks, history_fallbacks = [], []
     result = {"status": "ok", "fallbacks": fallbacks, "history_fallbacks": history_fallbacks}
     for index, args in enumerate(calls):
@@ -280,11 +321,11 @@ def compare_function(fn, inputs, plain_limit=PLAIN_LIMIT_S, jit_kwargs=None, his
         if result["status"] == "mismatch":
             continue
         expected, expected_args = plain[index]
-        diff = _diff(expected, expected_args, outcome, after)
+        diff = _diff(expected, expected_args, outcome, after, names)
         if diff is not None and index > 0:
             fresh, fresh_after = _compiled_call(tp, tp.jit(fn, **(jit_kwargs or {})), args,
                                                 reasons)
-            fresh_diff = _diff(expected, expected_args, fresh, fresh_after)
+            fresh_diff = _diff(expected, expected_args, fresh, fresh_after, names)
             if fresh_diff is None:
                 diff = (HISTORY + diff[0], diff[1])
             else:
@@ -294,6 +335,7 @@ def compare_function(fn, inputs, plain_limit=PLAIN_LIMIT_S, jit_kwargs=None, his
                           history=index >= len(inputs),
                           plain=describe(expected), compiled=describe(outcome))
     history_fallbacks[:] = [reason for reason in history_fallbacks if reason not in fallbacks]
+    result["islands"], result["compiled_loops"] = how_it_ran(compiled_fn)
     return result
 
 

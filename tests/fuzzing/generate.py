@@ -26,6 +26,20 @@ a few operands are of another kind on purpose (then both runs must raise the sam
 parameters re-typed (an int as np.uint16, a float32 array as int8, now and then another kind),
 then the first types again.
 
+*Python islands* (``generate(..., islands=rng)``, ``ISLAND_SHARE`` of a round's programs in both
+universes): the program gets a last parameter ``log`` (spec ``"log"``: a fresh empty Python list
+each call), and for ``DICT_SHARE`` of those a ``d0`` (spec ``"dict"``: a fresh ``{"a": 1, "b":
+2.5}``); inside loop bodies and branches, at a low rate (``ISLAND_RATE`` per block), statements
+that compiled code cannot run and that graphjit runs as Python islands from inside a compiled
+loop: ``log.append(<expr>)`` with an expression of any kind, ``log.append(f"{<expr>}")`` (also
+``!r``), ``log.append((<expr>, <expr>))``, ones that can raise after effects (a division by a
+value that can be zero, a raw index into ``a`` or into ``log``), reads and stores of ``d0``
+(``log.append(d0["a"] * <expr>)``, ``d0["c"] = <expr>``, ``d0["a"] += <expr>``), and a few that
+store into a local the loop reads (``v0 = v0 + len(log)``: the loop must then stay Python).
+Everything about islands is drawn from the ``islands`` stream only (the main stream's draws are
+unchanged, so a program is the one the seed gave before, plus its islands), and ``log``/``d0``
+are never re-typed in a history.
+
 Usage::
 
     program = generate(random.Random(7))
@@ -46,6 +60,11 @@ CMP_OPS = ["<", "<=", ">", ">=", "==", "!="]
 MAX_DEPTH = 3        # nesting of compound statements
 RAW_F32 = 0.1        # share of array reads not wrapped in float()
 MAX_LOOPS = 2        # nesting of loops (keeps the plain run far below a millisecond)
+ISLAND_SHARE = 0.25  # share of programs with a ``log`` parameter and island statements
+DICT_SHARE = 0.4     # ... of those, with a dict parameter ``d0`` too
+ISLAND_RATE = 0.5    # chance that a block (loop body, branch) gets an island statement
+ISLAND_MORE = 0.15   # ... and then a second one
+FIXED_SPECS = {"log": list, "dict": dict}    # parameters that stay Python values (never re-typed)
 
 
 @dataclass
@@ -59,11 +78,14 @@ class Program:
             in the classic universe; in the NumPy one any scalar type of SCALAR_TYPES
             (``np.uint8``, ``complex``, ...) or ``array np.<dtype>``.
         universe (str): "classic" or "numpy" (see ``generate``).
+        islands (int): how many island statements (``log.append(...)``, ``d0[...]``) it has;
+            a program with ``log`` in its params may have none (no loop or branch got one).
     """
     source: str
     name: str
     params: list
     universe: str = "classic"
+    islands: int = 0
 
 
 class _Gen:
@@ -81,6 +103,9 @@ class _Gen:
         self.counters = 0
         self.loop_vars = 0
         self.ret = ["int"]
+        self.island_rng = None    # a random.Random: this program has a log (and islands)
+        self.has_dict = False     # ... and a d0
+        self.island_count = 0
 
     # -- helpers ---------------------------------------------------------------------------
     def chance(self, p):
@@ -249,14 +274,107 @@ class _Gen:
     def block(self, indent, count):
         start = len(self.lines)
         readable = list(self.ints)
+        marks = [start]           # where a statement of this block starts or ends
         for _ in range(count):
             if self.budget <= 0:
                 break
             self.statement(indent)
+            marks.append(len(self.lines))
         if len(self.lines) == start:
             self.simple(indent)
+            marks.append(len(self.lines))
         # A while counter assigned in this block is not defined on the other paths.
         self.ints[:] = [name for name in self.ints if name in readable]
+        if self.island_rng is not None:
+            self.add_islands(indent, marks)
+
+    # -- Python islands ----------------------------------------------------------------------
+    def add_islands(self, indent, marks):
+        """Now and then an island statement at one of ``marks`` (line positions between this
+        block's statements; not after a bare break/continue), drawn from the islands stream
+        only (the names readable there are those readable at the block's start)."""
+        rng = self.island_rng
+        jumps = {"    " * indent + word for word in ("break", "continue")}
+        marks = [m for m in marks if m == marks[0] or self.lines[m - 1] not in jumps]
+        chosen = []
+        if rng.random() < ISLAND_RATE:
+            chosen.append(rng.choice(marks))
+            if rng.random() < ISLAND_MORE:
+                chosen.append(rng.choice(marks))
+        main_rng, self.rng = self.rng, rng
+        main_budget = self.budget
+        try:
+            for mark in sorted(chosen, reverse=True):
+                start = len(self.lines)
+                self.island(indent)
+                new = self.lines[start:]
+                del self.lines[start:]
+                self.lines[mark:mark] = new
+                self.island_count += 1
+        finally:
+            self.rng, self.budget = main_rng, main_budget
+
+    def island_value(self, depth=1):
+        """An expression of any kind (for ``log.append``)."""
+        r = self.rng.random()
+        if r < 0.4:
+            return self.int_expr(depth)
+        if r < 0.8:
+            return self.float_expr(depth)
+        return self.compare(depth)
+
+    def raw_index(self):
+        """An int that may be out of range for ``a`` or ``log`` (a name or a constant)."""
+        return self.pick(self.ints) if self.ints and self.chance(0.6) else str(
+            self.pick([0, 1, 2, 3, 5, -1, -2]))
+
+    def island_raising(self):
+        """An expression that can raise: a division by a value that can be zero, a raw
+        index into ``a`` or into ``log``."""
+        r = self.rng.random()
+        if r < 0.3:
+            return f"({self.int_expr(1)} // {self.int_leaf()})"
+        if r < 0.5:
+            return f"({self.island_value(1)} / {self.int_expr(1)})"
+        if r < 0.75:
+            return f"a[{self.raw_index()}]"
+        return f"log[{self.raw_index()}]"
+
+    def island(self, indent):
+        """One statement that graphjit runs as a Python island (see the module docstring)."""
+        if self.has_dict and self.chance(0.3):
+            r = self.rng.random()
+            if r < 0.35:
+                self.emit(indent, f'log.append(d0["a"] * {self.island_value(1)})')
+            elif r < 0.65:
+                self.emit(indent, f'd0["c"] = {self.island_value(1)}')
+            elif r < 0.8:
+                self.emit(indent, f'd0["a"] += {self.int_expr(1)}')
+            else:
+                self.emit(indent, f'log.append(d0.get("c", {self.island_value(1)}))')
+            return
+        r = self.rng.random()
+        if r < 0.36:
+            self.emit(indent, f"log.append({self.island_value(2)})")
+        elif r < 0.58:
+            conversion = "!r" if self.chance(0.2) else ""
+            self.emit(indent, f'log.append(f"{{{self.island_value(1)}{conversion}}}")')
+        elif r < 0.76:
+            self.emit(indent, f"log.append(({self.island_value(1)}, {self.island_value(1)}))")
+        elif r < 0.88:
+            self.emit(indent, f"log.append({self.island_raising()})")
+        elif r < 0.94 and self.int_targets:
+            # an island that stores into a local the loop reads: the loop stays Python
+            target = self.pick(self.int_targets)
+            self.emit(indent, f"{target} = {target} + len(log)")
+        else:
+            self.emit(indent, "log.append(len(log))")
+
+    def island_params(self):
+        """The parameters an island program adds (last): ``log``, and ``d0`` now and then."""
+        if self.island_rng is None:
+            return []
+        return [("log", "log")] + ([("d0", "dict")] if self.has_dict else [])
 
     def simple(self, indent):
         self.budget -= 1
@@ -407,10 +525,11 @@ class _Gen:
         while self.budget > 0:
             self.statement(1)
         self.emit(1, f"return {self.ret_final()}")
+        params += self.island_params()
         args = ", ".join(p for p, _ in params)
         text = f"def {name}({args}):\n" + "\n".join(self.lines) + "\n"
         text = ast.unparse(ast.parse(text)) + "\n"     # drop the generator's extra parentheses
-        return Program(HEADER + text, name, params)
+        return Program(HEADER + text, name, params, islands=self.island_count)
 
 
 # -- the NumPy universe ------------------------------------------------------------------------
@@ -734,6 +853,23 @@ class _TypedGen(_Gen):
             return f"({self.complex_expr(d)} if {self.cond(d)} else {self.complex_expr(d)})"
         return self.leaf("c")
 
+    def island_value(self, depth=1):
+        """An expression of any kind (for ``log.append``): bool, int, float, complex or a
+        comparison."""
+        if self.chance(0.15):
+            return self.compare(max(depth, 1))
+        return self.expr(self.pick("biiiffffcc"), depth)
+
+    def island_raising(self):
+        r = self.rng.random()
+        if r < 0.3:
+            return f"({self.int_expr(1)} // {self.int_leaf()})"
+        if r < 0.5:
+            return f"({self.island_value(1)} / {self.int_expr(1)})"
+        if r < 0.75:
+            return f"{self.pick(list(self.arrays))}[{self.raw_index()}]"
+        return f"log[{self.raw_index()}]"
+
     def bool_expr(self, depth=2):
         if depth <= 0 or self.chance(0.25):
             return self.leaf("b")
@@ -914,13 +1050,15 @@ class _TypedGen(_Gen):
         while self.budget > 0:
             self.statement(1)
         self.emit(1, f"return {self.ret_final()}")
+        params += self.island_params()
         args = ", ".join(p for p, _ in params)
         text = f"def {name}({args}):\n" + "\n".join(self.lines) + "\n"
         text = ast.unparse(ast.parse(text)) + "\n"
-        return Program(HEADER + text, name, params, "numpy")
+        return Program(HEADER + text, name, params, "numpy", islands=self.island_count)
 
 
-def generate(rng, name="f", raw_f32=RAW_F32, universe="classic"):
+def generate(rng, name="f", raw_f32=RAW_F32, universe="classic", islands=None,
+             island_share=ISLAND_SHARE):
     """A random program (see the module docstring) drawn from ``rng`` (a random.Random).
 
     ``universe``: "classic" (ints, floats, a float32 array) or "numpy" (NumPy and Python
@@ -929,10 +1067,15 @@ def generate(rng, name="f", raw_f32=RAW_F32, universe="classic"):
     ``float()``), classic programs only. Mixing float32 with Python floats is a known, very
     frequent gap (NumPy 2 keeps float32, Numba computes in float64), so a low rate keeps it
     from hiding everything else.
+    ``islands``: a random.Random of its own (None: no islands): for ``island_share`` of the
+    programs it draws a ``log`` parameter (and maybe ``d0``) and the island statements; the
+    main stream ``rng`` is drawn exactly as without it.
     """
-    if universe == "numpy":
-        return _TypedGen(rng).function(name)
-    return _Gen(rng, raw_f32).function(name)
+    gen = _TypedGen(rng) if universe == "numpy" else _Gen(rng, raw_f32)
+    if islands is not None and islands.random() < island_share:
+        gen.island_rng = islands
+        gen.has_dict = islands.random() < DICT_SHARE
+    return gen.function(name)
 
 
 def pick_universe(rng, share=NUMPY_UNIVERSE):
@@ -1021,7 +1164,12 @@ def random_array(rng, dtype=np.float32):
 
 
 def make_value(rng, spec):
-    """A value for a parameter of type ``spec``."""
+    """A value for a parameter of type ``spec`` (``log``: a fresh empty list, ``dict``: a fresh
+    ``{"a": 1, "b": 2.5}``; neither draws from ``rng``)."""
+    if spec == "log":
+        return []
+    if spec == "dict":
+        return {"a": 1, "b": 2.5}
     if spec.startswith("array"):
         return random_array(rng, spec_type(spec))
     if spec.startswith("tuple "):
@@ -1043,7 +1191,10 @@ _NEIGHBOURS = {"b": "i", "i": "bf", "f": "ic", "c": "f"}
 
 def retype(rng, spec):
     """Another type for a parameter of type ``spec``: mostly of the same kind (an int as
-    np.int8 or np.uint64, a float32 array as int16 or float64), sometimes of another kind."""
+    np.int8 or np.uint64, a float32 array as int16 or float64), sometimes of another kind.
+    ``log`` and ``dict`` stay as they are."""
+    if spec in FIXED_SPECS:
+        return spec
     if spec.startswith("tuple "):   # each item may change
         return "tuple " + ",".join(retype(rng, item) if rng.random() < 0.5 else item
                                    for item in spec[len("tuple "):].split(","))
@@ -1069,8 +1220,9 @@ def make_history(rng, params, count=3):
     specs = [spec for _, spec in params]
     signatures = []
     for _ in range(count - 1):
-        for _attempt in range(10):
-            new = [retype(rng, spec) if rng.random() < 0.7 else spec for spec in specs]
+        for _attempt in range(10):     # log and d0 stay (and draw nothing)
+            new = [spec if spec in FIXED_SPECS else retype(rng, spec) if rng.random() < 0.7
+                   else spec for spec in specs]
             if new != specs:
                 break
         signatures.append(new)
@@ -1080,7 +1232,8 @@ def make_history(rng, params, count=3):
 
 def program_rng(seed, index, what="program"):
     """The random.Random for program ``index`` of a round seeded ``seed`` (reproducible alone);
-    ``what`` ("program", "inputs", "universe" or "history") gives independent streams."""
+    ``what`` ("program", "inputs", "universe", "history" or "islands") gives independent
+    streams."""
     return random.Random(f"{seed}:{index}:{what}")
 
 
@@ -1089,7 +1242,8 @@ if __name__ == "__main__":      # print a few programs: python -m tests.fuzzing.
     base = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     for index in range(4):
         universe = pick_universe(program_rng(base, index, "universe"))
-        program = generate(program_rng(base, index), universe=universe)
+        program = generate(program_rng(base, index), universe=universe,
+                           islands=program_rng(base, index, "islands"))
         print(program.source)
         print(make_inputs(program_rng(base, index, "inputs"), program.params, 2))
         print("history:", make_history(program_rng(base, index, "history"), program.params))

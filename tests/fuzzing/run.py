@@ -9,7 +9,13 @@ prints progress every few hundred programs and a summary line::
 Programs come from two universes (generate.py): the classic one (ints, floats, a float32 array)
 and, for 40% of them, the NumPy one (Python and NumPy scalars of every dtype, arrays of every
 dtype, tuples and lists of numbers); each is called with 3 inputs and then a history of 3 re-typed calls, all through one
-jitted object (check.compare_function).
+jitted object (check.compare_function). For 25% of them (``--island-share``) the generator adds a
+``log`` parameter (a fresh empty list each call; sometimes a dict ``d0`` too) and statements that
+graphjit runs as Python islands inside compiled loops (``log.append(f"{x}")``...); the log is
+compared element by element, by type and value, and the summary has a line for them::
+
+    islands: 52 programs with a log (38 with island statements): compiled whole 0, split 40
+    (with islands that ran compiled: 25, 61 islands), plain Python 12, skipped 0; mismatches 0
 
 Every mismatch kind (check.py) is shrunk (at most ``--shrink-per-kind`` examples each) and the
 shrunk program is saved as tests/fuzzing/regressions/case_<hash>.py when its *signature* (the
@@ -30,8 +36,8 @@ import time
 import numpy as np
 
 from .check import HISTORY, known_gap
-from .generate import (NUMPY_UNIVERSE, generate, make_history, make_inputs, pick_universe,
-                       program_rng)
+from .generate import (ISLAND_SHARE, NUMPY_UNIVERSE, generate, make_history, make_inputs,
+                       pick_universe, program_rng)
 from .shrink import shrink
 from .worker import Pool
 
@@ -55,11 +61,14 @@ class Tally:
         self.kinds = collections.Counter()
         self.known = collections.Counter()  # documented gaps (check.known_gap): not failures
         self.mismatches = []          # dicts: index, kind, detail, plain, compiled, source, args
+        self.logs = collections.Counter()     # programs with a log (Python islands), by outcome
 
     def add(self, index, program, calls, result):
         """Count one checked program; ``calls``: its argument tuples, inputs then history."""
         self.programs += 1
         status = result["status"]
+        if any(spec == "log" for _, spec in program.params):
+            self._add_log(program, result)
         if status == "skip":
             self.skipped += 1
             return
@@ -95,7 +104,36 @@ class Tally:
                 "plain": result.get("plain", ""), "compiled": result.get("compiled", status),
                 "source": program.source, "name": program.name, "universe": program.universe,
                 "args": calls[which], "before": list(before),
-                "history": bool(result.get("history"))})
+                "history": bool(result.get("history")),
+                "log": any(spec == "log" for _, spec in program.params)})
+
+    def _add_log(self, program, result):
+        logs = self.logs
+        logs["programs"] += 1
+        logs["with statements"] += program.islands > 0
+        status = result["status"]
+        if status in ("skip", "error", "invalid", "crash", "timeout"):
+            logs[status] += 1
+        elif not result["fallbacks"]:
+            logs["compiled whole"] += 1
+        elif result.get("compiled_loops"):
+            logs["split"] += 1
+            if result.get("islands"):
+                logs["with islands"] += 1
+                logs["islands"] += result["islands"]
+        else:
+            logs["plain"] += 1
+
+    def islands_line(self):
+        """The summary of the programs with a log (Python islands)."""
+        logs = self.logs
+        found = sum(1 for m in self.mismatches if m.get("log"))
+        return (f"islands: {logs['programs']} programs with a log ({logs['with statements']} with"
+                f" island statements): compiled whole {logs['compiled whole']}, split "
+                f"{logs['split']} (with islands that ran compiled: {logs['with islands']}, "
+                f"{logs['islands']} islands), plain Python {logs['plain']}, skipped "
+                f"{logs['skip']}, crashed or timed out {logs['crash'] + logs['timeout']}; "
+                f"mismatches {found}")
 
     def line(self, seconds):
         top = "; ".join(f"{count}x {reason}" for reason, count in self.reasons.most_common(3))
@@ -112,7 +150,8 @@ class Tally:
 HISTORY_CALLS = 1      # re-typed calls per program (then one with the first types again)
 
 
-def tasks_for(seed, count, start=0, history_calls=HISTORY_CALLS, numpy_share=NUMPY_UNIVERSE):
+def tasks_for(seed, count, start=0, history_calls=HISTORY_CALLS, numpy_share=NUMPY_UNIVERSE,
+              island_share=ISLAND_SHARE):
     """(index, task) pairs with the Program kept for reports. Every program gets 3 inputs of
     its parameters' types and a history of ``history_calls`` calls with re-typed parameters
     and one with the first types again (generate.make_history; none for 0), all for one
@@ -120,7 +159,8 @@ def tasks_for(seed, count, start=0, history_calls=HISTORY_CALLS, numpy_share=NUM
     from the NumPy universe."""
     for index in range(start, start + count):
         universe = pick_universe(program_rng(seed, index, "universe"), numpy_share)
-        program = generate(program_rng(seed, index), universe=universe)
+        program = generate(program_rng(seed, index), universe=universe,
+                           islands=program_rng(seed, index, "islands"), island_share=island_share)
         inputs = make_inputs(program_rng(seed, index, "inputs"), program.params)
         history = []
         if history_calls:
@@ -131,7 +171,7 @@ def tasks_for(seed, count, start=0, history_calls=HISTORY_CALLS, numpy_share=NUM
 
 
 def run_round(n, seed=1, jobs=None, progress=250, log=print, pool=None,
-              history_calls=HISTORY_CALLS, numpy_share=NUMPY_UNIVERSE):
+              history_calls=HISTORY_CALLS, numpy_share=NUMPY_UNIVERSE, island_share=ISLAND_SHARE):
     """Check ``n`` programs; returns (Tally, seconds)."""
     start = time.monotonic()
     tally = Tally()
@@ -139,7 +179,7 @@ def run_round(n, seed=1, jobs=None, progress=250, log=print, pool=None,
 
     def stream():
         for index, task in tasks_for(seed, n, history_calls=history_calls,
-                                     numpy_share=numpy_share):
+                                     numpy_share=numpy_share, island_share=island_share):
             kept[index] = (task.pop("program"), task["inputs"] + task["history"])
             yield index, task
 
@@ -216,7 +256,9 @@ def literal(value):
     """Python source that evaluates (with math and np imported) to ``value``: Python and NumPy
     scalars of every dtype (``np.uint8(200)``, ``np.float16(1.5)``, ``np.complex64(complex(
     1.0, math.nan))``), arrays of every dtype (``np.array([1, 2], dtype=np.int16)``), tuples
-    and lists of them."""
+    and lists of them, dicts of them by str keys (``d0``)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {literal(v)}" for key, v in value.items()) + "}"
     if isinstance(value, tuple):
         inner = ", ".join(literal(v) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
@@ -363,6 +405,8 @@ def main(argv=None):
                         help=f"re-typed calls per program on its jitted object ({HISTORY_CALLS})")
     parser.add_argument("--numpy-share", type=float, default=NUMPY_UNIVERSE,
                         help=f"share of programs from the NumPy universe ({NUMPY_UNIVERSE})")
+    parser.add_argument("--island-share", type=float, default=ISLAND_SHARE,
+                        help=f"share of programs with a log and Python islands ({ISLAND_SHARE})")
     parser.add_argument("--no-save", action="store_true", help="shrink and print, save nothing")
     parser.add_argument("--no-shrink", action="store_true", help="count mismatches only")
     options = parser.parse_args(argv)
@@ -375,7 +419,8 @@ def main(argv=None):
         log(f"graphjit fuzz: {options.n} programs, seed {options.seed}, {pool.jobs} workers")
         tally, _ = run_round(options.n, options.seed, progress=options.progress, log=log,
                              pool=pool, history_calls=options.history,
-                             numpy_share=options.numpy_share)
+                             numpy_share=options.numpy_share,
+                             island_share=options.island_share)
         for index, why in tally.errors[:5]:
             log(f"fuzzer error in program {index}: {why.strip().splitlines()[-1]}")
         if tally.kinds:
@@ -391,6 +436,8 @@ def main(argv=None):
     if tally.reasons:
         log("fallback reasons: " + "; ".join(f"{count}x {reason}"
                                             for reason, count in tally.reasons.most_common(8)))
+    if tally.logs:
+        log(tally.islands_line())
     log(tally.line(time.monotonic() - start))
     return 1 if tally.mismatches or tally.errors else 0
 
