@@ -92,9 +92,13 @@ else:
 rows = jitted.explain().rows
 out["whole"] = any(r.region == "function" and r.status == "compiled" for r in rows) and not \
     any(r.region == "function" and r.status == "python" for r in rows)
-loops = [r for r in rows if r.region.strip().startswith("loop")]
-out["loops_compiled"] = sum(r.status == "compiled" for r in loops)
-out["loops_python"] = sum(r.status != "compiled" for r in loops)
+# a loop whose region fell back and was split again compiles one level down (same line)
+by_line = {}
+for r in rows:
+    if r.region.strip().startswith("loop") and r.origin is not None:
+        by_line[r.origin.lineno] = by_line.get(r.origin.lineno, False) or r.status == "compiled"
+out["loops_compiled"] = sum(by_line.values())
+out["loops_python"] = sum(not v for v in by_line.values())
 out["islands"] = sum(r.region.strip().startswith("island") for r in rows)
 import ast
 source_loops = sum(isinstance(n, (ast.For, ast.While)) for n in ast.walk(ast.parse(text)))
