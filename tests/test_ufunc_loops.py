@@ -494,3 +494,25 @@ def test_none_str_tuple_and_numbers_in_turn_through_one_jitted_object():
             plain, args_plain = outcome(F.scalar_exp, (x,))
             got, args_got = outcome(jitted, (x,))
             assert_same_outcome(plain, args_plain, got, args_got)
+
+
+def abs_in_loop(E, symbols):
+    out = np.zeros(E.shape[0], dtype=np.int64)
+    for i in range(E.shape[0]):
+        out[i] = np.argmin(abs(E[i] - symbols) ** 2)
+    return out, abs(E)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_abs_of_arrays_compiles_as_numpy_absolute(dtype):
+    """abs(array) is np.absolute (ndarray.__abs__): compiled, NumPy's loop for complex arrays
+    (numpy-benchmarks' make_decision fell back: Numba has no builtin abs of arrays)."""
+    values = np.array([-0.0, 1.5, -2.25, np.inf, -np.inf, np.nan, 3e38, -1e-40])
+    E = (values + 1j * values[::-1]) if np.dtype(dtype).kind == "c" else values
+    E = E.astype(dtype)
+    symbols = E[[1, 2, 6]].copy()
+    with np.errstate(all="ignore"):
+        expected = abs_in_loop(E, symbols)
+        got = tp.jit(abs_in_loop, fullgraph=True)(E, symbols)
+    for g, e in zip(got, expected):
+        assert g.dtype == e.dtype and g.tobytes() == e.tobytes()

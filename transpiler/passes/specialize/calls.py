@@ -172,6 +172,15 @@ class Calls:
         if fn is abs and len(node.args) == 1 and not node.keywords and not isinstance(
                 node.args[0], gast.Starred):
             operand = self.expr(node.args[0])
+            kinds = self.scalar_types.of(node.args[0]) if self.scalar_types else set()
+            if kinds and all(k.startswith(("arr:float", "arr:complex")) for k in kinds):
+                # abs(array) is ndarray.__abs__, np.absolute (Numba has no builtin abs of
+                # arrays): NumPy's loop where it is NumPy's own code, else Numba's np.absolute
+                return self._numpy_scalar_op(node, np.absolute, [operand], [
+                    node.args[0]]) or gast.Call(func=self.materialize(Static(np.absolute),
+                                                                      node),
+                                                args=[self._m(operand, node.args[0])],
+                                                keywords=[])
             exact = self._numpy_scalar_op(node, Abs(), [operand], [node.args[0]])
             if exact is not None:
                 return exact
