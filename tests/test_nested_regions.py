@@ -275,3 +275,87 @@ def test_islands_under_threads():
     assert not errors
     for r in results:
         same(expected, r)
+
+
+# -- expression islands: a value whose type Python fixes -----------------------------------------
+
+def parse_and_weigh(strs, a):
+    t = 0.0
+    for j in range(a.shape[0]):
+        k = int(strs[j % len(strs)])        # a list of str: int() of an item, an island
+        t += k * a[j]
+    return t
+
+
+def test_an_int_of_a_python_value_is_an_expression_island():
+    a = np.arange(6.0)
+    strs = ["1", "22", "-3"]
+    expected = parse_and_weigh(strs, a)
+    jitted = tp.jit(parse_and_weigh)
+    got = quiet(jitted, strs, a)
+    assert got == expected and type(got) is type(expected)
+    assert compiled_lines(jitted) == [line_of(parse_and_weigh, "for j in range")]
+    assert island_lines(jitted) == [line_of(parse_and_weigh, "int(strs[j % len(strs)])")]
+    with pytest.raises(ValueError) as plain:     # int("x"): Python's error, at the island
+        parse_and_weigh(["1", "x"], a)
+    with pytest.raises(ValueError) as compiled:
+        quiet(jitted, ["1", "x"], a)
+    assert str(compiled.value) == str(plain.value)
+
+
+def big_ints(strs, out):
+    for j in range(out.shape[0]):
+        out[j] = 1.0
+        k = int(strs[j])
+        out[j] = k % 7
+    return out
+
+
+def test_an_int_island_beyond_int64_raises_loudly_after_effects():
+    """int("2**70") cannot be held by compiled code: OverflowError with graphjit's note (the
+    function stored into an array first, so it cannot run again as Python); never a wrapped
+    int."""
+    strs = ["5", str(2 ** 70)]
+    jitted = tp.jit(big_ints)
+    out = np.zeros(2)
+    with pytest.raises(OverflowError, match="int beyond int64"):
+        quiet(jitted, strs, out)
+    assert out[0] == 5.0 and out[1] == 1.0      # the stores before, each made once
+
+
+def keyed(keys, seen, a):
+    total = 0.0
+    for i in range(a.shape[0]):
+        if keys[i % len(keys)] in seen:     # a test on Python values: an island, a bool
+            total += a[i]
+        elif i % 3 == 0:
+            total -= a[i]
+    return total
+
+
+def drain(d, a):
+    s = 0.0
+    i = 0
+    while d:                                # the loop's own test reads a dict
+        d.popitem()
+        s += a[i]
+        i += 1
+    return s, i
+
+
+def test_if_and_while_tests_on_python_values_are_islands():
+    a = np.arange(10.0)
+    expected = keyed(["a", "b", "c"], {"a", "c"}, a)
+    jitted = tp.jit(keyed)
+    got = quiet(jitted, ["a", "b", "c"], {"a", "c"}, a)
+    assert got == expected and type(got) is type(expected)
+    assert compiled_lines(jitted) == [line_of(keyed, "for i in range")]
+    assert island_lines(jitted) == [line_of(keyed, "if keys[i % len(keys)] in seen")]
+    plain_d, d = {1: 2, 3: 4, 5: 6}, {1: 2, 3: 4, 5: 6}
+    expected = drain(plain_d, a)
+    jitted = tp.jit(drain)
+    got = quiet(jitted, d, a)
+    same(expected, got)
+    assert d == plain_d == {}
+    assert compiled_lines(jitted) == [line_of(drain, "while d:")]
+    assert island_lines(jitted) == [line_of(drain, "while d:"), line_of(drain, "d.popitem()")]

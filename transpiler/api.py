@@ -218,6 +218,9 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
         instance's list (or the function's); ``table``: the fast path's, to keep the decision
         in (transpiler.fast_path), or None."""
         if spec.fallback_reason is not None:
+            if spec.argument_problem and self._fullgraph():
+                raise UnsupportedConstruct(spec.fallback_reason,
+                                           origin_of(self.python_function))
             self._fast_keep_spec(table, values, spec)
             return self._run_fallback(spec, obj, args, kwargs, warn=True)
         dynamic = [values[i] for i in spec.dynamic_indices]

@@ -8,7 +8,7 @@ import warnings
 
 from .errors import FallbackWarning, TranspileError, user_stacklevel
 from .explain import fallback_message
-from .arguments import holds_big_int, value_problem
+from .arguments import argument_problem, bind_values, holds_big_int, value_problem
 from .specialization import MAX_SPECIALIZATIONS, Specialization, _find
 from .type_keys import values_key
 
@@ -40,7 +40,8 @@ class Fallback:
         regions take only the values they read, so a dict or an object argument costs the
         statements that use it, not the loops beside them. Kept in ``specs`` for the
         argument types; None when nothing compiles, or when the refusal depends on a value
-        rather than the types (an int beyond int64: the same types may compile next call)."""
+        rather than the types (an int beyond int64: the same types may compile next call).
+        Kept without a split where nothing compiles, so that explain() says so."""
         if not self._split_allowed or any(holds_big_int(v) for _n, v in runtime):
             return None
         with self._lock:
@@ -48,13 +49,12 @@ class Fallback:
             if spec is not None:    # made by a racing thread
                 return spec
             spec = Specialization(fallback_reason=problem)
+            spec.argument_problem = True     # (fullgraph set later: raises, api._run)
             spec.arg_key = values_key(values)
             spec.backend_name = self._backend_name()
             spec.split = self._split(obj, python_values={
                 name: value_problem(value) for name, value in runtime
                 if value_problem(value) is not None})
-            if spec.split is None:
-                return None
             specs[:] = [spec, *specs][:MAX_SPECIALIZATIONS]
             self._fast_forget()
         return spec
@@ -85,7 +85,11 @@ class Fallback:
 
         With ``warn``, warn once why (``error``, else the spec's reason). A split call warns
         after it ran, when its loops have met their argument types: it counts only the loops
-        that compiled (a region may fall back too, transpiler.split)."""
+        that compiled (a region may fall back too, transpiler.split). A fallback for
+        arguments compiled code cannot take says what this call's arguments are (the same
+        types may be refused for another reason: a list of str, a list of float and tuple)."""
+        if warn and error is None and spec.argument_problem:
+            error = self._argument_reason(obj, args, kwargs)
         if spec.split is None:
             if warn:
                 self._fall_back(spec, error)
@@ -95,6 +99,18 @@ class Fallback:
         finally:
             if warn:
                 self._fall_back(spec, error)
+
+    def _argument_reason(self, obj, args, kwargs):
+        """Why compiled code cannot take this call's arguments (arguments.argument_problem),
+        or None."""
+        values = bind_values(self._signature, len(self._params), self._simple, obj, args,
+                             kwargs)
+        if values is None:
+            return None
+        offset = 1 if obj is not None else 0
+        runtime = [(n, v) for n, v in zip(self._params[offset:], values)
+                   if n not in self.static_argnames]
+        return argument_problem([v for _, v in runtime], [n for n, _ in runtime])
 
     def _split(self, obj, error=None, python_values=None):
         """Try region-level fallback (transpiler.split); None when nothing compiles.

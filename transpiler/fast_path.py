@@ -175,6 +175,8 @@ def _fallback(spec, message, backend_name, kinds, python):
     def run_fallback(jit, args):
         if backend_name != (jit.backend or _BACKENDS[_CONTEXT["device_target"]]):
             return _MISS
+        if spec.argument_problem and jit._fullgraph():
+            return _MISS        # (the general path raises)
         if arg_key is not None and values_key(args) != arg_key:
             return _MISS
         if message is None:
@@ -292,7 +294,8 @@ class FastPath:
             return
         kinds = self._fast_key(args)
         if spec.fallback_reason is not None:
-            message = None if spec.split is not None else self._fallback_message(spec, None)
+            message = None if spec.split is not None or spec.argument_problem else \
+                self._fallback_message(spec, None)
             self._fast_keep(table, kinds, _fallback(spec, message, spec.backend_name, kinds,
                                                          self.python_function))
         elif not spec.program.uses_random and not spec.failed_types and (

@@ -148,11 +148,13 @@ CHECKED_INT = ("int_add", "int_sub", "int_mul", "int_neg", "int_abs")
 FORMS = ("cond", "while_loop", "for_range", "for_each", "undefined")
 
 
-def python_island(slot, kinds, values):
+def python_island(slot, kinds, values, result):
     """Run the Python island in ``slot`` of the current region call (transpiler.island_frames)
     with ``values``, a tuple of what compiled code holds, converted to the Python types
     ``kinds`` names. The numba-cpu backend calls it from compiled code, the GIL held
-    (backends/runtime/islands.py). Returns None: an island's stores go to arrays, Python
-    objects and its frame, never to a compiled variable."""
+    (backends/runtime/islands.py). A statement island returns None (its stores go to arrays,
+    Python objects and its frame, never to a compiled variable); an expression island its
+    value, of the type string ``result`` (``"int"``, ``"bool"``...; ``""`` for a
+    statement)."""
     from .island_frames import call_island
-    call_island(slot, kinds, values)
+    return call_island(slot, kinds, values)

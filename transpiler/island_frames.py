@@ -105,11 +105,16 @@ class Island:
         slot (int): its index in the region's table (what compiled code names it by).
         owned (frozenset[str]), stored (frozenset[str]): the island-owned names it uses
             (read and stored through the frame) and the names it stores.
+        result_kind (str | None): the type string of the value it gives compiled code (an
+            expression island: ``int(s[j])``, an ``if`` test made ``bool``), one its
+            construction fixes; None: a statement, no value.
         calls (int), seconds (float): how many times it ran and how long it took (explain()).
     """
 
-    def __init__(self, function, origin, reads, why, slot=0, owned=(), stored=()):
+    def __init__(self, function, origin, reads, why, slot=0, owned=(), stored=(),
+                 result_kind=None):
         self.function = function
+        self.result_kind = result_kind
         self.origin = origin
         self.reads = tuple(reads)
         self.why = why
@@ -148,11 +153,23 @@ def box(kind, value):
     return value
 
 
+# (transpiler.helpers.messages: the text compiled code raises for an int beyond int64)
+INT_BEYOND = "int beyond int64 in compiled code (graphjit)"
+
+
 def call_island(slot, kinds, values):
     """Run the island in ``slot`` of the current region call with ``values`` (a tuple, boxed
     by compiled code) converted to the Python types ``kinds`` (a string of type strings joined
-    by ``;``) says."""
+    by ``;``) says; its value for compiled code (an expression island), else None.
+
+    Raises:
+        OverflowError: an int result beyond int64 (compiled code cannot hold it).
+    """
     frame = _stack()[-1]
     if kinds:
         values = tuple(box(kind, value) for kind, value in zip(kinds.split(";"), values))
-    return frame.islands[slot].run(*values)
+    island = frame.islands[slot]
+    result = island.run(*values)
+    if island.result_kind == "int" and not -2 ** 63 <= result < 2 ** 63:
+        raise OverflowError(INT_BEYOND)
+    return result

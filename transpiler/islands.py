@@ -58,12 +58,24 @@ def statement_at(loop, origin):
     return found
 
 
+def is_island_call(stmt):
+    """Whether ``stmt`` is a statement island's call (``__graphjit_island_<k>(...)``)."""
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) and isinstance(
+        stmt.value.func, gast.Name) and stmt.value.func.id.startswith(PREFIX)
+
+
+def _holds(node, origin):
+    end = getattr(node, "end_lineno", None) or node.lineno
+    return node.lineno <= origin.lineno <= end
+
+
 def island_names(fdef):
     """The island functions' names a region's code calls (``__graphjit_island_<k>``)."""
     return {n.id for n in walk(fdef) if isinstance(n, gast.Name) and n.id.startswith(PREFIX)}
 
 
-def make_island(loop, origin, why, all_locals, method, islands, filename, function):
+def make_island(loop, origin, why, all_locals, method, islands, filename, function,
+                python_names=frozenset()):
     """``loop`` with the statement at ``origin`` made a Python island.
 
     Args:
@@ -72,6 +84,8 @@ def make_island(loop, origin, why, all_locals, method, islands, filename, functi
         all_locals (set[str]): the function's local names; method (bool): ``self`` first.
         islands (dict[str, Island]): the islands the region's code already calls, by name.
         filename (str), function: the user's file and function (its globals and closure).
+        python_names (frozenset[str]): names holding values compiled code cannot take (a
+            dict argument): always island-owned, never an island's argument.
 
     Returns:
         ``(name, Island)`` with the statement replaced in ``loop``, or a str: why not.
@@ -80,19 +94,40 @@ def make_island(loop, origin, why, all_locals, method, islands, filename, functi
         return f"more than {MAX_ISLANDS} statements of this loop would run as Python"
     if origin is None or origin.filename != filename:
         return "the converter's reason names no line of this loop"
+    if isinstance(loop, gast.While) and _holds(loop.test, origin):
+        return _expression_island(loop, loop, origin, why, all_locals, method, islands,
+                                  filename, function, python_names)
     place = statement_at(loop, origin)
     if place is None:
         return f"line {origin.lineno} is the loop's own header"
     stmts, index, stmt = place
-    if not isinstance(stmt, SIMPLE) or any(
-            isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await, gast.NamedExpr))
-            for n in walk(stmt)):
-        return (f"the statement at line {stmt.lineno} is not a simple one (an assignment or "
-                "an expression)")
+    if is_island_call(stmt):
+        return f"the statement at line {stmt.lineno} runs as Python already"
+    if any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await, gast.NamedExpr, gast.Lambda))
+           for n in walk(stmt) if n is not stmt):
+        return f"the statement at line {stmt.lineno} has a yield, a lambda or a ':='"
+    made = None
+    if isinstance(stmt, SIMPLE):
+        made = _statement_island(loop, stmts, index, stmt, why, all_locals, method, islands,
+                                 filename, function, python_names)
+        if not isinstance(made, str):
+            return made
+    expression = _expression_island(loop, stmt, origin, why, all_locals, method, islands,
+                                    filename, function, python_names)
+    if not isinstance(expression, str) or made is None:
+        return expression
+    return made
+
+
+def _statement_island(loop, stmts, index, stmt, why, all_locals, method, islands, filename,
+                      function, python_names):
+    """``stmt`` (a simple statement of ``loop``, ``stmts[index]``) replaced by a call of an
+    island running it; ``(name, Island)``, or why not."""
     name = f"{PREFIX}{_next_slot(islands)}"
     call = located(gast.Expr(value=gast.Call(func=_load(name), args=[], keywords=[])), stmt)
     stmts[index] = call
-    compiled = {n.id for n in walk(loop) if isinstance(n, gast.Name)} - set(islands) - {name}
+    compiled = {n.id for n in walk(loop) if isinstance(n, gast.Name)} - set(islands) - {
+        name} - python_names
     stored = writes(stmt) & all_locals
     clash = sorted(stored & compiled)
     if clash:
@@ -108,6 +143,69 @@ def make_island(loop, origin, why, all_locals, method, islands, filename, functi
     island = Island(island_fn, Origin(filename, stmt.lineno, stmt.col_offset), arguments, why,
                     slot=int(name[len(PREFIX):]), owned=owned, stored=stored)
     return name, island
+
+
+# builtins whose result's type their call fixes (an expression island's value)
+FORCED = {"int": "int", "float": "float", "bool": "bool", "complex": "complex", "str": "str",
+          "len": "int", "isinstance": "bool"}
+
+
+def _expression_island(loop, stmt, origin, why, all_locals, method, islands, filename,
+                       function, python_names):
+    """The expression of ``stmt`` that compiled code cannot compute made an island that
+    gives it a value of a type its construction fixes: an ``if``/``while`` test (Python's
+    truth value, a bool), or the whole value of an assignment (or ``x op= v``) that is a
+    call of a builtin of FORCED (``k = int(s[j])``); the statement itself stays compiled.
+    ``(name, Island)``, or why not."""
+    if isinstance(stmt, (gast.If, gast.While)):
+        if not _holds(stmt.test, origin):
+            return f"line {origin.lineno} is not the test of the statement at {stmt.lineno}"
+        expression, kind, field = stmt.test, "bool", "test"
+    elif isinstance(stmt, (gast.Assign, gast.AugAssign, gast.AnnAssign)) and isinstance(
+            stmt.value, gast.Call) and isinstance(stmt.value.func, gast.Name) and \
+            stmt.value.func.id in FORCED and _is_builtin(stmt.value.func.id, all_locals,
+                                                         function):
+        expression, kind, field = stmt.value, FORCED[stmt.value.func.id], "value"
+    else:
+        return (f"the statement at line {stmt.lineno} is not a simple one, nor a test or a "
+                "builtin's value whose type Python fixes")
+    if any(isinstance(n, gast.comprehension) for n in walk(expression)):
+        return f"the expression at line {expression.lineno} has a comprehension"
+    if isinstance(expression, gast.Call) and isinstance(expression.func, gast.Name) and \
+            expression.func.id.startswith(PREFIX):
+        return f"the expression at line {expression.lineno} runs as Python already"
+    name = f"{PREFIX}{_next_slot(islands)}"
+    compiled = {n.id for n in walk(loop) if isinstance(n, gast.Name)} - set(islands) - {
+        name} - python_names
+    compiled -= {n.id for n in walk(expression) if isinstance(n, gast.Name)} - {
+        n.id for n in walk(loop) if isinstance(n, gast.Name) and not _inside(n, expression)}
+    used = reads(expression)
+    arguments = sorted(used & compiled & all_locals - ({"self"} if method else set()))
+    owned = (used & all_locals) - set(arguments)
+    value = _owned_through_frame(copy_tree(expression), owned)
+    if kind == "bool":      # Python's truth value, taken once (PyObject_IsTrue), as `if` does
+        value = gast.UnaryOp(op=gast.Not(), operand=gast.UnaryOp(op=gast.Not(), operand=value))
+    body = located(gast.Return(value=value), expression)
+    island_fn = _compile(name, [FRAME] + arguments, body, stmt, filename, function)
+    island = Island(island_fn, Origin(filename, expression.lineno, expression.col_offset),
+                    arguments, why, slot=int(name[len(PREFIX):]), owned=owned, stored=(),
+                    result_kind=kind)
+    call = gast.Call(func=_load(name), args=[_load(a) for a in arguments], keywords=[])
+    setattr(stmt, field, located(call, expression))
+    return name, island
+
+
+def _is_builtin(name, all_locals, function):
+    """Whether ``name`` in ``function`` is the builtin of that name (not a local, a global or
+    a closure variable shadowing it)."""
+    import builtins
+    return name not in all_locals and name not in function.__code__.co_freevars and \
+        function.__globals__.get(name, getattr(builtins, name)) is getattr(builtins, name) \
+        and function.__globals__.get("__builtins__", builtins) in (builtins, vars(builtins))
+
+
+def _inside(node, tree):
+    return any(n is node for n in walk(tree))
 
 
 def _next_slot(islands):

@@ -32,7 +32,7 @@ from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
 from . import anno
 from .island_frames import pop, push
-from .islands import PREFIX, SIMPLE as _SIMPLE, island_names, make_island
+from .islands import PREFIX, SIMPLE as _SIMPLE, is_island_call, island_names, make_island
 from .nodes import copy_tree, function_def, located, name as _name, walk
 from .source import FunctionSource, capture
 
@@ -174,7 +174,8 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
         islands, body = {}, copy_tree(loop) if seeds else loop
         for origin, why in seeds:
             made = make_island(body, origin, why, all_locals, method,
-                               {**existing, **islands}, source.filename, function)
+                               {**existing, **islands}, source.filename, function,
+                               frozenset(python_values or ()))
             if isinstance(made, str):
                 if not as_it_is:    # (a region's own loop: it failed as it is)
                     return None, f"{why} ({made})"
@@ -190,7 +191,8 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
             if body is loop:
                 body = copy_tree(loop)
             made = make_island(body, error.origin, error.reason, all_locals, method,
-                               {**existing, **islands}, source.filename, function)
+                               {**existing, **islands}, source.filename, function,
+                               frozenset(python_values or ()))
             if isinstance(made, str):
                 return None, error.reason
             islands[made[0]] = made[1]
@@ -289,12 +291,14 @@ def _seeds(stmt, failed, python_values, filename):
     seeds = []
     if failed is not None and _holds(stmt, failed.origin, filename):
         seeds.append((failed.origin, failed.reason))
-    for node in walk(stmt):
-        if isinstance(node, _SIMPLE) and python_values:
-            read = sorted(reads(node) & set(python_values))
-            if read:
-                seeds.append((Origin(filename, node.lineno, node.col_offset),
-                              f"it reads {read[0]!r}, {python_values[read[0]]}"))
+    for node in walk(stmt) if python_values else ():
+        # a simple statement, or the test of an `if` / `while` (an expression island)
+        part = node if isinstance(node, _SIMPLE) and not is_island_call(node) else \
+            node.test if isinstance(node, (gast.If, gast.While)) else None
+        read = sorted(reads(part) & set(python_values)) if part is not None else ()
+        if read:
+            seeds.append((Origin(filename, part.lineno, part.col_offset),
+                          f"it reads {read[0]!r}, {python_values[read[0]]}"))
     return seeds
 
 

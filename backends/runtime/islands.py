@@ -16,15 +16,23 @@ from numba.core.typing.templates import signature
 from transpiler.island_frames import call_island
 
 
+# the type string of an expression island's value -> the Numba type it is unboxed as
+RESULT_TYPES = {"int": types.int64, "float": types.float64, "bool": types.boolean,
+                "complex": types.complex128, "str": types.unicode_type}
+
+
 @intrinsic
-def python_island(typingctx, slot, kinds, values):
-    """``python_island(slot, kinds, values)``: ``slot`` an integer, ``kinds`` a string
-    literal, ``values`` a tuple; returns None."""
+def python_island(typingctx, slot, kinds, values, result):
+    """``python_island(slot, kinds, values, result)``: ``slot`` an integer, ``kinds`` a
+    string literal, ``values`` a tuple, ``result`` a string literal: a key of RESULT_TYPES,
+    the value's type, or ``""`` (a statement: None)."""
     if not isinstance(slot, types.Integer) or not isinstance(
             kinds, (types.StringLiteral, types.UnicodeType)) or not isinstance(
-            values, types.BaseTuple):
+            values, types.BaseTuple) or not isinstance(result, types.StringLiteral) or (
+            result.literal_value and result.literal_value not in RESULT_TYPES):
         return None
-    sig = signature(types.none, slot, kinds, values)
+    returned = RESULT_TYPES.get(result.literal_value, types.none)
+    sig = signature(returned, slot, kinds, values, result)
 
     def codegen(context, builder, sig, args):
         pyapi = context.get_python_api(builder)
@@ -32,7 +40,7 @@ def python_island(typingctx, slot, kinds, values):
         gil = pyapi.gil_ensure()
         function = pyapi.unserialize(pyapi.serialize_object(call_island))
         boxed = []
-        for kind, value in zip(sig.args, args):
+        for kind, value in zip(sig.args[:3], args[:3]):
             context.nrt.incref(builder, kind, value)     # boxing steals a reference
             boxed.append(pyapi.from_native_value(kind, value, env_manager))
         result = pyapi.call_function_objargs(function, boxed)
@@ -42,7 +50,16 @@ def python_island(typingctx, slot, kinds, values):
         with builder.if_then(failed, likely=False):
             pyapi.gil_release(gil)
             context.call_conv.return_exc(builder)
+        if sig.return_type == types.none:
+            pyapi.decref(result)
+            pyapi.gil_release(gil)
+            return context.get_dummy_value()
+        native = pyapi.to_native_value(sig.return_type, result)
         pyapi.decref(result)
+        if callable(native.cleanup):
+            native.cleanup()
         pyapi.gil_release(gil)
-        return context.get_dummy_value()
+        with builder.if_then(native.is_error, likely=False):
+            context.call_conv.return_exc(builder)
+        return native.value
     return sig, codegen

@@ -35,6 +35,7 @@ from .numba_callees import is_numba_dispatcher, result_kinds
 from .list_results import iterated_elements
 from .derived_types import (applied_type, list_item_types, part_types, sequence_compare_types,
                             sequences_compared)
+from ..island_frames import Island
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
 from ..nodes import child_nodes, walk
 
@@ -334,6 +335,9 @@ class ScalarTypes(ScalarMerges):
     def _call(self, node):
         if any(isinstance(a, gast.Starred) for a in node.args):
             return {UNKNOWN}
+        if isinstance(node.func, gast.Name) and node.func.id not in self.types and \
+                isinstance(island := self.resolve(node.func), Island) and island.result_kind:
+            return {island.result_kind}     # an expression island (transpiler.islands)
         typed = dtype_call(self, node)      # np.zeros(n, np.int8), a.astype("f4")
         if typed is not None:
             return typed

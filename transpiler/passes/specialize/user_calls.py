@@ -52,7 +52,8 @@ class UserCalls:
         packed = gast.Tuple(elts=values, ctx=gast.Load())
         call = gast.Call(func=self.program.ir_symbol("python_island").ref(), args=[
             gast.Constant(value=island.slot, kind=None),
-            gast.Constant(value=";".join(kinds), kind=None), packed], keywords=[])
+            gast.Constant(value=";".join(kinds), kind=None), packed,
+            gast.Constant(value=island.result_kind or "", kind=None)], keywords=[])
         return gast.copy_location(call, node)
 
     def _user_callable(self, callee, node):
