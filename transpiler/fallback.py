@@ -7,6 +7,7 @@ import functools
 import warnings
 
 from .errors import FallbackWarning, TranspileError, user_stacklevel
+from .island_frames import islands_ran
 from .explain import fallback_message
 from .arguments import argument_problem, bind_values, holds_big_int, value_problem
 from .specialization import MAX_SPECIALIZATIONS, Specialization, _find
@@ -21,6 +22,7 @@ class Fallback:
     the state (``_lock``, the specialization lists, ``_quiet``, ``_split_allowed``)."""
 
     _nesting = 0     # a region of a region of ... of a function: how deep
+    _split_function = None  # the function whose code a region's split reads, when not its own
 
     def _instance_fallback(self, specs, obj, values, error):
         """A fallback specialization for one instance, with its split (see _split), after the
@@ -69,9 +71,12 @@ class Fallback:
             return False
         if spec.effect_free is None:
             from .analysis.effects import effect_free
-            spec.effect_free = effect_free(str(spec.source))
-        if not spec.effect_free or str(exc) == USER_EXCEPTION or self._quiet:
-            return spec.effect_free   # a user exception class: Python raises it, no warning
+            # (Python islands: free of effects only while none of them ran in this call)
+            spec.effect_free = effect_free(str(spec.source), islands=True) and (
+                "free" if effect_free(str(spec.source)) else "until an island runs")
+        free = bool(spec.effect_free) and (spec.effect_free == "free" or not islands_ran())
+        if not free or str(exc) == USER_EXCEPTION or self._quiet:
+            return free   # a user exception class: Python raises it, no warning
         reason = (f"{exc} (the compiled code has no effects, so the call ran again as "
                   "Python; it does at every such call)")
         # Through the warnings registry, at the user's line: Python's filters decide how often
@@ -124,7 +129,7 @@ class Fallback:
         failed = error if isinstance(error, TranspileError) and getattr(
             error, "origin", None) is not None else None
         try:
-            return split(self.python_function, obj, self._region_jit,
+            return split(self._split_function or self.python_function, obj, self._region_jit,
                          functools.partial(redirects, self), source=self._source,
                          inner=self._split_allowed == "inner", failed=failed,
                          python_values=python_values)

@@ -27,13 +27,17 @@ UNTYPED_CHECK = contextvars.ContextVar("graphjit_untyped_check", default=False)
 
 class Frame:
     """The island-owned names of one region call: ``values`` (name -> value), looked up in
-    the enclosing region call's frame (``parent``) when not its own; a store goes to the frame
-    that holds the name, else to this one."""
+    the enclosing region call's frame (``parent``) when not its own, where that is a call of
+    the same function split again (``family``: a region of a region); a store goes to the
+    frame that holds the name, else to this one. ``ran``: whether an island ran in this call
+    (compiled code may then not run again as Python)."""
 
-    def __init__(self, islands, values, parent):
+    def __init__(self, islands, values, parent, family):
         self.islands = islands
         self.values = values
-        self.parent = parent
+        self.family = family
+        self.parent = parent if parent is not None and parent.family is family else None
+        self.ran = False
 
     def __getitem__(self, name):
         frame = self
@@ -77,13 +81,25 @@ def _stack():
     return stack
 
 
-def push(islands, values):
-    """Enter a region call whose code calls ``islands`` (a tuple of Island, by slot) with the
-    island-owned ``values`` (dict); returns its Frame."""
+def push(islands, values, family):
+    """Enter a region call whose code calls ``islands`` (slot -> Island) with the
+    island-owned ``values`` (dict); ``family``: the object shared by the regions of one
+    function, split again and again. Returns its Frame."""
     stack = _stack()
-    frame = Frame(islands, values, stack[-1] if stack else None)
+    frame = Frame(islands, values, stack[-1] if stack else None, family)
     stack.append(frame)
     return frame
+
+
+def current_frame():
+    """The Frame of the current region call."""
+    return _stack()[-1]
+
+
+def islands_ran():
+    """Whether an island ran in the current region call (False outside any)."""
+    stack = _stack()
+    return bool(stack) and stack[-1].ran
 
 
 def pop(frame):
@@ -113,6 +129,7 @@ class Island:
 
     def __init__(self, function, origin, reads, why, slot=0, owned=(), stored=(),
                  result_kind=None):
+        self.family = None      # the Frame family of the function's regions (split sets it)
         self.function = function
         self.result_kind = result_kind
         self.origin = origin
@@ -121,6 +138,7 @@ class Island:
         self.slot = slot
         self.owned = frozenset(owned)
         self.stored = frozenset(stored)
+        self.reads_owned = frozenset()      # the island-owned names it reads (islands.py)
         self.calls = 0
         self.seconds = 0.0
         self._lock = threading.Lock()
@@ -128,6 +146,7 @@ class Island:
     def run(self, *values):
         """Run the statement with ``values`` (the reads, as Python holds them)."""
         frame = _stack()[-1]
+        frame.ran = True
         start = time.perf_counter()
         try:
             return self.function(frame, *values)

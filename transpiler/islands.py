@@ -46,6 +46,9 @@ def statement_at(loop, origin):
             end = getattr(stmt, "end_lineno", None) or stmt.lineno
             if not stmt.lineno <= origin.lineno <= end:
                 continue
+            if found is not None and found[0] is stmts and stmt.lineno == origin.lineno and \
+                    stmt.col_offset > origin.col_offset:
+                continue    # `a; b` on one line: the statement the column falls in
             found = (stmts, index, stmt)
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(stmt, field, None)
@@ -55,6 +58,57 @@ def statement_at(loop, origin):
                 visit(handler.body)
     visit(loop.body)
     visit(loop.orelse)
+    return found
+
+
+def refusal(body, islands, all_locals, closure_reads, has_nonlocal, function):
+    """Why the loop ``body`` may not keep its ``islands`` (name -> Island), or None. Python
+    run in an island must see what Python would see there:
+
+    - a nested function or lambda of the function reads its variables when called: one that
+      the compiled loop or an island stores would be stale there (the driver's cell holds
+      the value from before the loop); a nested function that declares ``nonlocal`` names
+      would store where compiled code does not look;
+    - a global or closure variable holding data (a number, an array...) is a constant of the
+      compiled code, checked once per call: an island may rebind it;
+    - an island-owned name that an island reads may be unassigned where the loop starts
+      (passed to the frame only when assigned)."""
+    owned_stores = set().union(*(i.stored for i in islands.values())) & set().union(
+        *(i.owned for i in islands.values()))
+    stale = sorted(closure_reads & (writes(body) | owned_stores))
+    if stale:
+        return (f"a nested function or lambda reads {stale[0]!r}, which the loop stores: "
+                "Python run inside the compiled loop would see its value from before it")
+    if has_nonlocal:
+        return "a nested function stores variables of the function (nonlocal)"
+    frozen = _data_names(body, all_locals, function)
+    if frozen:
+        return (f"the loop reads {frozen[0]!r}, a global or closure variable that compiled "
+                "code holds as a constant during the call, and Python run inside it may "
+                "rebind it")
+    return None
+
+
+def _data_names(body, all_locals, function):
+    """Names ``body`` reads (outside its islands) that are globals or closure variables of
+    ``function`` holding data (numbers, strings, tuples, arrays)."""
+    from .arguments import is_data
+    cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
+    found = []
+    for name in sorted({n.id for n in walk(body) if isinstance(n, gast.Name)} - all_locals):
+        if name.startswith(PREFIX):
+            continue
+        if name in cells:
+            try:
+                value = cells[name].cell_contents
+            except ValueError:
+                continue
+        elif name in function.__globals__:
+            value = function.__globals__[name]
+        else:
+            continue
+        if is_data(value):
+            found.append(name)
     return found
 
 
@@ -103,9 +157,12 @@ def make_island(loop, origin, why, all_locals, method, islands, filename, functi
     stmts, index, stmt = place
     if is_island_call(stmt):
         return f"the statement at line {stmt.lineno} runs as Python already"
-    if any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await, gast.NamedExpr, gast.Lambda))
+    if any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await, gast.NamedExpr, gast.Lambda,
+                          gast.GeneratorExp))
            for n in walk(stmt) if n is not stmt):
-        return f"the statement at line {stmt.lineno} has a yield, a lambda or a ':='"
+        # (a generator or a lambda reads the variables later, where Python's differ)
+        return (f"the statement at line {stmt.lineno} has a yield, a lambda, a generator "
+                "expression or a ':='")
     made = None
     if isinstance(stmt, SIMPLE):
         made = _statement_island(loop, stmts, index, stmt, why, all_locals, method, islands,
@@ -142,7 +199,15 @@ def _statement_island(loop, stmts, index, stmt, why, all_locals, method, islands
     island_fn = _compile(name, [FRAME] + arguments, body, stmt, filename, function)
     island = Island(island_fn, Origin(filename, stmt.lineno, stmt.col_offset), arguments, why,
                     slot=int(name[len(PREFIX):]), owned=owned, stored=stored)
+    island.reads_owned = frozenset((reads(stmt) | _augmented(stmt)) & owned)
     return name, island
+
+
+def _augmented(stmt):
+    """The name an augmented assignment ``x op= v`` reads before it stores it."""
+    if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name):
+        return {stmt.target.id}
+    return set()
 
 
 # builtins whose result's type their call fixes (an expression island's value)
@@ -190,6 +255,7 @@ def _expression_island(loop, stmt, origin, why, all_locals, method, islands, fil
     island = Island(island_fn, Origin(filename, expression.lineno, expression.col_offset),
                     arguments, why, slot=int(name[len(PREFIX):]), owned=owned, stored=(),
                     result_kind=kind)
+    island.reads_owned = frozenset(owned)
     call = gast.Call(func=_load(name), args=[_load(a) for a in arguments], keywords=[])
     setattr(stmt, field, located(call, expression))
     return name, island

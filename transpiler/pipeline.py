@@ -38,6 +38,8 @@ convert`` runs 1-2 per top-level function into one shared program (:func:`new_pr
 """
 import os
 
+from .errors import UnsupportedConstruct
+from .island_frames import UNTYPED_CHECK
 from .program import Program
 from .source import capture, origin_of
 
@@ -165,6 +167,14 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
     generated = lower(program, backend, module_header(function, backend))
     if program.user_raises:
         _check_user_raises(program, generated, rerun)
+    if program.growing_int_sites and program.ir_name("python_island") and \
+            backend_name != "eager" and not UNTYPED_CHECK.get():
+        # A Python int the compiled loop holds may outgrow int64 after an island ran: the call
+        # could then neither go on nor run again as Python. That statement is made Python
+        # too (transpiler.split), or the loop stays Python.
+        raise UnsupportedConstruct("a Python int here may outgrow int64 in a compiled loop "
+                                   "that runs Python statements (islands)",
+                                   program.growing_int_sites[0])
     module, path = load(backend, generated, function)
     made = Compiled(program, entry, backend, generated, module, path)
     made.graph_refusal = why_not
@@ -180,7 +190,6 @@ def _check_user_raises(program, generated, rerun):
             (stores into arrays, calls out: transpiler.analysis.effects).
     """
     from .analysis.effects import effect_free
-    from .errors import UnsupportedConstruct
     origin, name = program.user_raises[0]
     why = None
     if not rerun:

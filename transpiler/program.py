@@ -130,6 +130,7 @@ class Program:
         # guarded attributes (Specializer._instance_fact): not shared with other instances.
         self.instance_specific = False
         self.int_sites = []         # Origins of Python-int operators checked for overflow
+        self.growing_int_sites = []     # those of them not a step by a small constant
         self.check_int = True       # jit(check_int_overflow=): False lets Python ints wrap
         self.random_seeded = False  # calls np.random.seed: NumPy's Gaussian cache is reset
         self.uses_random = False    # calls np.random: NumPy's state goes in and out

@@ -31,8 +31,9 @@ from .analysis.definite_assignment import annotate_defined
 from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
 from . import anno
-from .island_frames import pop, push
-from .islands import PREFIX, SIMPLE as _SIMPLE, is_island_call, island_names, make_island
+from .island_frames import current_frame, pop, push
+from .islands import (PREFIX, SIMPLE as _SIMPLE, is_island_call, island_names, make_island,
+                      refusal as island_refusal)
 from .nodes import copy_tree, function_def, located, name as _name, walk
 from .source import FunctionSource, capture
 
@@ -53,7 +54,7 @@ class Region:
     """
 
     def __init__(self, origin, lines, inputs, outputs, jit, uses_self, islands=None,
-                 frame_in=(), frame_out=()):
+                 frame_in=(), frame_out=(), family=None):
         self.origin = origin
         self.lines = lines
         self.inputs = inputs
@@ -63,6 +64,7 @@ class Region:
         self.islands = islands or {}     # slot -> Island its code calls
         self.frame_in = list(frame_in)   # island-owned names passed in (after the inputs)
         self.frame_out = list(frame_out)     # and returned (after the outputs)
+        self.family = family     # shared by the regions of one function (island_frames.push)
 
     def __call__(self, obj, *values):
         if not self.islands:
@@ -71,9 +73,12 @@ class Region:
         owned = dict(zip(self.frame_in, values[count:]))
         if obj is not None:
             owned["self"] = obj
-        frame = push(self.islands, owned)
+        frame = push(self.islands, owned, self.family)
         try:
             result = self.jit._call(obj if self.uses_self else None, values[:count], {})
+        except BaseException as exc:
+            exc.__graphjit_frame_values__ = owned      # (recovered)
+            raise
         finally:
             pop(frame)
         if not self.frame_out:
@@ -82,6 +87,26 @@ class Region:
             (result,) if len(self.outputs) == 1 else tuple(result))
         everything = compiled + tuple(owned[name] for name in self.frame_out)
         return everything[0] if len(everything) == 1 else everything
+
+    def recovered(self, exc):
+        """The outputs' values when the loop raised ``exc`` (name -> value): those of its
+        Python run (the frame of the region's function, or of its driver when split again,
+        in the traceback) and its island-owned ones. Compiled code keeps none: its outputs
+        keep their values from before the loop."""
+        found = {}
+        name = self.jit.python_function.__code__.co_name
+        tb = exc.__traceback__
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_name == name and code.co_filename == self.origin.filename:
+                local = tb.tb_frame.f_locals
+                found = {n: local[n] for n in self.outputs if n in local}
+                break
+            tb = tb.tb_next
+        frame = getattr(exc, "__graphjit_frame_values__", None)
+        if frame is not None:
+            found.update({n: frame[n] for n in self.frame_out if n in frame})
+        return found
 
 
 class SplitFunction:
@@ -156,13 +181,22 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
     annotate_defined(fdef, all_locals)
     regions, python_parts = [], []
     closure_reads = nested_reads(fdef)
+    # what the user's function's nested functions read, and whether one declares nonlocal
+    # names: kept by its regions' functions, split again (the islands' refusal)
+    outer = getattr(function, "__graphjit_outer__", None) or (
+        frozenset(closure_reads), any(isinstance(n, gast.Nonlocal) for n in walk(fdef)))
+    # a region inside a `try` of the function: never islands, however often split again
+    no_islands = getattr(function, "__graphjit_no_islands__", False)
 
     # islands the function's code already calls (a region split again): by name
     existing = {name: cell.cell_contents for name, cell in zip(
         function.__code__.co_freevars, function.__closure__ or ())
         if name.startswith(PREFIX)}
+    # the frames of this function's region calls, and of its regions split again, see each
+    # other's island-owned names; no other function's (island_frames.Frame)
+    family = next(iter(existing.values())).family if existing else object()
 
-    def region_for(loop, seeds=(), as_it_is=True):
+    def region_for(loop, seeds=(), as_it_is=True, islands_allowed=True):
         """A Region for ``loop``, or the reason it stays Python. ``seeds``: ``(origin,
         why)`` of statements of the loop known not to compile (the error of a call, a read of
         a value compiled code cannot take): each is made a Python island first
@@ -171,6 +205,8 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
         the seeds' islands (not a region's own loop, which failed so)."""
         if any(isinstance(n, _NOT_IN_REGION) for n in walk(loop)):
             return None, "it contains return, yield, global, a nested def or a lambda"
+        if no_islands:
+            seeds = ()
         islands, body = {}, copy_tree(loop) if seeds else loop
         for origin, why in seeds:
             made = make_island(body, origin, why, all_locals, method,
@@ -182,12 +218,13 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
                 islands, body = {}, loop    # the loop as it is (its types may differ)
                 break
             islands[made[0]] = made[1]
+        islands_allowed = islands_allowed and not no_islands
         while True:
-            region, error = try_region(loop, body, islands)
+            region, error = try_region(loop, body, islands, islands_allowed)
             if region is not None:
                 return region, None
-            if not isinstance(error, TranspileError):
-                return None, error
+            if not isinstance(error, TranspileError) or not islands_allowed:
+                return None, error if isinstance(error, str) else error.reason
             if body is loop:
                 body = copy_tree(loop)
             made = make_island(body, error.origin, error.reason, all_locals, method,
@@ -197,7 +234,7 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
                 return None, error.reason
             islands[made[0]] = made[1]
 
-    def try_region(loop, body, islands):
+    def try_region(loop, body, islands, islands_allowed=True):
         """The Region of ``body`` (``loop`` with ``islands`` in it), or why not: a str, or
         the TranspileError of its check."""
         defined = anno.get(loop, anno.DEFINED_IN, None)
@@ -212,6 +249,19 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
         if defined is None or any(v not in defined for v in inputs):
             return None, "one of its inputs may be undefined where it starts"
         owned = set().union(*(i.owned for i in islands.values())) - {"self"}
+        if islands:
+            why = island_refusal(body, islands, all_locals, closure_reads | outer[0],
+                                 outer[1], function)
+            unassigned = sorted(set().union(*(i.reads_owned for i in islands.values())) -
+                                {"self"} - set(defined or ()))
+            if why is None and unassigned:
+                why = (f"{unassigned[0]!r}, which Python run inside the loop reads, may be "
+                       "unassigned where the loop starts")
+            if why is None and python_values and set(inputs) & set(python_values):
+                why = (f"the loop reads {sorted(set(inputs) & set(python_values))[0]!r} in "
+                       "compiled code, which cannot take it")
+            if why is not None:
+                return None, why
         frame_in = sorted(v for v in owned if v in defined)
         frame_out = sorted(set().union(*(i.stored for i in islands.values())) & owned & (
             live_out | closure_reads))
@@ -222,11 +272,24 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
         region_def = _region_def(name, body, (["self"] if method else []) + inputs, outputs)
         python_region = _compile_python(region_def, source.filename, function, islands)
         python_region.__qualname__ = f"{function.__qualname__} (loop at line {loop.lineno})"
+        python_region.__graphjit_outer__ = outer
+        python_region.__graphjit_no_islands__ = not islands_allowed
         # (with islands, the region's own function: the specializer finds them in its
         # closure)
         region_source = FunctionSource(python_region if islands else function,
                                        source.filename, region_def)
         jit = make_jit(python_region, region_source)
+        if islands:
+            # Where the region runs as Python (its code does not compile for the types it
+            # meets), it runs the loop as written, not through its islands: plain speed
+            plain = _compile_python(
+                _plain_region_def(name, loop, region_def.args, outputs, sorted(owned),
+                                  sorted(set().union(*(i.stored for i in islands.values())) &
+                                         owned)),
+                source.filename, function, {"__graphjit_current_frame__": current_frame})
+            plain.__qualname__ = python_region.__qualname__
+            jit.python_function = plain
+            jit._split_function = python_region     # (split again: its code, islands in)
         try:
             jit._transpile_check(obj if method else None)
         except TranspileError as exc:
@@ -235,15 +298,20 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
         end = getattr(loop, "end_lineno", None) or loop.lineno
         called = {**existing, **islands}
         table = {called[n].slot: called[n] for n in island_names(region_def) if n in called}
+        for island in islands.values():
+            island.family = family
         return Region(origin, (loop.lineno, end), inputs, outputs, jit, method, table,
-                      frame_in, frame_out), None
+                      frame_in, frame_out, family), None
 
-    def rewrite(stmts, top=False):
+    def rewrite(stmts, top=False, in_try=False):
         out = []
         for stmt in stmts:
-            seeds = _seeds(stmt, failed, python_values, source.filename)
+            # (inside a `try`, an exception out of a compiled loop would lose its outputs
+            # where the handler reads them: no islands, which raise Python's exceptions)
+            seeds = [] if in_try else _seeds(stmt, failed, python_values, source.filename)
             if isinstance(stmt, _LOOPS) and (seeds or not (inner and top)):
-                region, why = region_for(stmt, seeds, as_it_is=not (inner and top))
+                region, why = region_for(stmt, seeds, as_it_is=not (inner and top),
+                                         islands_allowed=not in_try)
                 if region is not None:
                     regions.append(region)
                     out.append(_region_call(len(regions) - 1, region, stmt, params))
@@ -251,11 +319,12 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
                 python_parts.append((Origin(source.filename, stmt.lineno, stmt.col_offset),
                                      why))
             if isinstance(stmt, _PYTHON_BLOCKS):
+                inside = in_try or isinstance(stmt, gast.Try)
                 for field in ("body", "orelse", "finalbody"):
                     if isinstance(getattr(stmt, field, None), list):
-                        setattr(stmt, field, rewrite(getattr(stmt, field)))
+                        setattr(stmt, field, rewrite(getattr(stmt, field), in_try=inside))
                 for handler in getattr(stmt, "handlers", []):
-                    handler.body = rewrite(handler.body)
+                    handler.body = rewrite(handler.body, in_try=inside)
             out.append(stmt)
         return out
 
@@ -345,6 +414,38 @@ def _region_def(name, loop, params, outputs):
     return gast.copy_location(function_def(name, params, [copy_tree(loop), ret]), loop)
 
 
+def _plain_region_def(name, loop, args, outputs, owned, stored):
+    """The region's loop as written, as a function like its region's (``args``, returning
+    ``outputs``) whose island-owned names are read from the region call's frame first and
+    ``stored`` ones written back to it last (transpiler.island_frames)."""
+    frame = _name("__graphjit_frame__")
+
+    def guarded(stmt, errors):
+        return gast.Try(body=[stmt], handlers=[gast.ExceptHandler(
+            type=gast.Tuple(elts=[_name(e) for e in errors], ctx=gast.Load()), name=None,
+            body=[gast.Pass()])], orelse=[], finalbody=[])
+    body = [gast.Assign(targets=[_name("__graphjit_frame__", True)], value=gast.Call(
+        func=_name("__graphjit_current_frame__"), args=[], keywords=[]), type_comment=None)]
+    for v in owned:
+        body.append(guarded(gast.Assign(targets=[_name(v, True)], value=gast.Subscript(
+            value=frame, slice=gast.Constant(value=v, kind=None), ctx=gast.Load()),
+            type_comment=None), ["UnboundLocalError"]))
+    back = [guarded(gast.Assign(targets=[gast.Subscript(
+        value=frame, slice=gast.Constant(value=v, kind=None), ctx=gast.Store())],
+        value=_name(v), type_comment=None), ["UnboundLocalError", "NameError"])
+        for v in stored]
+    body.append(gast.Try(body=[copy_tree(loop)], handlers=[], orelse=[],
+                         finalbody=back or [gast.Pass()]))
+    value = (_name(outputs[0]) if len(outputs) == 1 else gast.Tuple(
+        elts=[_name(o) for o in outputs], ctx=gast.Load()) if outputs else None)
+    body.append(gast.Return(value=value))
+    definition = function_def(name, [], body)
+    definition.args = copy_tree(args)
+    for node in walk(definition):
+        located(node, loop)
+    return gast.copy_location(definition, loop)
+
+
 def _region_call(index, region, loop, params):
     """``outputs = __graphjit_regions__[index](self_or_None, inputs)`` in place of the loop
     (the island-owned names after the compiled ones: Region.__call__)."""
@@ -357,12 +458,30 @@ def _region_call(index, region, loop, params):
         args=[first] + [_name(v) for v in region.inputs + region.frame_in], keywords=[])
     outputs = region.outputs + region.frame_out
     if not outputs:
-        stmt = gast.Expr(value=call)
-    else:
-        target = _name(outputs[0], True) if len(outputs) == 1 else gast.Tuple(
-            elts=[_name(o, True) for o in outputs], ctx=gast.Store())
-        stmt = gast.Assign(targets=[target], value=call, type_comment=None)
-    return located(stmt, loop)
+        return located(gast.Expr(value=call), loop)
+    target = _name(outputs[0], True) if len(outputs) == 1 else gast.Tuple(
+        elts=[_name(o, True) for o in outputs], ctx=gast.Store())
+    stmt = gast.Assign(targets=[target], value=call, type_comment=None)
+    # If the loop raises, its outputs keep what they held when it raised, as in Python (a
+    # handler or a `finally` may read them): Region.recovered
+    got = "__graphjit_got__"
+    recover = [gast.Assign(targets=[_name(got, True)], value=gast.Call(
+        func=gast.Attribute(value=call.func, attr="recovered", ctx=gast.Load()),
+        args=[_name("__graphjit_exc__")], keywords=[]), type_comment=None)]
+    for name in outputs:
+        recover.append(gast.If(
+            test=gast.Compare(left=gast.Constant(value=name, kind=None), ops=[gast.In()],
+                              comparators=[_name(got)]),
+            body=[gast.Assign(targets=[_name(name, True)], value=gast.Subscript(
+                value=_name(got), slice=gast.Constant(value=name, kind=None),
+                ctx=gast.Load()), type_comment=None)], orelse=[]))
+    recover.append(gast.Raise(exc=None, cause=None))
+    handler = gast.ExceptHandler(type=_name("BaseException"),
+                                 name=_name("__graphjit_exc__", True), body=recover)
+    guarded = gast.Try(body=[stmt], handlers=[handler], orelse=[], finalbody=[])
+    for node in walk(guarded):
+        located(node, loop)
+    return guarded
 
 
 def _factory_def(fdef, freevars):

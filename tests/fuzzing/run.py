@@ -194,7 +194,8 @@ def run_round(n, seed=1, jobs=None, progress=250, log=print, pool=None,
                 # said when found: a long round stopped early still tells what it saw
                 m = tally.mismatches[-1]
                 log(f"mismatch at program {index}: {m['kind']} | plain {m['plain']} | "
-                    f"compiled {m['compiled']} | args {m['args']!r:.300}")
+                    f"compiled {m['compiled']} | args {m['args']!r:.300}"
+                    + (f" | {m['detail']:.300}" if "mutation" in m["kind"] else ""))
             if progress and done % progress == 0 and log:
                 log(f"[{done:>6}/{n}] {time.monotonic() - start:7.1f} s  compiled {tally.compiled}, "
                     f"fell back {tally.fell_back}, skipped {tally.skipped}, mismatches "
@@ -363,6 +364,7 @@ def shrink_and_save(tally, pool, seed, per_kind=1, max_saved=30, shrink_seconds=
             entry = {"kind": kind, "signature": sig, "source": small, "args": args,
                      "before": before,
                      "plain": (result or {}).get("plain", item["plain"]),
+                     "detail": (result or {}).get("detail", item["detail"]),
                      "compiled": (result or {}).get("compiled", item["compiled"]),
                      "count": len(by_kind[kind]), "path": None}
             if log:
@@ -386,6 +388,8 @@ def report(found, log=print):
         log(f"args:     {literal(tuple(entry['args']))}")
         log(f"plain:    {entry['plain']}")
         log(f"compiled: {entry['compiled']}")
+        if entry["kind"].split(": ")[-1].startswith("mutation") and entry.get("detail"):
+            log(f"detail:   {entry['detail']}")     # what differs in the argument (a log...)
         if entry["path"]:
             log(f"saved:    {os.path.relpath(entry['path'])}")
 

@@ -50,9 +50,11 @@ _PURE_METHODS = {"sum": 2, "mean": 2, "min": 1, "max": 1, "copy": 1, "reshape": 
                  "clip": 2, "squeeze": 1}
 
 
-def effect_free(source):
+def effect_free(source, islands=False):
     """Whether the jitted functions of generated module text ``source`` (str) are free of
-    effects (module docstring). Anything not recognised counts as an effect."""
+    effects (module docstring). Anything not recognised counts as an effect; so does a call
+    of a Python island (``python_island``: any Python runs there), unless ``islands``: the
+    caller knows that none ran (transpiler.island_frames.Frame.ran)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -65,7 +67,8 @@ def effect_free(source):
                 modules[alias.asname or alias.name] = alias.name
         elif isinstance(node, ast.ImportFrom):
             for alias in node.names:
-                defined.add(alias.asname or alias.name)
+                if alias.name != "python_island" or islands:
+                    defined.add(alias.asname or alias.name)
         elif isinstance(node, ast.FunctionDef):
             defined.add(node.name)
     jitted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and any(

@@ -41,7 +41,9 @@ class UserCalls:
             found = self.scalar_types.of(arg) if self.scalar_types is not None else set()
             if UNTYPED_CHECK.get():
                 found = {UNKNOWN_TYPE}      # (checked before any call: typed at the call)
-            elif len(found) != 1 or next(iter(found)) == UNKNOWN_TYPE:
+            elif len(found) != 1 or not (next(iter(found)) in ("int", "float", "bool",
+                                                                 "complex") or
+                                         next(iter(found)).startswith(("np:", "arr:"))):
                 self.fail(arg, f"the statement at line {island.origin.lineno} runs as Python "
                                f"inside the compiled loop, but {arg.id!r} is not of one "
                                "known type there (types: "

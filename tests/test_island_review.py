@@ -1,0 +1,209 @@
+"""A review tried to break Python islands (transpiler/islands.py): each case here gave a
+wrong answer, another exception or a statement run twice before its fix. Every case runs
+plainly and through tp.jit, comparing results, types and what the arguments became."""
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+
+
+def both(fn, make):
+    """(plain result, plain args, jitted result, jitted args) of ``fn(*make())``."""
+    plain_args, jit_args = make(), make()
+    expected = fn(*plain_args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        got = tp.jit(fn)(*jit_args)
+    return expected, plain_args, got, jit_args
+
+
+def assert_same(a, b):
+    assert type(a) is type(b), (a, b)
+    if isinstance(a, (list, tuple)):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            assert_same(x, y)
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for k in a:
+            assert_same(a[k], b[k])
+    elif isinstance(a, np.ndarray):
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    else:
+        assert a == b or (a != a and b != b)
+
+
+def growing(log, n):
+    x = 1
+    for i in range(n):
+        log.append(str(i))      # an island, then a Python int past int64
+        x = x * 1000
+    return x
+
+
+def test_no_island_runs_twice_when_an_int_outgrows_int64():
+    expected, (plain_log, _), got, (log, _) = both(growing, lambda: (["start"], 10))
+    assert got == expected and log == plain_log
+
+
+def inner_g(d, a):
+    for i in range(len(a)):
+        msg = d["k"]            # island-owned, assigned by the island only
+        a[i] += 1.0
+    return 1
+
+
+JITTED_G = tp.jit(inner_g)
+
+
+def outer_f(d, a):
+    msg = "outer"
+    for i in range(len(a)):
+        a[i] += 1.0
+        msg = str(JITTED_G(d, a)) + msg      # an island calling another jitted function
+    return msg
+
+
+def test_island_names_of_two_functions_stay_apart():
+    expected, plain_args, got, jit_args = both(outer_f, lambda: ({"k": "IN"}, np.zeros(2)))
+    assert got == expected == "11outer"
+    assert_same(plain_args[1], jit_args[1])
+
+
+def closure_reads(log, a):
+    tot = 0.0
+
+    def get():
+        return tot
+    for i in range(len(a)):
+        tot += a[i]
+        log.append(f"{get()}")      # a closure over what the loop stores
+    return log
+
+
+def test_a_closure_read_from_an_island_sees_the_loop_values():
+    expected, _, got, _ = both(closure_reads, lambda: ([], np.arange(1.0, 4.0)))
+    assert got == expected == ["1.0", "3.0", "6.0"]
+
+
+SCALE = 1.0
+
+
+def set_scale(v):
+    global SCALE
+    SCALE = v
+
+
+def global_rebound(d, a):
+    for i in range(len(a)):
+        a[i] = SCALE
+        set_scale(d[i])             # an island rebinding a global the loop reads
+    return a
+
+
+def test_a_global_rebound_by_an_island_is_seen():
+    global SCALE
+    SCALE = 1.0
+    expected = global_rebound({0: 5.0, 1: 6.0, 2: 7.0}, np.zeros(3))
+    SCALE = 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        got = tp.jit(global_rebound)({0: 5.0, 1: 6.0, 2: 7.0}, np.zeros(3))
+    assert_same(expected, got)
+
+
+def maybe_defined(d, a, flag):
+    if flag:
+        s = "x"
+    for i in range(len(a)):
+        a[i] += 1
+        if flag:
+            d[i] = s                # 's' may be unassigned where the loop starts
+    return d
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_a_maybe_unassigned_name_read_by_an_island(flag):
+    expected, _, got, _ = both(maybe_defined, lambda: ({}, np.zeros(2), flag))
+    assert_same(expected, got)
+
+
+def tuple_of_numpy(log, a):
+    for i in range(len(a)):
+        t = divmod(a[i], 2.0)
+        log.append(t[0] / 0.0 if False else t)      # a tuple of np.float64
+    return log
+
+
+def test_a_tuple_of_numpy_scalars_reaches_an_island_as_python_holds_it():
+    expected, _, got, _ = both(tuple_of_numpy, lambda: ([], np.arange(3.0)))
+    assert_same(expected, got)
+
+
+def partial_sum(a, d):
+    s = 0.0
+    try:
+        for i in range(len(a)):
+            s += a[i]
+            a[i] = d[i]             # KeyError at i == 2, caught below
+    except KeyError:
+        pass
+    return s
+
+
+def test_a_loop_that_raises_inside_try_keeps_its_partial_outputs():
+    expected, plain_args, got, jit_args = both(partial_sum,
+                                              lambda: (np.arange(5.0), {0: 1.0, 1: 2.0}))
+    assert got == expected == 3.0
+    assert_same(plain_args[0], jit_args[0])
+
+
+def two_reads(d, a):
+    s = ""
+    t = 0.0
+    for i in range(len(a)):
+        t += a[i] * 2.0
+        if i == 0:
+            s = s + d["m"]
+            a[i] += d["k"]
+    return s, t
+
+
+def test_two_islands_reading_one_dict_keep_the_loop_compiled():
+    expected, plain_args, got, jit_args = both(two_reads,
+                                              lambda: ({"m": "x", "k": 1.0}, np.ones(50)))
+    assert_same(expected, got)
+    assert_same(plain_args[1], jit_args[1])
+    jitted = tp.jit(two_reads)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        jitted({"m": "x", "k": 1.0}, np.ones(50))
+    rows = jitted.explain().rows
+    assert any(r.status == "compiled" and r.region.startswith("loop") for r in rows)
+    assert not any(r.region.startswith("  loop") for r in rows)      # not split again
+
+
+def accumulate_then_store(d, a):
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i]               # a Python float or an np.float64 by path
+        d[i] = s
+    return s
+
+
+def test_a_region_that_runs_as_python_runs_its_loop_as_written():
+    """The island cannot take 's' (two types by path): the region runs as Python, the loop as
+    written (no island calls, plain speed), with the same answer."""
+    expected, (plain_d, _), got, (d, _) = both(accumulate_then_store,
+                                               lambda: ({}, np.arange(4.0)))
+    assert_same(expected, got)
+    assert_same(plain_d, d)
+    jitted = tp.jit(accumulate_then_store)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        jitted({}, np.arange(4.0))
+    spec = next(s for s in jitted._specs_for(None) if s.split is not None)
+    islands = [i for r in spec.split.regions for i in r.islands.values()]
+    assert islands and all(i.calls == 0 for i in islands)
