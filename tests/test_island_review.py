@@ -207,3 +207,28 @@ def test_a_region_that_runs_as_python_runs_its_loop_as_written():
     spec = next(s for s in jitted._specs_for(None) if s.split is not None)
     islands = [i for r in spec.split.regions for i in r.islands.values()]
     assert islands and all(i.calls == 0 for i in islands)
+
+
+def dict_bound(a, n):
+    names = {"n": n}                # a local dict: the region takes what the loop reads
+    acc = 0.0
+    for i in range(names["n"]):
+        acc += a[i % a.shape[0]] * 0.5
+    return acc, names
+
+
+def test_range_arguments_reading_a_dict_are_evaluated_before_the_loop():
+    """range(names["n"]): Python evaluates the argument once, before the loop; the driver
+    does, and the loop compiles (it ran as Python, while explain() said 'compiled')."""
+    expected, _, got, _ = both(dict_bound, lambda: (np.arange(3.0), 7))
+    assert_same(expected, got)
+    jitted = tp.jit(dict_bound)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        jitted(np.arange(3.0), 7)
+    spec = next(s for s in jitted._specs_for(None) if s.split is not None)
+    ran = [r for r in spec.split.regions]
+    assert ran and all(any(s.fallback_reason is None for s in r.jit._specs_for(None)) or any(
+        inner.regions and all(any(x.fallback_reason is None for x in rr.jit._specs_for(None))
+                              for rr in inner.regions)
+        for x in r.jit._specs_for(None) for inner in [x.split] if inner) for r in ran)

@@ -294,7 +294,7 @@ def test_a_split_driver_calls_compiled_functions():
                      (np.arange(2, dtype=np.float32), 5), ((1, 2), 1)]:
             assert_same_outcome(*outcome(split_driver, args), *outcome(jitted, args))
     rows = jitted.explain().rows
-    assert any(r[0].startswith("loop") and r[2] == "compiled" for r in rows), rows
+    assert any(r[0].strip().startswith("loop") and r[2] == "compiled" for r in rows), rows
     assert any(r[0] == "call" and r[2] == "compiled" and "total()" in r[3] for r in rows), rows
 
 

@@ -309,7 +309,15 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
             # (inside a `try`, an exception out of a compiled loop would lose its outputs
             # where the handler reads them: no islands, which raise Python's exceptions)
             seeds = [] if in_try else _seeds(stmt, failed, python_values, source.filename)
-            if isinstance(stmt, _LOOPS) and (seeds or not (inner and top)):
+            hoisted = _hoist_range_arguments(stmt, python_values, all_locals, function)
+            if hoisted:     # (Python evaluates them once, before the loop: the driver does)
+                out.extend(hoisted)
+                names = {h.targets[0].id for h in hoisted}
+                all_locals.update(names)
+                defined = anno.get(stmt, anno.DEFINED_IN, None)
+                if defined is not None:
+                    anno.set_anno(stmt, anno.DEFINED_IN, frozenset(defined | names))
+            if isinstance(stmt, _LOOPS) and (seeds or hoisted or not (inner and top)):
                 region, why = region_for(stmt, seeds, as_it_is=not (inner and top),
                                          islands_allowed=not in_try)
                 if region is not None:
@@ -350,6 +358,30 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
     exec(compile(tree, source.filename, "exec"), function.__globals__, namespace)
     return SplitFunction(function, regions, python_parts, namespace["__graphjit_factory__"],
                          callees)
+
+
+def _hoist_range_arguments(stmt, python_values, all_locals, function):
+    """``for v in range(e...)`` where an ``e`` reads a value compiled code cannot take (a
+    dict: ``range(names["n"])``): each such ``e`` assigned to a name of its own before the
+    loop, where Python evaluates it too (once, in order), and the loop reading that name.
+    Returns the assignments (``stmt`` changed in place), or []."""
+    import builtins
+    if not python_values or not isinstance(stmt, gast.For) or not isinstance(
+            stmt.iter, gast.Call) or not isinstance(stmt.iter.func, gast.Name) or \
+            stmt.iter.func.id != "range" or "range" in all_locals or \
+            function.__globals__.get("range", builtins.range) is not builtins.range or \
+            stmt.iter.keywords or not any(reads(a) & set(python_values)
+                                          for a in stmt.iter.args):
+        return []
+    if any(isinstance(a, gast.Starred) for a in stmt.iter.args):
+        return []
+    assigns = []
+    for k, arg in enumerate(stmt.iter.args):
+        name = f"__graphjit_range_{stmt.lineno}_{k}"
+        assigns.append(located(gast.Assign(targets=[_name(name, True)], value=arg,
+                                           type_comment=None), arg))
+        stmt.iter.args[k] = located(_name(name), arg)
+    return assigns
 
 
 def _seeds(stmt, failed, python_values, filename):
