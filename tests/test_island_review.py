@@ -230,3 +230,70 @@ def test_range_arguments_reading_a_dict_are_evaluated_before_the_loop(capsys):
     assert capsys.readouterr().out == "{'n': 7}\n" * 3
     rows = jitted.explain().rows
     assert [r.status for r in rows if r.region.strip().startswith("loop")][-1] == "compiled"
+
+
+# -- found by a new user's trial ------------------------------------------------------------------
+
+class Printer:
+    def run(self, x):
+        out = np.empty_like(x)
+        for i in range(x.shape[0]):
+            out[i] = 2.0 * x[i]
+            if i % 500 == 0:
+                print("at", i)
+        return out
+
+
+def test_a_method_splits_into_a_compiled_loop_and_an_island(capsys):
+    """Methods never split: the source's end columns were not shifted with the start ones
+    (a class body is indented), so a region's code did not compile (transpiler/source.py)."""
+    x = np.arange(1000.0)
+    expected = Printer().run(x)
+    plain_out = capsys.readouterr().out
+    jitted = tp.jit(Printer().run)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        got = jitted(x)
+    assert capsys.readouterr().out == plain_out == "at 0\nat 500\n"
+    assert_same(expected, got)
+    assert [r.status for r in jitted.explain().rows if r.region.strip().startswith("loop")] \
+        == ["compiled"]
+
+
+def local_log(x):
+    log = []                        # a list made here, of str
+    for i in range(x.shape[0]):
+        x[i] += 1.0
+        if i % 500 == 0:
+            log.append(f"at {i}")
+    return log
+
+
+def diffuse(x, n_steps, dt, every, log):
+    for step in range(n_steps):
+        for i in range(x.shape[0]):
+            x[i] += (-4.0 * x[i]) * dt      # float arithmetic (NEP 50 helpers inside)
+        if step % every == 0:
+            log.append(f"step {step}")
+    return x
+
+
+def test_local_lists_and_float_steps_keep_their_islands():
+    expected, (plain_x,), got, (x,) = both(local_log, lambda: (np.zeros(1000),))
+    assert_same(expected, got)
+    assert_same(plain_x, x)
+    jitted = tp.jit(local_log)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        jitted(np.zeros(1000))
+    assert any(r.region.strip().startswith("island") for r in jitted.explain().rows)
+    expected, plain_args, got, args = both(diffuse, lambda: (np.ones(8), 6, 2, 0.1, []))
+    assert_same(expected, got)
+    assert_same(plain_args[4], args[4])
+    jitted = tp.jit(diffuse)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        jitted(np.ones(8), 6, 0.1, 2, [])
+    rows = jitted.explain().rows
+    assert not any("outgrow int64" in r.reason for r in rows), rows
+    assert any(r.region.strip().startswith("island") for r in rows)

@@ -338,7 +338,7 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
         finally:
             UNTYPED_CHECK.reset(token)
         if spec.fallback_reason is not None:
-            raise TranspileError(spec.fallback_reason)
+            raise spec.fallback_error or TranspileError(spec.fallback_reason)
         # Not kept for calls: made without the argument types, it would apply Python's rules
         # where NEP 50 and the scalar-type checks need them (a call specializes again).
 
@@ -377,7 +377,8 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
             if self._fullgraph():
                 raise exc.with_traceback(None) from None
             spec = Specialization(fallback_reason=str(exc))
-            if not isinstance(exc, SourceUnavailable):
+            spec.fallback_error = exc
+            if not isinstance(exc, SourceUnavailable) and not UNTYPED_CHECK.get():
                 spec.split = self._split(obj, exc)
             return spec
         except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code

@@ -193,7 +193,7 @@ def _statement_island(loop, stmts, index, stmt, why, all_locals, method, islands
                 "which the compiled loop reads")
     used = reads(stmt) | stored
     arguments = sorted(used & compiled & all_locals - ({"self"} if method else set()))
-    call.value.args = [_load(a) for a in arguments]
+    call.value.args = [located(_load(a), stmt) for a in arguments]
     owned = (used & all_locals) - set(arguments)
     body = _owned_through_frame(copy_tree(stmt), owned)
     island_fn = _compile(name, [FRAME] + arguments, body, stmt, filename, function)
@@ -257,7 +257,7 @@ def _expression_island(loop, stmt, origin, why, all_locals, method, islands, fil
                     result_kind=kind)
     island.reads_owned = frozenset(owned)
     call = gast.Call(func=_load(name), args=[_load(a) for a in arguments], keywords=[])
-    setattr(stmt, field, located(call, expression))
+    setattr(stmt, field, gast.copy_location(located(call, expression), expression))
     return name, island
 
 

@@ -167,18 +167,36 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
     generated = lower(program, backend, module_header(function, backend))
     if program.user_raises:
         _check_user_raises(program, generated, rerun)
-    if program.growing_int_sites and program.ir_name("python_island") and \
-            backend_name != "eager" and not UNTYPED_CHECK.get():
-        # A Python int the compiled loop holds may outgrow int64 after an island ran: the call
-        # could then neither go on nor run again as Python. That statement is made Python
-        # too (transpiler.split), or the loop stays Python.
-        raise UnsupportedConstruct("a Python int here may outgrow int64 in a compiled loop "
-                                   "that runs Python statements (islands)",
-                                   program.growing_int_sites[0])
+    if program.ir_name("python_island") and backend_name != "eager" and \
+            not UNTYPED_CHECK.get():
+        _check_islands(program, generated, function)
     module, path = load(backend, generated, function)
     made = Compiled(program, entry, backend, generated, module, path)
     made.graph_refusal = why_not
     return made
+
+
+def _check_islands(program, generated, function):
+    """Compiled code that says "Python's result does not fit here" (helpers.messages
+    NOT_REPRESENTABLE: an int beyond int64, a complex power...) expects the call to run again
+    as Python, which it may not once a Python island ran (transpiler.island_frames): the
+    call could then neither go on nor start again. Such code keeps no islands.
+
+    Raises:
+        UnsupportedConstruct: at the Python int operation that may outgrow int64 (made an
+            island too by transpiler.split, where it can), or at the function.
+    """
+    from .helpers.messages import NOT_REPRESENTABLE, USER_EXCEPTION
+    if program.growing_int_sites:
+        raise UnsupportedConstruct("a Python int here may outgrow int64 in a compiled loop "
+                                   "that runs Python statements (islands)",
+                                   program.growing_int_sites[0])
+    said = next((m for m in NOT_REPRESENTABLE if m != USER_EXCEPTION and
+                 repr(m)[1:-1] in generated.source), None)
+    if said is not None:
+        raise UnsupportedConstruct(
+            f"this loop's compiled code may find a result it cannot hold ({said}) after a "
+            "Python statement inside it ran (islands)", origin_of(function))
 
 
 def _check_user_raises(program, generated, rerun):

@@ -80,6 +80,10 @@ def capture(function):
             if getattr(child, "end_lineno", None) is not None:
                 child.end_lineno += firstlineno - 1
             child.col_offset = (child.col_offset or 0) + indent
+            if getattr(child, "end_col_offset", None) is not None:
+                # (columns of the user's file, both ends: code compiled from these nodes, a
+                # loop region or an island of a method, needs a valid range)
+                child.end_col_offset += indent
     node.decorator_list = []
     _parsed[code] = (filename, node)
     return FunctionSource(function, filename, node)

@@ -58,6 +58,7 @@ class Specialization:
         self.boxer = None           # backend.result_boxer(function), made at the first call
         self.arg_key = None         # the argument types a fallback was decided for
         self.argument_problem = False   # a fallback for arguments compiled code cannot take
+        self.fallback_error = None  # the TranspileError of fallback_reason, where one was raised
         self.shared = False         # serves every instance of its class (program.structural)
         self.for_calls = True       # False: made for source()/ir() before any call
         self.graph_refusal = None   # why the NumPy graph path was not taken (explain())

@@ -144,10 +144,11 @@ class PythonNumberRules:
         where int64 cannot hold Python's result; the site is recorded so that the error can
         name the user's line (Program.int_sites)."""
         self.program.int_sites.append(self.src.origin(node))
-        if not (form in ("int_add", "int_sub") and any(
+        if self.fidelity and not (form in ("int_add", "int_sub") and any(
                 isinstance(o, gast.Constant) and type(o.value) is int and
                 abs(o.value) <= 2 ** 16 for o in operands)):
-            # (a step by a small constant needs more than 2**47 steps to outgrow int64)
+            # (a step by a small constant needs more than 2**47 steps to outgrow int64; the
+            # user's own code only: a helper's int operation is its caller's, checked there)
             self.program.growing_int_sites.append(self.src.origin(node))
         call = gast.Call(func=self.program.ir_symbol(form).ref(), args=list(operands),
                          keywords=[])
