@@ -297,3 +297,35 @@ def test_local_lists_and_float_steps_keep_their_islands():
     rows = jitted.explain().rows
     assert not any("outgrow int64" in r.reason for r in rows), rows
     assert any(r.region.strip().startswith("island") for r in rows)
+
+
+def stop_words(vocab, stop, idx):
+    n = 0
+    for k in range(idx.shape[0]):
+        if vocab[idx[k]] in stop:       # the loop's whole work is the island
+            n += 1
+    return n
+
+
+def test_a_loop_slower_with_its_islands_runs_as_written_from_its_3rd_call():
+    """An island costs ~2 us: a loop that does little else runs slower compiled than as
+    Python. Its 2nd call is timed compiled, its 3rd as written; later calls take the faster
+    and explain() says so (never a silent slowdown)."""
+    vocab = [f"w{i}" for i in range(50)]
+    stop = {f"w{i}" for i in range(0, 50, 3)}
+    idx = np.arange(20000) % 50
+    jitted = tp.jit(stop_words)
+    expected = stop_words(vocab, stop, idx)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        for _ in range(5):
+            assert jitted(vocab, stop, idx) == expected
+    spec = next(s for s in jitted._specs_for(None) if s.split is not None)
+    region = spec.split.regions[0]
+    assert region.islands and region.compiled_seconds is not None
+    assert region.python_seconds is not None
+    loop = next(r for r in jitted.explain().rows if r.region.strip().startswith("loop"))
+    if region.python_seconds < region.compiled_seconds:
+        assert loop.status == "python" and "runs as written in Python" in loop.reason
+    else:
+        assert loop.status == "compiled"

@@ -25,44 +25,32 @@ _local = threading.local()
 UNTYPED_CHECK = contextvars.ContextVar("graphjit_untyped_check", default=False)
 
 
-class Frame:
-    """The island-owned names of one region call: ``values`` (name -> value), looked up in
-    the enclosing region call's frame (``parent``) when not its own, where that is a call of
-    the same function split again (``family``: a region of a region); a store goes to the
-    frame that holds the name, else to this one. ``ran``: whether an island ran in this call
-    (compiled code may then not run again as Python)."""
+class Frame(dict):
+    """The island-owned names of one region call (name -> value), looked up in the enclosing
+    region call's frame (``parent``) when not its own, where that is a call of the same
+    function split again (``family``: a region of a region). A name read from the parent is
+    copied here; this call's values of the parent's names are written back to it when it
+    ends (:func:`pop`). ``ran``: whether an
+    island ran in this call (compiled code may then not run again as Python). A dict: an
+    island reads and stores its names at C speed."""
 
     def __init__(self, islands, values, parent, family):
+        super().__init__(values)
         self.islands = islands
-        self.values = values
+        self.values = self      # (the names, as Region reads them back)
         self.family = family
         self.parent = parent if parent is not None and parent.family is family else None
+        self.borrowed = []
         self.ran = False
 
-    def __getitem__(self, name):
-        frame = self
+    def __missing__(self, name):
+        frame = self.parent
         while frame is not None:
-            if name in frame.values:
-                return frame.values[name]
-            frame = frame.parent
-        raise UnboundLocalError(
-            f"cannot access local variable '{name}' where it is not associated with a value")
-
-    def __setitem__(self, name, value):
-        frame = self
-        while frame is not None:
-            if name in frame.values:
-                frame.values[name] = value
-                return
-            frame = frame.parent
-        self.values[name] = value
-
-    def __delitem__(self, name):
-        frame = self
-        while frame is not None:
-            if name in frame.values:
-                del frame.values[name]
-                return
+            if dict.__contains__(frame, name):
+                value = dict.__getitem__(frame, name)
+                dict.__setitem__(self, name, value)
+                self.borrowed.append(name)
+                return value
             frame = frame.parent
         raise UnboundLocalError(
             f"cannot access local variable '{name}' where it is not associated with a value")
@@ -72,6 +60,22 @@ class Frame:
             return self[name]
         except UnboundLocalError:
             return default
+
+    def __delitem__(self, name):
+        if not dict.__contains__(self, name):
+            raise UnboundLocalError(
+                f"cannot access local variable '{name}' where it is not associated with a "
+                "value")
+        dict.__delitem__(self, name)
+
+    def give_back(self):
+        """Write this call's values of the parent frames' names back to them."""
+        for name, value in self.items():
+            frame = self.parent
+            while frame is not None and not dict.__contains__(frame, name):
+                frame = frame.parent
+            if frame is not None:
+                dict.__setitem__(frame, name, value)
 
 
 def _stack():
@@ -107,6 +111,8 @@ def pop(frame):
     stack = _stack()
     if stack and stack[-1] is frame:
         stack.pop()
+    if frame.parent is not None:
+        frame.give_back()
 
 
 class Island:
@@ -141,22 +147,43 @@ class Island:
         self.reads_owned = frozenset()      # the island-owned names it reads (islands.py)
         self.calls = 0
         self.seconds = 0.0
-        self._lock = threading.Lock()
 
     def run(self, *values):
         """Run the statement with ``values`` (the reads, as Python holds them)."""
-        frame = _stack()[-1]
+        return self.run_in(_local.stack[-1], values)
+
+    __call__ = run
+
+    def run_in(self, frame, values):
+        """Run it in region call ``frame``. (Its counts are statistics: two threads may
+        lose one, never a run.)"""
         frame.ran = True
-        start = time.perf_counter()
+        start = _clock()
         try:
             return self.function(frame, *values)
         finally:
-            spent = time.perf_counter() - start
-            with self._lock:
-                self.calls += 1
-                self.seconds += spent
+            self.seconds += _clock() - start
+            self.calls += 1
 
-    __call__ = run
+
+_clock = time.perf_counter
+_BOXERS = {}     # kinds string -> a converter per value (None: as compiled code boxed it)
+
+
+def _boxers(kinds):
+    """The converters of a ``kinds`` string (call_island), or () where none converts."""
+    found = []
+    for kind in kinds.split(";") if kinds else ():
+        if kind.startswith("np:"):
+            import numpy as np
+            found.append(np.dtype(kind[3:]).type)
+        elif kind == "bool":
+            found.append(bool)
+        elif kind == "int":
+            found.append(int)       # (a bool where Numba unified it: Python's int)
+        else:
+            found.append(None)
+    return tuple(found) if any(f is not None for f in found) else ()
 
 
 def box(kind, value):
@@ -184,11 +211,15 @@ def call_island(slot, kinds, values):
     Raises:
         OverflowError: an int result beyond int64 (compiled code cannot hold it).
     """
-    frame = _stack()[-1]
-    if kinds:
-        values = tuple(box(kind, value) for kind, value in zip(kinds.split(";"), values))
+    frame = _local.stack[-1]
     island = frame.islands[slot]
-    result = island.run(*values)
+    boxers = _BOXERS.get(kinds)
+    if boxers is None:
+        boxers = _BOXERS[kinds] = _boxers(kinds)
+    if boxers:
+        values = tuple(value if convert is None else convert(value)
+                       for convert, value in zip(boxers, values))
+    result = island.run_in(frame, values)
     if island.result_kind == "int" and not -2 ** 63 <= result < 2 ** 63:
         raise OverflowError(INT_BEYOND)
     return result

@@ -32,6 +32,7 @@ from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
 from . import anno
 from .island_frames import current_frame, pop, push
+from time import perf_counter as _clock
 from .islands import (PREFIX, SIMPLE as _SIMPLE, is_island_call, island_names, make_island,
                       refusal as island_refusal)
 from .nodes import copy_tree, function_def, located, name as _name, walk
@@ -74,10 +75,17 @@ class Region:
         if obj is not None:
             owned["self"] = obj
         frame = push(self.islands, owned, self.family)
+        way = self._way()
+        start = _clock()
         try:
-            result = self.jit._call(obj if self.uses_self else None, values[:count], {})
+            if way == "compiled":
+                result = self.jit._call(obj if self.uses_self else None, values[:count], {})
+            else:   # the loop as written (the region's Python function)
+                result = self.jit.python_function(
+                    *((obj,) if self.uses_self else ()), *values[:count])
+            self._timed(way, _clock() - start)
         except BaseException as exc:
-            exc.__graphjit_frame_values__ = owned      # (recovered)
+            exc.__graphjit_frame_values__ = dict(frame)      # (recovered)
             raise
         finally:
             pop(frame)
@@ -85,8 +93,30 @@ class Region:
             return result
         compiled = () if not self.outputs else (
             (result,) if len(self.outputs) == 1 else tuple(result))
-        everything = compiled + tuple(owned[name] for name in self.frame_out)
+        everything = compiled + tuple(frame[name] for name in self.frame_out)
         return everything[0] if len(everything) == 1 else everything
+
+    # Calls of a region with islands: the 1st compiles, the 2nd is timed compiled, the 3rd
+    # timed as written in Python; later ones take the faster (an island costs ~2 us: where
+    # the loop does little else, Python's own loop is faster: never a silent slowdown).
+    _calls = 0
+
+    def _way(self):
+        calls = self._calls
+        self._calls = calls + 1
+        if calls == 2:
+            return "python"
+        if calls < 2 or self.python_seconds is None or self.compiled_seconds is None:
+            return "compiled"
+        return "python" if self.python_seconds < self.compiled_seconds else "compiled"
+
+    def _timed(self, way, seconds):
+        if self._calls == 2 and way == "compiled":
+            self.compiled_seconds = seconds
+        elif self._calls == 3 and way == "python":
+            self.python_seconds = seconds
+
+    compiled_seconds = python_seconds = None
 
     def recovered(self, exc):
         """The outputs' values when the loop raised ``exc`` (name -> value): those of its

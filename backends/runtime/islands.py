@@ -16,6 +16,22 @@ from numba.core.typing.templates import signature
 from transpiler.island_frames import call_island
 
 
+def _callee(builder, pyapi):
+    """``call_island`` as a Python object, unpickled at the first call and kept in a global
+    of the module (as Numba's objmode keeps its dispatcher: ObjModeUtils.load_dispatcher),
+    not at every call (~0.5 us)."""
+    module = builder.module
+    cache = module.globals.get("_graphjit_call_island")
+    if cache is None:
+        cache = cgutils.add_global_variable(module, pyapi.pyobj, "_graphjit_call_island")
+        cache.linkage = "internal"
+        cache.initializer = pyapi.pyobj(None)
+    with builder.if_then(cgutils.is_null(builder, builder.load(cache)), likely=False):
+        loaded = pyapi.unserialize(pyapi.serialize_object(call_island))
+        builder.store(loaded, cache)     # (its reference kept: the module's, for good)
+    return builder.load(cache)
+
+
 # the type string of an expression island's value -> the Numba type it is unboxed as
 RESULT_TYPES = {"int": types.int64, "float": types.float64, "bool": types.boolean,
                 "complex": types.complex128, "str": types.unicode_type}
@@ -38,7 +54,7 @@ def python_island(typingctx, slot, kinds, values, result):
         pyapi = context.get_python_api(builder)
         env_manager = context.get_env_manager(builder)
         gil = pyapi.gil_ensure()
-        function = pyapi.unserialize(pyapi.serialize_object(call_island))
+        function = _callee(builder, pyapi)
         boxed = []
         for kind, value in zip(sig.args[:3], args[:3]):
             context.nrt.incref(builder, kind, value)     # boxing steals a reference
