@@ -186,19 +186,6 @@ def _boxers(kinds):
     return tuple(found) if any(f is not None for f in found) else ()
 
 
-def box(kind, value):
-    """``value`` as Python holds a value of type string ``kind`` (analysis.scalar_types):
-    compiled code boxes an np.float64 as a float, an np.int64 as an int."""
-    if kind.startswith("np:"):
-        import numpy as np      # (imported by then: compiled code holds NumPy values)
-        return np.dtype(kind[3:]).type(value)
-    if kind == "int" and type(value) is bool:
-        return int(value)
-    if kind == "bool":
-        return bool(value)
-    return value
-
-
 # (transpiler.helpers.messages: the text compiled code raises for an int beyond int64)
 INT_BEYOND = "int beyond int64 in compiled code (graphjit)"
 

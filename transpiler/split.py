@@ -511,9 +511,7 @@ def _plain_region_def(name, loop, args, outputs, owned, stored):
 def _region_call(index, region, loop, params):
     """``outputs = __graphjit_regions__[index](self_or_None, inputs)`` in place of the loop
     (the island-owned names after the compiled ones: Region.__call__)."""
-    first = _name(params[0]) if region.uses_self or (region.islands and params and
-                                                     params[0] == "self") else \
-        gast.Constant(value=None, kind=None)
+    first = _name(params[0]) if region.uses_self else gast.Constant(value=None, kind=None)
     call = gast.Call(
         func=gast.Subscript(value=_name("__graphjit_regions__"),
                             slice=gast.Constant(value=index, kind=None), ctx=gast.Load()),
