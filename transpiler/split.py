@@ -338,7 +338,12 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
         for stmt in stmts:
             # (inside a `try`, an exception out of a compiled loop would lose its outputs
             # where the handler reads them: no islands, which raise Python's exceptions)
-            seeds = [] if in_try else _seeds(stmt, failed, python_values, source.filename)
+            # The error of the whole function may not be the loop's own (its types differ
+            # in context): a loop is tried as it is first, and made islands from its own
+            # error (its region's split); only a region's own loop, which failed so, is
+            # seeded with the error. Reads of values compiled code cannot take: always.
+            seeds = [] if in_try else _seeds(stmt, failed if inner and top else None,
+                                             python_values, source.filename)
             hoisted = _hoist_range_arguments(stmt, python_values, all_locals, function)
             if hoisted:     # (Python evaluates them once, before the loop: the driver does)
                 out.extend(hoisted)
