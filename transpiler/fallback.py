@@ -72,8 +72,9 @@ class Fallback:
         if spec.effect_free is None:
             from .analysis.effects import effect_free
             # (Python islands: free of effects only while none of them ran in this call)
-            spec.effect_free = effect_free(str(spec.source), islands=True) and (
-                "free" if effect_free(str(spec.source)) else "until an island runs")
+            source = str(spec.source)
+            spec.effect_free = effect_free(source, islands=True) and (
+                "until an island runs" if "python_island" in source else "free")
         free = bool(spec.effect_free) and (spec.effect_free == "free" or not islands_ran())
         if not free or str(exc) == USER_EXCEPTION or self._quiet:
             return free   # a user exception class: Python raises it, no warning

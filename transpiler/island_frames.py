@@ -37,7 +37,6 @@ class Frame(dict):
     def __init__(self, islands, values, parent, family):
         super().__init__(values)
         self.islands = islands
-        self.values = self      # (the names, as Region reads them back)
         self.family = family
         self.parent = parent if parent is not None and parent.family is family else None
         self.borrowed = []
@@ -54,12 +53,6 @@ class Frame(dict):
             frame = frame.parent
         raise UnboundLocalError(
             f"cannot access local variable '{name}' where it is not associated with a value")
-
-    def get(self, name, default=None):
-        try:
-            return self[name]
-        except UnboundLocalError:
-            return default
 
     def __delitem__(self, name):
         if not dict.__contains__(self, name):

@@ -20,6 +20,7 @@ Each statement runs once per time Python would run it, in Python's order; an exc
 raises leaves the compiled loop as the same exception.
 """
 import ast
+import types
 
 import gast
 
@@ -118,7 +119,8 @@ def is_island_call(stmt):
         stmt.value.func, gast.Name) and stmt.value.func.id.startswith(PREFIX)
 
 
-def _holds(node, origin):
+def holds_line(node, origin):
+    """Whether ``origin``'s line is one of ``node``'s."""
     end = getattr(node, "end_lineno", None) or node.lineno
     return node.lineno <= origin.lineno <= end
 
@@ -148,7 +150,7 @@ def make_island(loop, origin, why, all_locals, method, islands, filename, functi
         return f"more than {MAX_ISLANDS} statements of this loop would run as Python"
     if origin is None or origin.filename != filename:
         return "the converter's reason names no line of this loop"
-    if isinstance(loop, gast.While) and _holds(loop.test, origin):
+    if isinstance(loop, gast.While) and holds_line(loop.test, origin):
         return _expression_island(loop, loop, origin, why, all_locals, method, islands,
                                   filename, function, python_names)
     place = statement_at(loop, origin)
@@ -223,7 +225,7 @@ def _expression_island(loop, stmt, origin, why, all_locals, method, islands, fil
     call of a builtin of FORCED (``k = int(s[j])``); the statement itself stays compiled.
     ``(name, Island)``, or why not."""
     if isinstance(stmt, (gast.If, gast.While)):
-        if not _holds(stmt.test, origin):
+        if not holds_line(stmt.test, origin):
             return f"line {origin.lineno} is not the test of the statement at {stmt.lineno}"
         expression, kind, field = stmt.test, "bool", "test"
     elif isinstance(stmt, (gast.Assign, gast.AugAssign, gast.AnnAssign)) and isinstance(
@@ -240,10 +242,9 @@ def _expression_island(loop, stmt, origin, why, all_locals, method, islands, fil
             expression.func.id.startswith(PREFIX):
         return f"the expression at line {expression.lineno} runs as Python already"
     name = f"{PREFIX}{_next_slot(islands)}"
-    compiled = {n.id for n in walk(loop) if isinstance(n, gast.Name)} - set(islands) - {
-        name} - python_names
-    compiled -= {n.id for n in walk(expression) if isinstance(n, gast.Name)} - {
-        n.id for n in walk(loop) if isinstance(n, gast.Name) and not _inside(n, expression)}
+    inside = {id(n) for n in walk(expression)}
+    compiled = {n.id for n in walk(loop) if isinstance(n, gast.Name) and
+                id(n) not in inside} - set(islands) - {name} - python_names
     used = reads(expression)
     arguments = sorted(used & compiled & all_locals - ({"self"} if method else set()))
     owned = (used & all_locals) - set(arguments)
@@ -270,10 +271,6 @@ def _is_builtin(name, all_locals, function):
         and function.__globals__.get("__builtins__", builtins) in (builtins, vars(builtins))
 
 
-def _inside(node, tree):
-    return any(n is node for n in walk(tree))
-
-
 def _next_slot(islands):
     return max((island.slot for island in islands.values()), default=-1) + 1
 
@@ -298,16 +295,28 @@ def _owned_through_frame(stmt, owned):
 
 
 def _compile(name, params, stmt, where, filename, function):
-    """``def name(params): stmt`` compiled as Python in ``function``'s globals, closing over
-    its free variables, at the statement's own lines."""
-    freevars = list(function.__code__.co_freevars)
+    """``def name(params): stmt`` compiled as Python (compile_closed), at the statement's
+    own lines."""
     island_def = gast.copy_location(function_def(name, params, [stmt]), where)
-    ret = gast.Return(value=_load(name))
+    return compile_closed(island_def, filename, function)
+
+
+def compile_closed(definition, filename, function, extra=None):
+    """The function of ``definition`` (a gast.FunctionDef, its lines the user's) compiled
+    as Python in ``function``'s globals, closing over ``function``'s own cells (a closure
+    variable rebound later is seen) and new ones holding ``extra`` (name -> value)."""
+    extra = extra or {}
+    freevars = list(function.__code__.co_freevars) + list(extra)
+    ret = located(gast.Return(value=_load(definition.name)), definition)
     factory = gast.copy_location(function_def("__graphjit_factory__", freevars,
-                                              [island_def, located(ret, where)]), where)
+                                              [definition, ret]), definition)
     tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
     ast.fix_missing_locations(tree)
     namespace = {}
     exec(compile(tree, filename, "exec"), function.__globals__, namespace)
-    values = [cell.cell_contents for cell in function.__closure__ or ()]
-    return namespace["__graphjit_factory__"](*values)
+    made = namespace["__graphjit_factory__"](*[None] * len(freevars))
+    cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
+    closure = tuple(cells.get(name) or types.CellType(extra[name])
+                    for name in made.__code__.co_freevars)
+    return types.FunctionType(made.__code__, made.__globals__, made.__name__,
+                              made.__defaults__, closure or None)

@@ -21,7 +21,6 @@ before it runs: a region that does not compile runs as Python, once. So no state
 twice, and arguments are mutated exactly as the plain call would.
 """
 import ast
-import types
 
 import gast
 
@@ -33,8 +32,8 @@ from .errors import Origin, TranspileError
 from . import anno
 from .island_frames import current_frame, pop, push
 from time import perf_counter as _clock
-from .islands import (PREFIX, SIMPLE as _SIMPLE, is_island_call, island_names, make_island,
-                      refusal as island_refusal)
+from .islands import (PREFIX, SIMPLE as _SIMPLE, compile_closed, holds_line, is_island_call,
+                      island_names, make_island, refusal as island_refusal)
 from .nodes import copy_tree, function_def, located, name as _name, walk
 from .source import FunctionSource, capture
 
@@ -425,7 +424,8 @@ def _seeds(stmt, failed, python_values, filename):
     if not isinstance(stmt, _LOOPS):
         return []
     seeds = []
-    if failed is not None and _holds(stmt, failed.origin, filename):
+    if failed is not None and failed.origin is not None and \
+            failed.origin.filename == filename and holds_line(stmt, failed.origin):
         seeds.append((failed.origin, failed.reason))
     for node in walk(stmt) if python_values else ():
         # a simple statement, or the test of an `if` / `while` (an expression island)
@@ -436,14 +436,6 @@ def _seeds(stmt, failed, python_values, filename):
             seeds.append((Origin(filename, part.lineno, part.col_offset),
                           f"it reads {read[0]!r}, {python_values[read[0]]}"))
     return seeds
-
-
-def _holds(stmt, origin, filename):
-    """Whether ``origin`` (an Origin or None) is a line of ``stmt`` in ``filename``."""
-    if origin is None or origin.filename != filename:
-        return False
-    end = getattr(stmt, "end_lineno", None) or stmt.lineno
-    return stmt.lineno <= origin.lineno <= end
 
 
 def _without_def_time_values(fdef):
@@ -561,21 +553,5 @@ def _factory_def(fdef, freevars):
 
 def _compile_python(region_def, filename, function, islands=None):
     """The region as a plain Python function (its fallback), with the original lines,
-    closing over ``function``'s free variables and the ``islands`` (name -> Island) its code
-    calls."""
-    islands = islands or {}
-    freevars = list(function.__code__.co_freevars) + list(islands)
-    factory = _factory_def(copy_tree(region_def), freevars)
-    tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
-    ast.fix_missing_locations(tree)
-    namespace = {}
-    exec(compile(tree, filename, "exec"), function.__globals__, namespace)
-    values = [cell.cell_contents for cell in function.__closure__ or ()]
-    made = namespace["__graphjit_factory__"](None, *values, *islands.values())
-    # the function's own cells (a closure variable rebound later is seen), new ones for the
-    # islands
-    cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
-    closure = tuple(cells.get(name) or types.CellType(islands[name])
-                    for name in made.__code__.co_freevars)
-    return types.FunctionType(made.__code__, made.__globals__, made.__name__,
-                              made.__defaults__, closure or None)
+    closing over ``function``'s cells and the ``islands`` (name -> Island) its code calls."""
+    return compile_closed(copy_tree(region_def), filename, function, islands)
