@@ -56,9 +56,10 @@ _REDUCTION_HELPERS = {"numpy_sum": "sum", "numpy_complex_sum": "sum", "numpy_mea
                       "numpy_integer_var": "var", "numpy_integer_std": "std"}
 _BUILTIN_HELPERS = {"python_max_1d": "max", "python_min_1d": "min"}
 # transpiler.helpers.numpy_calls: NumPy functions as Numba must spell them (np.clip with a
-# bound that may be NaN, np.roll with an axis); NumPy itself runs the plain call.
+# bound that may be NaN, np.roll with an axis, np.arange's zero step); NumPy itself runs the
+# plain call and raises its own errors.
 _NUMPY_CALL_HELPERS = {"numpy_clip": ("clip", 3), "numpy_clip_array": ("clip", 3),
-                       "numpy_roll_axis": ("roll", 3)}
+                       "numpy_roll_axis": ("roll", 3), "numpy_arange3": ("arange", 3)}
 _BUILTINS = frozenset(dir(builtins))
 # Attributes read without effects or errors on the values graphjit passes (arrays, scalars).
 _PURE_ATTRS = {"T", "shape", "ndim", "dtype", "size", "itemsize", "real", "imag"}

@@ -21,7 +21,8 @@ from .errors import (CacheWarning, FallbackWarning, SourceUnavailable, Transpile
 __all__ = [
     "jit", "do_not_convert", "Explanation", "ExplainRow", "JitFunction", "BoundJitFunction", "GeneratedSource", "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "nn", "TranspileError", "UnsupportedConstruct",
-    "SourceUnavailable", "FallbackWarning", "CacheWarning",
+    "SourceUnavailable", "FallbackWarning", "CacheWarning", "grad", "value_and_grad",
+    "check_grads", "GradFunction",
 ]
 from ._version import __version__
 
@@ -43,4 +44,8 @@ def __getattr__(name):
     if name == "nn":
         import importlib
         return importlib.import_module(".nn", __name__)
+    if name in ("grad", "value_and_grad", "check_grads", "GradFunction"):
+        # the adjoint pass imports NumPy: loaded on first use, like nn
+        from . import autodiff
+        return getattr(autodiff, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

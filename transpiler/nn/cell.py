@@ -72,6 +72,32 @@ class Cell:
         """The direct sub-cells, in attribute order."""
         return [v for v in vars(self).values() if isinstance(v, Cell)]
 
+    def parameters_and_names(self, prefix=""):
+        """``(name, array)`` for every floating array this cell and its sub-cells hold (in
+        attribute order, each array once): MindSpore's parameters, named by attribute path
+        (``dense_relu_sequential.cell_list.0.weight``)."""
+        import numpy as np
+        seen, out = set(), []
+
+        def visit(obj, path):
+            if isinstance(obj, np.ndarray):
+                if obj.dtype.kind == "f" and id(obj) not in seen:
+                    seen.add(id(obj))
+                    out.append((path, obj))
+            elif isinstance(obj, Cell):
+                for key, value in getattr(obj, "__dict__", _NO_DICT).items():
+                    visit(value, f"{path}.{key}" if path else key)
+            elif isinstance(obj, (list, tuple)):
+                for k, value in enumerate(obj):
+                    visit(value, f"{path}.{k}")
+        visit(self, prefix)
+        return out
+
+    def trainable_params(self):
+        """The arrays training updates (``parameters_and_names()``'s arrays): pass them to
+        an optimizer and as ``weights`` to ``grad``/``value_and_grad``."""
+        return [array for _, array in self.parameters_and_names()]
+
 
 register("cell", Cell)
 

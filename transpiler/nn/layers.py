@@ -85,6 +85,10 @@ class ReLU(Cell):
         # A zero of x's own dtype: a Python 0 would promote int32 to int64 under Numba.
         return np.maximum(x, x.dtype.type(0))
 
+    def bprop(self, x, out, dout):
+        """MindSpore's ReluGrad: the gradient passes where the output is positive (0 at 0)."""
+        return (dout * (out > 0),)
+
 
 class Flatten(Cell):
     """Flattens all dimensions but the first: (N, ...) -> (N, prod(...))."""

@@ -1,0 +1,331 @@
+"""The adjoint pass: from a normalized :class:`~.normalize.Program`, the source of one Python
+function that runs the forward sweep and then the backward sweep (reverse mode).
+
+The forward sweep is the program's operations in order. The backward sweep visits them in
+reverse; each active operation whose result has a gradient adds its contributions to its
+operands' gradients (``g_<name>``), by its rule (:mod:`.rules`). A gradient is assigned at its
+first contribution and summed at the next ones; no gradient array is updated in place, so a
+contribution that is a view (``np.broadcast_to``) is never written through. Control flow is
+emitted by :mod:`.control` (tapes for loops, recorded branches). Every generated line ends with
+the user's ``file:line`` it computes or differentiates.
+"""
+import os
+
+import numpy as np
+
+from .values import Dyn, Op, Static, Tup, dyns, reads, render
+
+
+class Emitter:
+    """Lines of the generated function, with their indentation."""
+
+    def __init__(self, program, facts=None):
+        self.program = program
+        # SSA name -> (shape, dtype, type) seen by a first run (see api: the probe); None:
+        # the generic code, whose adjoints read shapes at run time (_ad.unbroadcast)
+        self.facts = facts
+        self.lines = []
+        self.indent = 1
+        self.defined = set()     # SSA names whose gradient variable exists at this point
+        self.viewish = {}        # gradient name -> it may share memory (a view, an alias)
+        self.alias = {}          # gradient name -> the gradient variable it is (g = g_other)
+        self.producers = {}      # SSA name -> the Op that made it
+        self.uses = {}           # SSA name -> how many operations read it
+        for op in walk_ops(program.body):
+            self.producers[op.target] = op
+            for arg in op.args:
+                for d in reads(arg):
+                    self.uses[d.name] = self.uses.get(d.name, 0) + 1
+        for d in reads(program.result) if program.result is not None else ():
+            self.uses[d.name] = self.uses.get(d.name, 0) + 1
+
+    def line(self, text, origin=None, note=""):
+        where = f"  # {os.path.basename(origin.filename)}:{origin.lineno}{note}" \
+            if origin is not None else ""
+        self.lines.append("    " * self.indent + text + where)
+
+    def render(self, value):
+        return render(value, self.program)
+
+    # -- forward -----------------------------------------------------------------------------
+
+    def forward(self, statements):
+        for stmt in statements:
+            if isinstance(stmt, Op):
+                self.line(f"{stmt.target} = {stmt.src}", stmt.origin)
+            else:
+                stmt.forward(self)
+
+    # -- backward ----------------------------------------------------------------------------
+
+    def backward(self, statements):
+        for stmt in reversed(statements):
+            if isinstance(stmt, Op):
+                self.adjoint(stmt)
+            else:
+                stmt.backward(self)
+
+    def adjoint(self, op):
+        if op.rule is None or op.target not in self.defined:
+            return
+        from .rules import RULES
+        context = RuleContext(self, op)
+        for k, source in RULES[op.rule](op, context):
+            operand = op.args[k]
+            folded = self.fold_transpose(op, k)
+            if folded is not None:
+                operand, source = folded
+            if isinstance(operand, Dyn) and operand.active:
+                self.accumulate(operand.name, source, op.origin)
+            elif isinstance(operand, Tup) and any(d.active for d in dyns(operand)):
+                from ..errors import UnsupportedConstruct
+                raise UnsupportedConstruct("a differentiated value inside a tuple or list "
+                                           "operand", op.origin)
+
+    def fold_transpose(self, op, k):
+        """``a @ w.T`` (a Dense layer): the gradient of ``w`` computed as one product
+        (``g.T @ a``, contiguous) instead of the transpose of ``a.T @ g`` (a strided view
+        the caller would copy). Only where ``w.T`` has no other use."""
+        if op.rule not in ("dot", "matmul"):
+            return None
+        operand = op.args[k]
+        maker = self.producers.get(getattr(operand, "name", None))
+        if maker is None or maker.rule != "T" or self.uses.get(operand.name) != 1:
+            return None
+        a, b = self.render(op.args[0]), self.render(op.args[1])
+        g = f"g_{op.target}"
+        if self.ndim(op.args[0]) == 2 and self.ndim(op.args[1]) == 2:
+            return maker.args[0], (f"{g}.T @ {a}" if k == 1 else f"{b} @ {g}.T")
+        return maker.args[0], f"_ad.product_grad_t({g}, {a}, {b}, {k})"
+
+    def fact(self, value):
+        """(shape, dtype, type) of a value, or None where not known."""
+        if isinstance(value, Static):
+            v = value.value
+            return (np.shape(v), np.result_type(v) if isinstance(v, (int, float, complex,
+                                                                    np.generic, np.ndarray))
+                    else None, type(v))
+        if self.facts is None or not isinstance(value, Dyn):
+            return None
+        return self.facts.get(value.name)
+
+    def ndim(self, value):
+        fact = self.fact(value)
+        return None if fact is None else len(fact[0])
+
+    def unbroadcast(self, source, result, operand):
+        """``source`` (of ``result``'s shape) summed to ``operand``'s shape: static axes
+        where both shapes are known, else ``_ad.unbroadcast`` at run time."""
+        have, want = self.fact(result), self.fact(operand)
+        if have is None or want is None:
+            return f"_ad.unbroadcast({source}, {self.render(operand)})"
+        gshape, shape = have[0], want[0]
+        if gshape == shape:
+            return source
+        lead = len(gshape) - len(shape)
+        axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
+                                          if n == 1 and gshape[lead + i] != 1)
+        if not shape:
+            return f"np.sum({source})"
+        if all(a < lead for a in axes):
+            return f"np.sum({source}, axis={axes!r})"
+        return f"np.sum({source}, axis={axes!r}, keepdims=True).reshape({shape!r})"
+
+    def accumulate(self, name, source, origin):
+        """``g_name += source`` (an assignment at the first contribution)."""
+        if name in self.defined:
+            self.line(f"g_{name} = g_{name} + {source}", origin, " (adjoint)")
+            self.viewish[name] = False
+            self.alias.pop(name, None)
+        else:
+            self.line(f"g_{name} = {source}", origin, " (adjoint)")
+            self.defined.add(name)
+            text = source.strip()
+            if text.isidentifier():
+                root = text[2:] if text.startswith("g_") else None
+                self.alias[name] = self.alias.get(root, root) if root else text
+                self.viewish[name] = self.viewish.get(root, True) if root else True
+            else:
+                self.viewish[name] = text.startswith(_VIEWS) or text.endswith((".T", "]"))
+
+
+# calls whose result may be a view of their operand: a returned gradient made by one is copied
+_VIEWS = ("np.broadcast_to(", "np.reshape(", "np.transpose(", "np.expand_dims(", "np.squeeze(",
+          "np.ravel(", "_ad.")
+
+
+def walk_ops(statements):
+    """Every Op in ``statements``, also inside control flow (statements with ``children``)."""
+    for stmt in statements:
+        if isinstance(stmt, Op):
+            yield stmt
+        else:
+            for block in stmt.children():
+                yield from walk_ops(block)
+
+
+class RuleContext:
+    """What a rule reads: the result's gradient and name, the rendered operands."""
+
+    def __init__(self, emitter, op):
+        self.emitter, self.op = emitter, op
+        self.g = f"g_{op.target}"
+        self.y = op.target
+
+    def arg(self, k):
+        return self.emitter.render(self.op.args[k])
+
+    def u(self, source, k):
+        """``source``, a contribution of the result's shape, summed to operand ``k``'s."""
+        operand = self.op.args[k]
+        if not (isinstance(operand, Dyn) and operand.active):
+            return source
+        return self.emitter.unbroadcast(source, Dyn(self.op.target, True), operand)
+
+    def shape(self, value):
+        fact = self.emitter.fact(value)
+        return None if fact is None else tuple(fact[0])
+
+    def ndims(self, *ks):
+        return tuple(self.emitter.ndim(self.op.args[k]) for k in ks)
+
+    def constant(self, k):
+        value = self.op.args[k]
+        return value.value if isinstance(value, Static) else None
+
+    def nonzero_constant(self, k):
+        value = self.constant(k)
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and value != 0
+
+    def active(self, k):
+        value = self.op.args[k]
+        return isinstance(value, Dyn) and value.active
+
+    def parts(self):
+        return "(" + ", ".join(self.arg(k) for k in range(len(self.op.args))) + ",)"
+
+    def render(self, value):
+        return self.emitter.render(value)
+
+    def emit_statements(self, statements):
+        self.emitter.forward(statements)
+
+
+def facts_of(values):
+    """(shape, dtype, type, is_view) of each value a run left in its locals (the probe)."""
+    out = {}
+    for name, v in values.items():
+        if isinstance(v, (np.ndarray, np.generic, float, int, complex, bool)):
+            out[name] = (np.shape(v), np.result_type(v), type(v),
+                         isinstance(v, np.ndarray) and (v.base is not None
+                                                        or not v.flags.writeable))
+    return out
+
+
+def _typed(text, fact):
+    """``text`` (a number) as a value of the type ``fact`` describes."""
+    shape, dtype, kind, _ = fact
+    if kind is float:
+        return text
+    if kind is np.ndarray:
+        return f"np.full({shape!r}, {text}, np.{dtype.name})"
+    return f"np.{dtype.name}({text})"
+
+
+def _seed(emitter, result, where):
+    """The backward sweep's first line: the result's gradient, one."""
+    name = emitter.render(result)
+    fact = emitter.fact(result) if isinstance(result, Dyn) else None
+    if fact is None or not isinstance(result, Dyn) or not result.active:
+        emitter.line(f"g_{name} = _ad.seed({name}, {where!r})" if isinstance(result, Dyn)
+                     else f"_ad.seed({name}, {where!r})", result_origin(emitter))
+    else:
+        emitter.line(f"g_{name} = {_typed('1.0', fact)}", result_origin(emitter), " (adjoint)")
+    if isinstance(result, Dyn) and result.active:
+        emitter.defined.add(result.name)
+
+
+def result_origin(emitter):
+    return emitter.program.result_origin
+
+
+def _final(emitter, value, shared):
+    """The returned gradient of ``value``: its own type and an array the caller owns."""
+    fact = emitter.fact(value)
+    gfact = emitter.facts.get(f"g_{value.name}") if emitter.facts else None
+    if value.name not in emitter.defined:
+        if fact is None:
+            return f"_ad.zeros_like({value.name})"
+        return _typed("0.0", fact)
+    g = f"g_{value.name}"
+    if fact is None or gfact is None:
+        return g      # _ad.finish makes it right at run time
+    shape, dtype, kind, _ = fact
+    if kind is float:
+        return f"float({g})"
+    if gfact[1] != dtype or gfact[2] is not kind and kind is not np.ndarray:
+        g = f"np.asarray({g}).astype(np.{dtype.name})" + ("[()]" if kind is not np.ndarray
+                                                           else "")
+    elif kind is np.ndarray and (emitter.viewish.get(value.name, True) or shared):
+        g = f"{g}.copy()"
+    if kind is np.ndarray and gfact[0] != shape:
+        g = f"np.broadcast_to({g}, {shape!r}).copy()"
+    return g
+
+
+def generate(program, wrt, has_aux, facts=None):
+    """Source of the module computing the value and the gradients.
+
+    Args:
+        program: the normalized function.
+        wrt (list[Dyn]): the values to differentiate with respect to (parameters, then
+            weights), in the order the gradients are returned.
+        has_aux (bool): the function returns ``(value, aux)``.
+        facts (dict | None): shapes, dtypes and types of the SSA values and gradients seen by
+            a first run (:func:`facts_of`): the adjoints are then written with static axes and
+            no run-time helper where possible (NumPy calls only: the NumPy graph can run and
+            fuse them). None: the generic code, which takes a last argument ``_probe`` (a
+            dict or None) that it fills with its locals.
+
+    Returns:
+        tuple[str, str]: the module source and the function's name. The function takes the
+        runtime parameters, then the arrays read from Cells, and returns
+        ``(value, aux, grads)`` (``aux`` None without has_aux).
+    """
+    emitter = Emitter(program, facts)
+    result = program.result
+    aux = Static(None)
+    if has_aux:
+        if not isinstance(result, Tup) or len(result.items) != 2:
+            raise TypeError(f"{program.result_origin}: has_aux=True needs a function that "
+                            "returns a pair (value, aux)")
+        result, aux = result.items
+    emitter.forward(program.body)
+    value_text = emitter.render(result)
+    _seed(emitter, result, f"{program.result_origin}")
+    emitter.backward(program.body)
+    if facts is None:
+        grads = [f"g_{v.name}" if v.name in emitter.defined else "None" for v in wrt]
+        emitter.line("if _probe is not None:")
+        emitter.line("    _probe.update(locals())")
+        out = (f"_ad.finish(({', '.join(grads)},), "
+               f"({', '.join(v.name for v in wrt)},))")
+    else:
+        roots = [emitter.alias.get(v.name, v.name) if v.name in emitter.defined else None
+                 for v in wrt]
+        out = "(" + ", ".join(_final(emitter, v, roots.count(roots[k]) > 1 and roots[k])
+                              for k, v in enumerate(wrt)) + ",)"
+    emitter.line(f"return ({value_text}, {emitter.render(aux)}, {out})", program.result_origin)
+    name = f"{program.name}_{'value_and_grad' if facts is not None else 'grad_generic'}"
+    params = list(program.params) + [name for _, _, name, _ in program.inputs]
+    if facts is None:
+        params.append("_probe=None")
+    head = [f"# graphjit: value and gradient of {program.name} ({program.origin}), made by "
+            "the adjoint pass (transpiler.autodiff).",
+            "# Do not edit: regenerated when the source changes.",
+            "import numpy as np",
+            "import transpiler.autodiff.runtime as _ad",
+            "", "",
+            f"def {name}({', '.join(params)}):  # {os.path.basename(program.origin.filename)}:"
+            f"{program.origin.lineno}"]
+    return "\n".join(head + emitter.lines) + "\n", name

@@ -1,0 +1,328 @@
+"""``grad`` and ``value_and_grad``: reverse-mode gradients of plain NumPy functions, Cells and
+methods, made source to source (normalize -> adjoint pass -> a generated function), run by
+graphjit's compiled backends in GRAPH_MODE or when the function is jitted, else as eager
+NumPy (PYNATIVE_MODE).
+
+Names and defaults are MindSpore's (``grad_position``, ``weights``, ``has_aux``), with JAX's
+``argnums`` accepted as a spelling of ``grad_position`` and JAX's result structures for
+``has_aux``.
+"""
+import threading
+import types
+
+import numpy as np
+
+from ..context import GRAPH_MODE
+from ..errors import Origin
+from ..registry import is_bound_jit_function, is_cell, is_jit_function
+from ..settings import CONTEXT
+from ..source import origin_of
+from .adjoint import facts_of, generate
+
+_ARRAYLIKE = (np.ndarray, np.generic, float, int, complex)
+
+
+class Specialized:
+    """One gradient made for the arguments' types and shapes.
+
+    Its first call runs the generic code (adjoints that read shapes at run time), eagerly,
+    keeping the shapes and dtypes of every value; from them the specialized code is written
+    (static axes, NumPy calls only) and used from the second call on: compiled by graphjit
+    (the NumPy graph, or Numba where there are loops) in GRAPH_MODE or for a jitted function,
+    eager NumPy otherwise.
+    """
+
+    def __init__(self, owner, program, wrt, dyn_positions, weight_names, compiled):
+        self.owner, self.program, self.wrt = owner, program, wrt
+        self.dyn_positions, self.weight_names = dyn_positions, weight_names
+        self.want_compiled = compiled
+        source, entry = generate(program, wrt, owner.has_aux)
+        self.generic_source = self.source = source
+        self.function = self.compiled = None
+        self.generic = _load(source, entry, program)
+        self.input_shapes = None
+
+    def run(self, runtime, inputs):
+        if self.compiled is not None:
+            return self.compiled(*runtime, *inputs)
+        probe = {}
+        result = self.generic(*runtime, *inputs, probe)
+        source, entry = generate(self.program, self.wrt, self.owner.has_aux, facts_of(probe))
+        self.source = source
+        self.function = _load(source, entry, self.program)
+        self.input_shapes = [np.shape(v) for v in inputs]
+        if self.want_compiled:
+            from ..api import JitFunction
+            self.compiled = JitFunction(self.function)
+        else:
+            self.compiled = self.function
+        return result
+
+    def holds(self, inputs):
+        if self.input_shapes is not None and any(
+                np.shape(v) != s for v, s in zip(inputs, self.input_shapes)):
+            return False
+        for owner, attr, value in self.program.guards:
+            try:
+                now = getattr(owner, attr)
+            except AttributeError:
+                return False
+            if now is not value and not (isinstance(value, (bool, int, float, str))
+                                         and type(now) is type(value) and now == value):
+                return False
+        return True
+
+
+def _load(source, entry, program):
+    """The generated function, its globals the module's and the program's constants (two
+    specializations with one text share the module, not the constants)."""
+    from ..loader import load_source
+    module, _ = load_source(source, entry)
+    plain = module.__dict__[entry]
+    namespace = dict(module.__dict__)
+    namespace.update(program.constants)
+    return types.FunctionType(plain.__code__, namespace, entry, plain.__defaults__)
+
+
+def _positions(grad_position, argnums, nargs_hint=None):
+    if argnums is not None:
+        grad_position = argnums
+    if grad_position is None:
+        return None
+    if isinstance(grad_position, int):
+        return grad_position
+    if isinstance(grad_position, (tuple, list)) and all(isinstance(p, int)
+                                                        for p in grad_position):
+        return tuple(grad_position)
+    raise TypeError("grad_position must be an int, a tuple of ints or None")
+
+
+class GradFunction:
+    """The gradient (or value and gradient) of a function; see :func:`grad`.
+
+    Calling it with the function's arguments returns the gradients (and the value): arrays of
+    the differentiated inputs' shapes and dtypes (a Python float for a float input). The
+    arguments are never mutated.
+    """
+
+    def __init__(self, fn, grad_position=0, weights=None, has_aux=False, with_value=False,
+                 argnums=None):
+        self.fn = fn
+        self.positions = _positions(grad_position, argnums)
+        self.weights = list(weights) if weights is not None else None
+        if self.positions is None and not self.weights:
+            raise ValueError("grad_position=None needs weights: there is nothing to "
+                             "differentiate with respect to")
+        for w in self.weights or ():
+            if not isinstance(w, np.ndarray):
+                raise TypeError(f"weights must be arrays (net.trainable_params()), got "
+                                f"{type(w).__name__}")
+        self.has_aux = bool(has_aux)
+        self.with_value = with_value
+        self._lock = threading.Lock()
+        self._specs = {}
+        self._last = None
+        self.function, self.self_obj, self.jitted = _resolve(fn)
+
+    # -- calling -------------------------------------------------------------------------------
+
+    def __call__(self, *args):
+        spec, inputs = self._specialization(args)
+        runtime = [args[k] for k in spec.dyn_positions]
+        value, aux, grads = spec.run(runtime, inputs)
+        return self._structure(spec, args, value, aux, grads)
+
+    def _structure(self, spec, args, value, aux, grads):
+        grads = list(grads)
+        positions = self.positions
+        count = 0 if positions is None else (1 if isinstance(positions, int) else
+                                             len(positions))
+        arg_grads, weight_grads = grads[:count], grads[count:]
+        if self.weights is not None:
+            by_name = dict(zip(spec.weight_names, weight_grads))
+            weight_grads = tuple(by_name[k] if k in by_name else np.zeros_like(w)
+                                 for k, w in enumerate(self.weights))
+        if positions is None:
+            out = weight_grads
+        else:
+            out = arg_grads[0] if isinstance(positions, int) else tuple(arg_grads)
+            if self.weights is not None:
+                out = (out, weight_grads)
+        if self.with_value:
+            return ((value, aux), out) if self.has_aux else (value, out)
+        return (out, aux) if self.has_aux else out
+
+    # -- specializations ---------------------------------------------------------------------
+
+    def _key(self, args):
+        key = []
+        for a in args:
+            if isinstance(a, np.ndarray):
+                key.append(("a", a.shape, a.dtype.str))
+            elif isinstance(a, _ARRAYLIKE) and not isinstance(a, bool):
+                key.append(("s", type(a)))
+            else:
+                key.append(("o", id(a)) if not isinstance(a, (bool, str, type(None)))
+                           else ("v", type(a), a))
+        compiled = CONTEXT["mode"] == GRAPH_MODE or self.jitted
+        return tuple(key), compiled
+
+    def _specialization(self, args):
+        key = self._key(args)
+        spec = self._specs.get(key)
+        if spec is not None:
+            inputs = [getattr(owner, attr, None) for owner, attr, _, _ in spec.program.inputs]
+            if spec.holds(inputs) and self._weights_hold(spec):
+                self._last = spec
+                return spec, inputs
+        with self._lock:
+            spec = self._build(args, key[1])
+            self._specs[key] = spec
+            self._last = spec
+        return spec, [getattr(owner, attr) for owner, attr, _, _ in spec.program.inputs]
+
+    def _weights_hold(self, spec):
+        for owner, attr, _, index in spec.program.inputs:
+            if index is not None and getattr(owner, attr, None) is not self.weights[index]:
+                return False
+        return True
+
+    def _build(self, args, compiled):
+        from .normalize import Normalizer
+        from .values import Dyn, Program, Static
+        function = self.function
+        origin = origin_of(function) or Origin("<unknown>", 0)
+        program = Program(function.__name__, origin)
+        positions = self.positions
+        wanted = () if positions is None else (
+            (positions,) if isinstance(positions, int) else positions)
+        for p in wanted:
+            if not -len(args) <= p < len(args):
+                raise ValueError(f"grad_position {p} is out of range for {len(args)} "
+                                 "argument(s)")
+        wanted = [p % len(args) for p in wanted]
+        params = function.__code__.co_varnames[:function.__code__.co_argcount]
+        offset = 1 if self.self_obj is not None else 0
+        values, dyn_positions, wrt = [], [], []
+        for k, a in enumerate(args):
+            name = params[k + offset] if k + offset < len(params) else f"arg{k}"
+            if isinstance(a, _ARRAYLIKE) and not isinstance(a, bool):
+                if k in wanted:
+                    _check_differentiable(a, k, name, origin)
+                dyn = Dyn(program.new_name(name), k in wanted)
+                program.params.append(dyn.name)
+                dyn_positions.append(k)
+                values.append(dyn)
+            else:
+                if k in wanted:
+                    raise TypeError(f"{origin}: grad_position {k} ('{name}') is a "
+                                    f"{type(a).__name__}, not a floating number or array")
+                values.append(Static(a))
+        nz = Normalizer(program, self.weights or ())
+        program.result, program.result_origin = nz.function(function, self.self_obj, values,
+                                                             {}, origin)
+        by_position = {k: v for k, v in zip(range(len(args)), values)}
+        wrt = [by_position[k] for k in wanted]
+        weight_names = []
+        for owner, attr, name, index in program.inputs:
+            if index is not None and index not in weight_names:
+                weight_names.append(index)
+                wrt.append(nz.input_names[(id(owner), attr)])
+        return Specialized(self, program, wrt, dyn_positions, weight_names, compiled)
+
+    # -- inspection ------------------------------------------------------------------------
+
+    def source(self):
+        """The generated value-and-gradient function of the last call (forward sweep, then
+        backward sweep; each line tagged with the user's line it computes or
+        differentiates).
+
+        Raises:
+            RuntimeError: not called yet (the code is made for the arguments' types).
+        """
+        from ..specialization import GeneratedSource
+        spec = self._last
+        if spec is None:
+            raise RuntimeError("the gradient is made at its first call: call it first")
+        return GeneratedSource(spec.source)
+
+    def explain(self):
+        """What ran compiled: the generated function's ``explain()`` (GRAPH_MODE or a jitted
+        function), else a note that it runs eagerly."""
+        spec = self._last
+        if spec is None:
+            raise RuntimeError("the gradient is made at its first call: call it first")
+        if spec.compiled is None:
+            return f"{self.function.__name__}: called once (the generic code ran, eagerly)"
+        if spec.compiled is spec.function:
+            return (f"{spec.function.__name__}: eager (PYNATIVE_MODE): the generated NumPy "
+                    "code runs as Python; set_context(mode=GRAPH_MODE) or grad(jit(f)) "
+                    "compiles it")
+        return spec.compiled.explain()
+
+    def ir(self):
+        """The normalized program (one operation per line) the adjoint pass read."""
+        return self.source()
+
+
+def _check_differentiable(value, position, name, origin):
+    dtype = value.dtype if isinstance(value, (np.ndarray, np.generic)) else \
+        np.dtype(type(value)) if not isinstance(value, int) else np.dtype(np.int64)
+    if dtype.kind != "f":
+        kind = f"{'an array of ' if isinstance(value, np.ndarray) else 'a '}{dtype}"
+        raise TypeError(f"{origin}: grad_position {position} ('{name}') is {kind}: gradients "
+                        "are taken with respect to real floating inputs (cast it with "
+                        ".astype(np.float64))")
+
+
+def _resolve(fn):
+    """(function, bound self or None, jitted) for a function, method, Cell or jit()."""
+    from .cells import construct_of
+    if isinstance(fn, GradFunction):
+        raise TypeError("higher-order gradients (grad of grad) are not supported yet")
+    if is_cell(fn):
+        function, self_obj = construct_of(fn)
+        return function, self_obj, is_jit_function(type(fn).construct)
+    if is_bound_jit_function(fn):
+        return fn.__func__, fn.__self__, True
+    if is_jit_function(fn):
+        bound = getattr(fn, "_bound_self", None)
+        return fn.python_function, bound, True
+    if isinstance(fn, types.MethodType):
+        return fn.__func__, fn.__self__, False
+    if isinstance(fn, types.FunctionType):
+        return fn, None, False
+    raise TypeError(f"grad needs a function, a method or a Cell, got {type(fn).__name__}")
+
+
+def grad(fn, grad_position=0, weights=None, has_aux=False, *, argnums=None):
+    """The gradient of ``fn``, a function of arrays returning a real floating scalar.
+
+    Args:
+        fn: a Python function, method, Cell (its ``construct``) or jitted function.
+        grad_position (int | tuple[int] | None): the positional arguments to differentiate
+            with respect to (``argnums`` is JAX's spelling). None: only ``weights``.
+        weights (list[np.ndarray] | None): arrays held by Cells (``net.trainable_params()``)
+            to differentiate with respect to, by identity.
+        has_aux (bool): ``fn`` returns ``(value, aux)``; aux is returned beside the gradient.
+
+    Returns:
+        GradFunction: called with ``fn``'s arguments, it returns the gradient with respect to
+        ``grad_position`` (one array, or a tuple for a tuple of positions), or
+        ``(input grads, weight grads)`` when both are given, or the weights' gradients alone
+        for ``grad_position=None``; with ``has_aux``, ``(grads, aux)``. Each gradient has its
+        input's shape and dtype.
+
+    Raises (at the call):
+        TypeError: the result is not a real floating scalar, or a differentiated input is not
+            floating (an integer array), naming the user's line.
+        UnsupportedConstruct: a construct the adjoint pass does not differentiate, with its
+            reason and line (never a silent zero).
+    """
+    return GradFunction(fn, grad_position, weights, has_aux, False, argnums)
+
+
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, *, argnums=None):
+    """Like :func:`grad`, returning ``(value, grads)`` (``((value, aux), grads)`` with
+    ``has_aux``): the forward's result computed once with its gradient."""
+    return GradFunction(fn, grad_position, weights, has_aux, True, argnums)

@@ -1,0 +1,45 @@
+"""Training wrappers, after MindSpore's ``nn.WithLossCell`` and ``nn.TrainOneStepCell``."""
+from .cell import Cell
+
+
+class WithLossCell(Cell):
+    """``loss_fn(backbone(data), label)``: a network and its loss as one Cell."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__()
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        out = self._backbone(data)
+        return self._loss_fn(out, label)
+
+
+class TrainOneStepCell(Cell):
+    """One training step: the loss and its gradients with respect to the optimizer's
+    parameters (``transpiler.value_and_grad``; compiled in GRAPH_MODE), then the optimizer's
+    in-place update. ``step(data, label)`` returns the loss (before the update).
+
+    Args:
+        network: a Cell returning a scalar loss (a ``WithLossCell``).
+        optimizer: an ``nn.SGD``/``nn.Momentum``/``nn.Adam`` over ``network``'s parameters.
+    """
+
+    def __init__(self, network, optimizer, sens=1.0):
+        super().__init__()
+        from ..autodiff import value_and_grad
+        self.network = network
+        self.optimizer = optimizer
+        self.weights = optimizer.parameters
+        self.sens = sens
+        self.grad_fn = value_and_grad(network, None, self.weights)
+
+    def __call__(self, *inputs):
+        loss, grads = self.grad_fn(*inputs)
+        if self.sens != 1.0:
+            grads = tuple(g * self.sens for g in grads)
+        self.optimizer(grads)
+        return loss
+
+    def construct(self, *inputs):
+        return self(*inputs)
