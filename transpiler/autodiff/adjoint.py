@@ -26,6 +26,8 @@ class Emitter:
         self.facts = facts
         self.lines = []
         self.indent = 1
+        self.in_loop = 0         # loops around the code being emitted (values go on tapes)
+        self.tapes = set()       # names saved on a tape somewhere
         self.defined = set()     # SSA names whose gradient variable exists at this point
         self.viewish = {}        # gradient name -> it may share memory (a view, an alias)
         self.alias = {}          # gradient name -> the gradient variable it is (g = g_other)
@@ -38,6 +40,50 @@ class Emitter:
                     self.uses[d.name] = self.uses.get(d.name, 0) + 1
         for d in reads(program.result) if program.result is not None else ():
             self.uses[d.name] = self.uses.get(d.name, 0) + 1
+
+    def sub(self, indent=None):
+        """An emitter for a nested block (or a draft): the same program and facts, its own
+        lines, a copy of what is defined."""
+        other = Emitter.__new__(Emitter)
+        other.__dict__.update(self.__dict__)
+        other.lines = []
+        other.indent = self.indent if indent is None else indent
+        other.defined = set(self.defined)
+        other.viewish, other.alias = dict(self.viewish), dict(self.alias)
+        return other
+
+    def take(self, inner):
+        """Append a nested block's lines (what it defines is the caller's to merge)."""
+        self.lines.extend(inner.lines)
+        self.viewish.update(inner.viewish)
+        self.alias.update(inner.alias)
+
+    def push(self, names):
+        """Save values on their tapes (the end of a block inside a loop)."""
+        for name in names:
+            self.tapes.add(name)
+            self.line(f"_tape_{name}.append({name})")
+
+    def pop(self, names):
+        """Take back saved values (the start of the block's backward)."""
+        for name in names:
+            self.tapes.add(name)
+            self.line(f"{name} = _tape_{name}.pop()")
+
+    def zeros_text(self, value):
+        fact = self.fact(value)
+        if fact is None:
+            return f"_ad.zeros_like({value.name})"
+        if fact[2] is np.ndarray:
+            return f"np.zeros_like({value.name})"
+        return _typed("0.0", fact)
+
+    def zero(self, names, origin):
+        """Gradients set to zero before a block that may add to them (a branch not taken,
+        a loop that runs no iteration leaves them so)."""
+        for name in names:
+            self.line(f"g_{name} = {self.zeros_text(Dyn(name, True))}", origin, " (adjoint)")
+            self.viewish[name] = False
 
     def line(self, text, origin=None, note=""):
         where = f"  # {os.path.basename(origin.filename)}:{origin.lineno}{note}" \
@@ -292,18 +338,14 @@ def generate(program, wrt, has_aux, facts=None):
         runtime parameters, then the arrays read from Cells, and returns
         ``(value, aux, grads)`` (``aux`` None without has_aux).
     """
-    emitter = Emitter(program, facts)
-    result = program.result
-    aux = Static(None)
-    if has_aux:
-        if not isinstance(result, Tup) or len(result.items) != 2:
-            raise TypeError(f"{program.result_origin}: has_aux=True needs a function that "
-                            "returns a pair (value, aux)")
-        result, aux = result.items
-    emitter.forward(program.body)
-    value_text = emitter.render(result)
-    _seed(emitter, result, f"{program.result_origin}")
-    emitter.backward(program.body)
+    if facts is not None:
+        # shapes inside loops may change from one iteration to the next: no static facts
+        in_loops = _loop_names(program.body)
+        facts = {k: v for k, v in facts.items()
+                 if k not in in_loops and not (k.startswith("g_") and k[2:] in in_loops)}
+    # a first emission finds what each loop's backward reads (the tapes), the second writes
+    _emit(program, wrt, has_aux, facts)
+    emitter, value_text, aux = _emit(program, wrt, has_aux, facts)
     if facts is None:
         grads = [f"g_{v.name}" if v.name in emitter.defined else "None" for v in wrt]
         emitter.line("if _probe is not None:")
@@ -328,4 +370,35 @@ def generate(program, wrt, has_aux, facts=None):
             "", "",
             f"def {name}({', '.join(params)}):  # {os.path.basename(program.origin.filename)}:"
             f"{program.origin.lineno}"]
-    return "\n".join(head + emitter.lines) + "\n", name
+    tapes = [f"    _tape_{t} = []" for t in sorted(emitter.tapes)]
+    return "\n".join(head + tapes + emitter.lines) + "\n", name
+
+
+def _loop_names(statements):
+    """SSA names defined inside loops (their shapes may differ between iterations)."""
+    from .control import LoopStmt, defined_names
+    names = set()
+    for stmt in statements:
+        if isinstance(stmt, LoopStmt):
+            names |= defined_names([stmt.body, stmt.test_ops]) | {stmt.index} - {None}
+            names |= {phi.name for phi, _ in stmt.phis}
+        elif not isinstance(stmt, Op):
+            for block in stmt.children():
+                names |= _loop_names(block)
+    return names
+
+
+def _emit(program, wrt, has_aux, facts):
+    emitter = Emitter(program, facts)
+    result = program.result
+    aux = Static(None)
+    if has_aux:
+        if not isinstance(result, Tup) or len(result.items) != 2:
+            raise TypeError(f"{program.result_origin}: has_aux=True needs a function that "
+                            "returns a pair (value, aux)")
+        result, aux = result.items
+    emitter.forward(program.body)
+    value_text = emitter.render(result)
+    _seed(emitter, result, f"{program.result_origin}")
+    emitter.backward(program.body)
+    return emitter, value_text, aux

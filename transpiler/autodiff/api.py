@@ -51,7 +51,7 @@ class Specialized:
         self.source = source
         self.function = _load(source, entry, self.program)
         self.input_shapes = [np.shape(v) for v in inputs]
-        if self.want_compiled:
+        if self.want_compiled and not has_control(self.program.body):
             from ..api import JitFunction
             self.compiled = JitFunction(self.function)
         else:
@@ -71,6 +71,14 @@ class Specialized:
                                          and type(now) is type(value) and now == value):
                 return False
         return True
+
+
+def has_control(statements):
+    """Whether the program has runtime branches or loops. Their gradient code keeps its tapes
+    in Python lists, which graphjit's compilers do not take: it runs eagerly (explain()
+    says so)."""
+    from .values import Op
+    return any(not isinstance(s, Op) for s in statements)
 
 
 def _load(source, entry, program):
@@ -255,6 +263,10 @@ class GradFunction:
         if spec.compiled is None:
             return f"{self.function.__name__}: called once (the generic code ran, eagerly)"
         if spec.compiled is spec.function:
+            if spec.want_compiled:
+                return (f"{spec.function.__name__}: eager: a gradient through loops or "
+                        "branches on runtime values keeps its tapes in Python lists, which "
+                        "graphjit does not compile yet; the generated NumPy code runs as Python")
             return (f"{spec.function.__name__}: eager (PYNATIVE_MODE): the generated NumPy "
                     "code runs as Python; set_context(mode=GRAPH_MODE) or grad(jit(f)) "
                     "compiles it")

@@ -1,14 +1,436 @@
-"""Control flow on runtime values inside a differentiated function (filled in below)."""
+"""Control flow on runtime values inside a differentiated function: ``if``, ``for``, ``while``,
+``break`` and ``continue``.
+
+Normalization (called by normalize.py): a branch's two blocks are normalized apart and the
+names they assign are merged into one new name each (a copy at the end of each block: the
+functional form's ``cond`` outputs); a loop's carried names (assigned in the body, defined
+before it) get one name each that the body reads and that a copy at the end of the body
+updates (``while_loop``'s carried values); ``break``/``continue`` become flags (the rest of
+the body guarded by them), so every iteration ends with the loop's bookkeeping.
+
+The adjoint: the backward sweep of an ``if`` takes the branch the forward took (its test is a
+forward value); of a loop, it runs the body's backward as many times as the forward ran the
+body (a counter), in reverse. A value defined inside a loop that the backward reads is saved on
+a tape (one per name) when its block ends in the forward, and taken back when that block's
+backward starts: only those names are saved, found by scanning the backward code the block's
+adjoint emits (a first emission, see adjoint.generate).
+"""
+import copy
+import re
+
+import gast
+
 from ..errors import UnsupportedConstruct
+from .values import Dyn, Op, Static, is_active, render
+
+_IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+class Unbound:
+    """A name assigned inside a loop or one branch only: reading it after is refused."""
+
+    def __init__(self, name, origin, why):
+        self.name, self.origin, self.why = name, origin, why
+
+
+# -- break and continue ----------------------------------------------------------------------
+
+def _flag(name, value, like):
+    node = gast.Assign(targets=[gast.Name(id=name, ctx=gast.Store(), annotation=None,
+                                          type_comment=None)],
+                       value=gast.Constant(value=value, kind=None), type_comment=None)
+    return gast.copy_location(node, like)
+
+
+def _guard(names, body, like):
+    test = gast.UnaryOp(op=gast.Not(), operand=gast.BoolOp(op=gast.Or(), values=[
+        gast.Name(id=n, ctx=gast.Load(), annotation=None, type_comment=None) for n in names])
+        if len(names) > 1 else gast.Name(id=names[0], ctx=gast.Load(), annotation=None,
+                                         type_comment=None))
+    for node in gast.walk(test):
+        gast.copy_location(node, like)
+    return gast.copy_location(gast.If(test=test, body=body, orelse=[]), like)
+
+
+def lower_jumps(body, brk, cont):
+    """``body`` with ``break``/``continue`` (of this loop, not nested ones) replaced by
+    setting the flag ``brk``/``cont`` and the statements after them guarded by
+    ``if not (brk or cont)``. Returns ``(statements, jumps)``: jumps is True when a flag
+    may have been set."""
+    out = []
+    for k, stmt in enumerate(body):
+        if isinstance(stmt, gast.Break):
+            out.append(_flag(brk, True, stmt))
+            return out, True
+        if isinstance(stmt, gast.Continue):
+            out.append(_flag(cont, True, stmt))
+            return out, True
+        if isinstance(stmt, gast.If):
+            then, j1 = lower_jumps(stmt.body, brk, cont)
+            orelse, j2 = lower_jumps(stmt.orelse, brk, cont)
+            new = copy.copy(stmt)
+            new.body, new.orelse = then or [gast.copy_location(gast.Pass(), stmt)], orelse
+            out.append(new)
+            if j1 or j2:
+                rest, _ = lower_jumps(body[k + 1:], brk, cont)
+                if rest:
+                    out.append(_guard([brk, cont], rest, body[k + 1]))
+                return out, True
+            continue
+        out.append(stmt)
+    return out, False
+
+
+def _has_jump(body):
+    for stmt in body:
+        if isinstance(stmt, (gast.Break, gast.Continue)):
+            return True
+        if isinstance(stmt, gast.If) and (_has_jump(stmt.body) or _has_jump(stmt.orelse)):
+            return True
+    return False
+
+
+def _assigned(body):
+    """User names a list of statements assigns (not inside nested functions)."""
+    names = set()
+    for stmt in body:
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+                names.add(node.id)
+    return names
+
+
+# -- branches ----------------------------------------------------------------------------------
+
+class IfStmt:
+    """``if test: then else: orelse`` on a runtime test; ``merges``: (merged name, then
+    value, else value) assigned at the end of each block."""
+
+    def __init__(self, test, then, orelse, origin):
+        self.test, self.then, self.orelse, self.origin = test, then, orelse, origin
+        self.saved = {"then": [], "orelse": []}
+        self.merged = []       # the names both blocks assign at their end
+
+    def children(self):
+        return [self.then, self.orelse]
+
+    def forward(self, emitter):
+        emitter.line(f"if {emitter.render(self.test)}:", self.origin)
+        for key, block in (("then", self.then), ("orelse", self.orelse)):
+            if key == "orelse":
+                emitter.line("else:", self.origin)
+            emitter.indent += 1
+            emitter.line("pass")
+            emitter.forward(block)
+            emitter.push(self.saved[key])
+            emitter.indent -= 1
+
+    def backward(self, emitter):
+        local = defined_names([self.then, self.orelse])
+        drafts = {}
+        for key, block in (("then", self.then), ("orelse", self.orelse)):
+            draft = emitter.sub()
+            draft.pop(self.saved[key])
+            draft.backward(block)
+            drafts[key] = draft
+            if emitter.in_loop:
+                own = defined_names([block], deep=False) - set(self.merged)
+                self.saved[key] = read_names(draft.lines, own)
+        grown = (drafts["then"].defined | drafts["orelse"].defined) - emitter.defined - local
+        emitter.zero(sorted(grown), self.origin)
+        emitter.line(f"if {emitter.render(self.test)}:", self.origin, " (adjoint)")
+        for key, block in (("then", self.then), ("orelse", self.orelse)):
+            if key == "orelse":
+                emitter.line("else:", self.origin, " (adjoint)")
+            inner = emitter.sub(indent=emitter.indent + 1)
+            inner.line("pass")
+            inner.pop(self.saved[key])
+            inner.backward(block)
+            emitter.take(inner)
+        emitter.defined |= grown
 
 
 def branch(nz, stmt, test, env, origin):
-    raise UnsupportedConstruct("an if on a runtime value is not differentiated yet", origin)
+    """Normalize an ``if`` whose test is a runtime value."""
+    if is_active(test):
+        raise UnsupportedConstruct("a branch on a differentiated value's truth", origin)
+    blocks, scopes = [], []
+    for body in (stmt.body, stmt.orelse):
+        scope = env.copy()
+        saved, nz.statements = nz.statements, []
+        try:
+            if nz.block(body, scope) is not None:
+                raise UnsupportedConstruct(
+                    "a return inside a branch on a runtime value is not differentiated yet "
+                    "(assign the result and return once, at the end)", origin)
+            blocks.append(nz.statements)
+        finally:
+            nz.statements = saved
+        scopes.append(scope)
+    node = IfStmt(test, blocks[0], blocks[1], origin)
+    for name in sorted(set(scopes[0].names) | set(scopes[1].names)):
+        a, b = scopes[0].names.get(name), scopes[1].names.get(name)
+        if a is b:
+            env.names[name] = a
+            continue
+        if a is None or b is None or isinstance(a, Unbound) or isinstance(b, Unbound):
+            env.names[name] = Unbound(name, origin, "assigned in one branch of an if only")
+            continue
+        if isinstance(a, Static) and isinstance(b, Static) and type(a.value) is type(b.value) \
+                and _same(a.value, b.value):
+            env.names[name] = a
+            continue
+        if isinstance(a, Dyn) and isinstance(b, Dyn) and a.name == b.name:
+            env.names[name] = a
+            continue
+        merged = Dyn(nz.program.new_name(name), is_active(a) or is_active(b))
+        node.merged.append(merged.name)
+        for block, value in ((node.then, a), (node.orelse, b)):
+            block.append(Op(merged.name, render(value, nz.program),
+                            "copy" if is_active(value) else None, [value], {}, origin))
+        env.names[name] = merged
+    nz.statements.append(node)
+    return None
+
+
+def _same(a, b):
+    try:
+        return bool(a == b)
+    except Exception:   # noqa: BLE001 - arrays, odd objects: not the same
+        return False
+
+
+# -- loops -------------------------------------------------------------------------------------
+
+class LoopStmt:
+    """A ``for`` over a range or a ``while``; see the module docstring.
+
+    Attributes:
+        kind: "for" (``index`` over ``bounds``) or "while" (``test_ops`` then ``test``).
+        phis (list): (carried Dyn, the body's last value) per carried name.
+        body (list): the body's statements. counter (str): the trip count's name.
+        brk (str | None): the break flag's SSA name read at the end of each iteration.
+    """
+
+    def __init__(self, kind, origin):
+        self.kind, self.origin = kind, origin
+        self.index = self.bounds = self.test = None
+        self.test_ops, self.body, self.phis = [], [], []
+        self.counter = self.brk = None
+        self.saved_start, self.saved_end = [], []
+
+    def children(self):
+        return [self.test_ops, self.body]
+
+    def forward(self, emitter):
+        emitter.line(f"{self.counter} = 0", self.origin)
+        if self.kind == "for":
+            a, b, s = (emitter.render(v) for v in self.bounds)
+            emitter.line(f"for {self.index} in range({a}, {b}, {s}):", self.origin)
+        else:
+            emitter.line("while True:", self.origin)
+        emitter.indent += 1
+        emitter.in_loop += 1
+        if self.kind == "while":
+            emitter.forward(self.test_ops)
+            emitter.line(f"if not {emitter.render(self.test)}:", self.origin)
+            emitter.line("    break", self.origin)
+        emitter.push(self.saved_start)
+        emitter.forward(self.body)
+        for phi, last in self.phis:
+            if last.name != phi.name:
+                emitter.line(f"{phi.name} = {last.name}", self.origin)
+        emitter.push(self.saved_end)
+        emitter.line(f"{self.counter} = {self.counter} + 1", self.origin)
+        if self.brk is not None:
+            emitter.line(f"if {self.brk}:", self.origin)
+            emitter.line("    break", self.origin)
+        emitter.in_loop -= 1
+        emitter.indent -= 1
+
+    def backward(self, emitter):
+        active = [(phi, last) for phi, last in self.phis if phi.active]
+        local = defined_names([self.body, self.test_ops]) | {self.index} - {None}
+        local -= {phi.name for phi, _ in self.phis}
+        emitter.in_loop += 1
+        draft = emitter.sub()
+        draft.defined |= {phi.name for phi, _ in active}
+        self._iteration(draft, active)
+        emitter.in_loop -= 1
+        own = defined_names([self.body], deep=False) | {self.index} - {None}
+        phis = {phi.name for phi, _ in self.phis}
+        needed = read_names(draft.lines, own | phis)
+        self.saved_start = sorted(n for n in needed if n in phis)
+        self.saved_end = sorted(n for n in needed if n not in phis)
+        grown = draft.defined - emitter.defined - local
+        emitter.zero(sorted(grown | {phi.name for phi, _ in active} - emitter.defined),
+                     self.origin)
+        emitter.defined |= grown | {phi.name for phi, _ in active}
+        emitter.line(f"for _ in range({self.counter}):", self.origin, " (adjoint)")
+        inner = emitter.sub(indent=emitter.indent + 1)
+        inner.in_loop += 1
+        self._iteration(inner, active)
+        emitter.take(inner)
+
+    def _iteration(self, emitter, active):
+        """One backward iteration: take back the saved values, send each carried name's
+        gradient to the value that the body's end copied into it, then the body's adjoint."""
+        emitter.pop(self.saved_end + self.saved_start)
+        temps = []
+        for k, (phi, last) in enumerate(active):
+            temp = f"_gc_{phi.name}"
+            emitter.line(f"{temp} = g_{phi.name}", self.origin, " (adjoint)")
+            temps.append(temp)
+        for phi, last in active:
+            emitter.line(f"g_{phi.name} = {emitter.zeros_text(phi)}", self.origin,
+                         " (adjoint)")
+        for (phi, last), temp in zip(active, temps):
+            if last.active:
+                emitter.accumulate(last.name, temp, self.origin)
+        emitter.backward(self.body)
 
 
 def loop_for(nz, stmt, iterable, env, origin):
-    raise UnsupportedConstruct("a loop is not differentiated yet", origin)
+    """Normalize ``for target in range(...)`` / ``for row in array`` on runtime values."""
+    if stmt.orelse:
+        raise UnsupportedConstruct("a for/else is not differentiated yet", origin)
+    node = LoopStmt("for", origin)
+    call = stmt.iter
+    rows = None
+    if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and \
+            call.func.id == "range" and not call.keywords and env.lookup(
+                "range", origin).value is range:
+        bounds = [nz.expr(a, env) for a in call.args]
+        if any(is_active(b) for b in bounds):
+            raise UnsupportedConstruct("a range() bound computed from a differentiated value",
+                                       origin)
+        if len(bounds) == 1:
+            bounds = [Static(0), bounds[0], Static(1)]
+        elif len(bounds) == 2:
+            bounds.append(Static(1))
+    elif isinstance(iterable, Dyn):
+        rows = iterable
+        length = nz.op(f"len({iterable.name})", None, [iterable], {}, origin, hint="n")
+        bounds = [Static(0), length, Static(1)]
+    else:
+        raise UnsupportedConstruct("a loop over something other than range() or an array "
+                                   "is not differentiated yet", origin)
+    node.bounds = bounds
+    if not isinstance(stmt.target, gast.Name):
+        raise UnsupportedConstruct("a for loop's target must be one name here", origin)
+    node.index = nz.program.new_name("i" if rows is not None else stmt.target.id)
+    target = stmt.target.id
+
+    def bind(scope):
+        if rows is None:
+            scope.names[target] = Dyn(node.index, False)
+        else:
+            row = nz.op(f"{rows.name}[{node.index}]", "index", [rows, Dyn(node.index, False)],
+                        {}, origin, hint=target)
+            scope.names[target] = row
+    return _loop(nz, stmt, node, env, origin, bind, None)
 
 
 def loop_while(nz, stmt, env, origin):
-    raise UnsupportedConstruct("a loop is not differentiated yet", origin)
+    """Normalize ``while test:``."""
+    if stmt.orelse:
+        raise UnsupportedConstruct("a while/else is not differentiated yet", origin)
+    node = LoopStmt("while", origin)
+
+    def test(scope):
+        value = nz.expr(stmt.test, scope)
+        if is_active(value):
+            raise UnsupportedConstruct("a loop test on a differentiated value's truth", origin)
+        return value
+    return _loop(nz, stmt, node, env, origin, None, test)
+
+
+def _loop(nz, stmt, node, env, origin, bind, test):
+    body = list(stmt.body)
+    brk = cont = None
+    if _has_jump(body):
+        brk, cont = nz.program.new_name("_break"), nz.program.new_name("_continue")
+        lowered, _ = lower_jumps(body, brk, cont)
+        body = [_flag(cont, False, stmt)] + lowered
+        env.names[brk] = Static(False)
+    assigned = _assigned(body) | ({brk} if brk else set())
+    carried = sorted(n for n in assigned if n in env.names and
+                     not isinstance(env.names[n], Unbound))
+    active = {n for n in carried if is_active(env.names[n])}
+    node.counter = nz.program.new_name("_trips")
+    for _ in range(len(carried) + 2):       # the carried names' activity: a fixpoint
+        phis = {n: Dyn(nz.program.new_name(n), n in active) for n in carried}
+        scope = env.copy()
+        for n, phi in phis.items():
+            scope.names[n] = phi
+        saved, nz.statements = nz.statements, []
+        try:
+            test_ops = []
+            if test is not None:
+                node.test = test(scope)
+                test_ops, nz.statements = nz.statements, []
+            if bind is not None:
+                bind(scope)
+            if nz.block(body, scope) is not None:
+                raise UnsupportedConstruct("a return inside a loop is not differentiated yet "
+                                           "(assign the result and return after the loop)",
+                                           origin)
+            statements = nz.statements
+        finally:
+            nz.statements = saved
+        grown = {n for n in carried if is_active(scope.names.get(n)) and n not in active}
+        if not grown:
+            break
+        active |= grown
+    for n, phi in phis.items():
+        initial = env.names[n]
+        nz.statements.append(Op(phi.name, render(initial, nz.program),
+                                "copy" if is_active(initial) else None, [initial], {}, origin))
+    node.test_ops, node.body = test_ops, statements
+    node.phis = []
+    for n, phi in phis.items():
+        last = scope.names[n]
+        if not isinstance(last, Dyn) or last.name != phi.name:
+            if not isinstance(last, Dyn):      # a constant assigned in the body
+                holder = Dyn(nz.program.new_name(n), False)
+                node.body.append(Op(holder.name, render(last, nz.program), None, [last], {},
+                                    origin))
+                last = holder
+        node.phis.append((phi, last))
+        env.names[n] = phi
+    if brk is not None:
+        node.brk = phis[brk].name
+    for n in assigned - set(carried):
+        env.names[n] = Unbound(n, origin, "first assigned inside a loop")
+    nz.statements.append(node)
+    return None
+
+
+# -- what blocks define and read -------------------------------------------------------------
+
+def defined_names(blocks, deep=True):
+    """SSA names assigned in ``blocks`` (and in their nested blocks when ``deep``)."""
+    names = set()
+    for block in blocks:
+        for stmt in block:
+            if isinstance(stmt, Op):
+                names.add(stmt.target)
+            elif isinstance(stmt, LoopStmt):
+                names.add(stmt.counter)
+                names |= {phi.name for phi, _ in stmt.phis}
+                if deep:
+                    names |= defined_names(stmt.children()) | ({stmt.index} - {None})
+            elif isinstance(stmt, IfStmt):
+                names |= set(stmt.merged)
+                if deep:
+                    names |= defined_names(stmt.children())
+    return names
+
+
+def read_names(lines, candidates):
+    """The ``candidates`` that generated ``lines`` read (identifiers, comments excluded)."""
+    found = set()
+    for line in lines:
+        code = line.split("  # ", 1)[0]
+        found |= set(_IDENT.findall(code)) & candidates
+    return sorted(found)

@@ -21,9 +21,9 @@ import gast
 from ..errors import Origin, UnsupportedConstruct
 from ..source import capture
 from . import rules
-from .control import branch, loop_for, loop_while
+from .control import Unbound, branch, loop_for, loop_while
 from .expressions import expression
-from .values import Dyn, Op, Static, Tup, is_active, render
+from .values import Dyn, Op, Static, Tup, is_active, render, render_index
 
 MAX_INLINE_DEPTH = 40
 MAX_UNROLL = 256     # a static ``for`` (over a list of Cells, a range of constants) is unrolled
@@ -281,13 +281,25 @@ class Scope:
             except ValueError:
                 pass
 
+    def copy(self):
+        """The same names, for a block normalized apart (a branch, a loop body)."""
+        other = Scope.__new__(Scope)
+        other.function, other.filename, other.free = self.function, self.filename, self.free
+        other.names = dict(self.names)
+        return other
+
     def origin(self, node):
         return Origin(self.filename, getattr(node, "lineno", 0) or 0,
                       getattr(node, "col_offset", 0) or 0)
 
     def lookup(self, name, origin):
         if name in self.names:
-            return self.names[name]
+            value = self.names[name]
+            if isinstance(value, Unbound):
+                raise UnsupportedConstruct(
+                    f"'{name}' is {value.why} (line {value.origin.lineno}) and read after it: "
+                    "not differentiated (define it before)", origin)
+            return value
         if name in self.free:
             return Static(self.free[name])
         glob = self.function.__globals__
