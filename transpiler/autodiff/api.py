@@ -131,6 +131,8 @@ class GradFunction:
         self._specs = {}
         self._last = None
         self.function, self.self_obj, self.jitted = _resolve(fn)
+        # a Cell differentiated itself: called as a Cell, so that its own bprop is used
+        self.cell = fn if is_cell(fn) else None
 
     # -- calling -------------------------------------------------------------------------------
 
@@ -227,8 +229,12 @@ class GradFunction:
                                     f"{type(a).__name__}, not a floating number or array")
                 values.append(Static(a))
         nz = Normalizer(program, self.weights or ())
-        program.result, program.result_origin = nz.function(function, self.self_obj, values,
-                                                             {}, origin)
+        if self.cell is not None:
+            program.result = nz.cell_call(self.cell, values, {}, origin)
+            program.result_origin = origin
+        else:
+            program.result, program.result_origin = nz.function(function, self.self_obj,
+                                                                 values, {}, origin)
         by_position = {k: v for k, v in zip(range(len(args)), values)}
         wrt = [by_position[k] for k in wanted]
         weight_names = []

@@ -215,6 +215,9 @@ def call(nz, node, env, origin):
         value = f(*(a.value for a in args), **{k: v.value for k, v in kwargs.items()})
         if not isinstance(value, np.ndarray):
             return Static(value)
+    if isinstance(f, type) and issubclass(f, np.floating) and len(args) == 1:
+        return nz.op(f"{render(func, nz.program)}({render(args[0], nz.program)})", "astype",
+                     args, {}, origin)
     name = getattr(f, "__name__", None)
     if name is not None and getattr(np, name, None) is f:
         return numpy_call(nz, name, f"np.{name}", args, kwargs, origin)
@@ -222,9 +225,6 @@ def call(nz, node, env, origin):
         return nz.op(f"float({render(args[0], nz.program)})", "float", args, {}, origin)
     if f is abs and len(args) == 1:
         return nz.op(f"abs({render(args[0], nz.program)})", "abs", args, {}, origin)
-    if isinstance(f, type) and issubclass(f, np.floating) and len(args) == 1:
-        return nz.op(f"{render(func, nz.program)}({render(args[0], nz.program)})", "astype",
-                     args, {}, origin)
     text = _call_text(nz, render(func, nz.program), args, kwargs)
     values = args + list(kwargs.values())
     if any(is_active(v) for v in values):

@@ -23,7 +23,7 @@ from ..source import capture
 from . import rules
 from .control import Unbound, branch, loop_for, loop_while
 from .expressions import expression
-from .values import Dyn, Op, Static, Tup, is_active, render, render_index
+from .values import Dyn, Op, Static, Tup, is_active, render
 
 MAX_INLINE_DEPTH = 40
 MAX_UNROLL = 256     # a static ``for`` (over a list of Cells, a range of constants) is unrolled
@@ -198,7 +198,7 @@ class Normalizer:
             if is_active(index):
                 raise UnsupportedConstruct("an index computed from a differentiated value",
                                            origin)
-            src = (f"_ad.store({array.name}, ({render_index(index, self.program)}), "
+            src = (f"_ad.store({array.name}, {render(index, self.program)}, "
                    f"{render(value, self.program)})")
             new = self.op(src, "store", [array, index, value], {}, origin,
                           hint=target.value.id)

@@ -7,10 +7,12 @@ summed back to each operand's shape (``_ad.unbroadcast``) by the adjoint pass wh
 have broadcast. The derivatives are the textbook ones, as JAX (``jax/_src/lax/lax.py``) and
 Tangent (``tangent/grads.py``) define them; where a derivative is infinite (``log`` at 0,
 ``sqrt`` at 0, a division by 0) it is taken as zero when the incoming gradient is zero
-(``_ad.safe_div``), so that the branch ``np.where`` did not take leaks no NaN. Ties:
-``np.maximum(a, b)`` gives the gradient to ``a`` where ``a >= b`` and ``np.minimum`` where
-``a <= b`` (MindSpore's ``MaximumGrad``/``MinimumGrad``); ``max``/``min`` reductions share it
-evenly among equal elements (JAX's rule).
+(``_ad.safe_div``), so that the branch ``np.where`` did not take leaks no NaN. Ties share
+the gradient evenly, as JAX does: ``np.maximum(a, b)``/``np.minimum`` give half to each
+operand where ``a == b`` (so ``maximum(x, c) + minimum(x, c)``, which is ``x + c``, has
+derivative 1 there; MindSpore's ``MaximumGrad`` would give 2), and the ``max``/``min``
+reductions split it among the equal elements. ``nn.ReLU`` has its own ``bprop``: 0 at 0, as
+MindSpore's ``ReluGrad``.
 """
 import numpy as np
 
@@ -106,10 +108,13 @@ def _binary(op, ctx):
             out.append((1, ctx.u(f"_ad.safe_mul({g}, {y} * np.log(np.where({a} > 0, {a}, 1)))",
                                  1)))
         return out
-    if kind == "maximum":
-        return [(0, ctx.u(f"{g} * ({a} >= {b})", 0)), (1, ctx.u(f"{g} * ({a} < {b})", 1))]
-    if kind == "minimum":
-        return [(0, ctx.u(f"{g} * ({a} <= {b})", 0)), (1, ctx.u(f"{g} * ({a} > {b})", 1))]
+    if kind in ("maximum", "minimum"):
+        wins = ">" if kind == "maximum" else "<"
+        loses = "<" if kind == "maximum" else ">"
+        return [(0, ctx.u(f"np.where({a} {wins} {b}, {g}, np.where({a} == {b}, {g} * 0.5, 0))",
+                          0)),
+                (1, ctx.u(f"np.where({a} {loses} {b}, {g}, np.where({a} == {b}, {g} * 0.5, 0))",
+                          1))]
     if kind in ("matmul", "dot"):
         if ctx.ndims(0, 1) == (2, 2):
             return [(0, f"{g} @ {b}.T"), (1, f"{a}.T @ {g}")]
