@@ -23,13 +23,15 @@ hits every way alike. First calls include transpiling and compiling.
 9. Dispatch cost per call (benchmarks/dispatch.py ``measure()``).
 10. Parallel loops (benchmarks/parallel_bench.py): serial, ``parallel=True`` and hand-written
     ``numba.njit(parallel=True)`` with ``prange``; compile cost; the break-even trip count.
+11. A training step of the seed network (benchmarks/train_bench.py): NumPy by hand,
+    ``nn.TrainOneStepCell`` in PYNATIVE_MODE and GRAPH_MODE, ``jax.jit`` where installed.
 
 Last, the summary (benchmarks/summary.py): issue #18's goals, each with this run's figure, the
 goal, PASS/MISS and the other ways beside it; written to build/bench.json as ``goals``.
 
 ``GRAPHJIT_BENCH_QUICK=1`` runs a tenth of the rounds (noisy; for development);
 ``GRAPHJIT_BENCH_ONLY=seed,arrays,...`` runs only the named sections (seed, transpile, kernels,
-fresh, import, mixed, float32, arrays, dispatch, parallel); the summary says "not run" for the others.
+fresh, import, mixed, float32, arrays, dispatch, parallel, islands, train); the summary says "not run" for the others.
 
 BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1`` unless the shell sets it): NumPy and Numba
 (through SciPy) each load their own OpenBLAS, and on a small busy machine their two thread pools
@@ -58,6 +60,7 @@ import numpy as np  # noqa: E402
 
 import array_bench  # noqa: E402
 import island_bench  # noqa: E402
+import train_bench  # noqa: E402
 import kernels  # noqa: E402
 import parallel_bench  # noqa: E402
 import seed  # noqa: E402
@@ -569,7 +572,8 @@ def main():
         ("arrays", "arrays", array_bench.bench_arrays, array_bench.show_arrays),
         ("dispatch", "dispatch", bench_dispatch, show_dispatch),
         ("parallel", "parallel", parallel_bench.bench_parallel, parallel_bench.show_parallel),
-        ("islands", "islands", island_bench.bench_islands, island_bench.show_islands)]
+        ("islands", "islands", island_bench.bench_islands, island_bench.show_islands),
+        ("train", "train", train_bench.bench_train, train_bench.show_train)]
     try:
         for name, key, measure, show in sections:
             if only and name not in only:
