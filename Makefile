@@ -33,6 +33,7 @@ test: $(STAMP) bytecode
 
 demo: $(STAMP) bytecode
 	$(PY) samples/static_graph.py
+	$(PY) samples/train_seed_network.py
 
 # The bench-only extra (JAX, a baseline beside graphjit): installed once, into the same venv,
 # only by `make bench` (its own stamp; `make install`/`make test` never pull JAX). If it cannot
