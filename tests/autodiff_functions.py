@@ -222,6 +222,66 @@ def early_exit_while(x):
     return acc
 
 
+def store_argument(x):
+    x[0] = x[1] * 2.0
+    x[2] += x[0]
+    return np.sum(x ** 2)
+
+
+def running_stores(x, n):
+    a = np.zeros(n)
+    a[0] = x[0]
+    for i in range(1, n):
+        a[i] = a[i - 1] * 0.9 + x[i] * a[i - 1] + x[i]
+    return np.sum(a ** 2)
+
+
+def store_argument_in_loop(x):
+    for i in range(x.shape[0] - 1):
+        x[i + 1] = x[i + 1] * x[i]
+    return np.sum(x)
+
+
+def row_stores(W, v):
+    out = np.zeros((3, 2))
+    for k in range(3):
+        out[k] = W[k] * v
+        out[k, 0] += np.sum(out[k]) * 0.5
+    return np.sum(np.tanh(out))
+
+
+def alias_store(x):
+    a = np.zeros(3)
+    b = a
+    a[0] = x[0] * 3.0
+    b[1] = x[1]
+    return np.sum(b * x) + np.sum(a)
+
+
+def _fill(a, x):
+    a[0] = x[0] * 2.0
+    a[1:] = x[1:] ** 2
+
+
+def helper_stores(x):
+    a = np.zeros(3)
+    _fill(a, x)
+    return np.sum(a * a)
+
+
+def loop_alias_store(x):
+    a = np.zeros(3)
+    b = a
+    for i in range(3):
+        b[i] = x[i] * (i + 1.0)
+        _fill_one(a, i, x)
+    return np.sum(a ** 2)
+
+
+def _fill_one(a, i, x):
+    a[i] = a[i] + x[i] * x[i]
+
+
 CASES = [
     (ufuncs, lambda: (_pos(3, 2),), 0),
     (arithmetic, lambda: (_pos(4), _pos(4)), (0, 1)),
@@ -252,4 +312,11 @@ CASES = [
     (top_branch, lambda: (_m(3), -1), 0),
     (rnn, lambda: (_m(3, 3) * 0.5, _m(3, 2), _m(4, 2)), (0, 1, 2)),
     (early_exit_while, lambda: (_pos(6),), 0),
+    (store_argument, lambda: (_m(4),), 0),
+    (running_stores, lambda: (_m(6) * 0.5, 6), 0),
+    (store_argument_in_loop, lambda: (_pos(5),), 0),
+    (row_stores, lambda: (_m(3, 2), _m(2)), (0, 1)),
+    (alias_store, lambda: (_m(3),), 0),
+    (helper_stores, lambda: (_m(3),), 0),
+    (loop_alias_store, lambda: (_m(3),), 0),
 ]

@@ -10,6 +10,7 @@ emitted by :mod:`.control` (tapes for loops, recorded branches). Every generated
 the user's ``file:line`` it computes or differentiates.
 """
 import os
+import re
 
 import numpy as np
 
@@ -29,8 +30,11 @@ class Emitter:
         self.in_loop = 0         # loops around the code being emitted (values go on tapes)
         self.tapes = set()       # names saved on a tape somewhere
         self.defined = set()     # SSA names whose gradient variable exists at this point
-        self.viewish = {}        # gradient name -> it may share memory (a view, an alias)
-        self.alias = {}          # gradient name -> the gradient variable it is (g = g_other)
+        # Gradient variables (full names: g_x, _gc_x) whose array no other variable refers to
+        # and that is no view: only these are updated in place (a scatter, a store's zeroing)
+        self.owned = set()
+        self.alias = {}          # gradient variable -> the one it is the same array as
+        self.copied = set()      # outer gradients a nested block had to copy to own
         self.producers = {}      # SSA name -> the Op that made it
         self.uses = {}           # SSA name -> how many operations read it
         for op in walk_ops(program.body):
@@ -49,13 +53,13 @@ class Emitter:
         other.lines = []
         other.indent = self.indent if indent is None else indent
         other.defined = set(self.defined)
-        other.viewish, other.alias = dict(self.viewish), dict(self.alias)
+        other.owned, other.alias = set(self.owned), dict(self.alias)
+        other.copied = set()
         return other
 
     def take(self, inner):
         """Append a nested block's lines (what it defines is the caller's to merge)."""
         self.lines.extend(inner.lines)
-        self.viewish.update(inner.viewish)
         self.alias.update(inner.alias)
 
     def push(self, names):
@@ -83,7 +87,30 @@ class Emitter:
         a loop that runs no iteration leaves them so)."""
         for name in names:
             self.line(f"g_{name} = {self.zeros_text(Dyn(name, True))}", origin, " (adjoint)")
-            self.viewish[name] = False
+            self.own(f"g_{name}")
+
+    def own(self, var):
+        self.owned.add(var)
+        self.alias.pop(var, None)
+
+    def make_owned(self, name, origin):
+        """Make ``g_name`` an array this code alone holds, to update it in place: zeros
+        where it has no contribution yet, a copy where it may be shared."""
+        var = f"g_{name}"
+        if name not in self.defined:
+            self.line(f"{var} = {self.zeros_text(Dyn(name, True))}", origin, " (adjoint)")
+            self.defined.add(name)
+        elif var not in self.owned:
+            self.line(f"{var} = np.array({var})", origin, " (adjoint)")
+            self.copied.add(name)
+        self.own(var)
+
+    def scatter(self, name, index, source, origin):
+        """``g_name[index] += source`` in place (repeated fancy indices add, as np.add.at):
+        the adjoint of reading ``name[index]`` costs the size of the read, not of the
+        array."""
+        self.make_owned(name, origin)
+        self.line(f"_ad.scatter_add(g_{name}, {index}, {source})", origin, " (adjoint)")
 
     def line(self, text, origin=None, note=""):
         where = f"  # {os.path.basename(origin.filename)}:{origin.lineno}{note}" \
@@ -114,15 +141,26 @@ class Emitter:
     def adjoint(self, op):
         if op.rule is None or op.target not in self.defined:
             return
-        from .rules import RULES
+        from .rules import RULES, Scatter
         context = RuleContext(self, op)
-        for k, source in RULES[op.rule](op, context):
+        contributions = RULES[op.rule](op, context)
+        g = f"g_{op.target}"
+        texts = [c if isinstance(c, str) else c.source for _, c in contributions]
+        # the result's gradient is dead after this op: handed on (not copied) when exactly
+        # one contribution is that array itself
+        handed = sum(t.strip() == g for t in texts) == 1 and \
+            sum(g in _IDENT.findall(t) for t in texts) == 1 and g in self.owned
+        for k, source in contributions:
             operand = op.args[k]
             folded = self.fold_transpose(op, k)
             if folded is not None:
                 operand, source = folded
             if isinstance(operand, Dyn) and operand.active:
-                self.accumulate(operand.name, source, op.origin)
+                if isinstance(source, Scatter):
+                    self.scatter(operand.name, source.index, source.source, op.origin)
+                else:
+                    self.accumulate(operand.name, source, op.origin,
+                                    transfer=handed and source.strip() == g)
             elif isinstance(operand, Tup) and any(d.active for d in dyns(operand)):
                 from ..errors import UnsupportedConstruct
                 raise UnsupportedConstruct("a differentiated value inside a tuple or list "
@@ -177,27 +215,39 @@ class Emitter:
             return f"np.sum({source}, axis={axes!r})"
         return f"np.sum({source}, axis={axes!r}, keepdims=True).reshape({shape!r})"
 
-    def accumulate(self, name, source, origin):
-        """``g_name += source`` (an assignment at the first contribution)."""
+    def accumulate(self, name, source, origin, transfer=False):
+        """``g_name += source`` (an assignment at the first contribution). ``transfer``:
+        ``source`` is a gradient variable no longer used: its array is handed on."""
+        var = f"g_{name}"
         if name in self.defined:
-            self.line(f"g_{name} = g_{name} + {source}", origin, " (adjoint)")
-            self.viewish[name] = False
-            self.alias.pop(name, None)
-        else:
-            self.line(f"g_{name} = {source}", origin, " (adjoint)")
-            self.defined.add(name)
-            text = source.strip()
-            if text.isidentifier():
-                root = text[2:] if text.startswith("g_") else None
-                self.alias[name] = self.alias.get(root, root) if root else text
-                self.viewish[name] = self.viewish.get(root, True) if root else True
+            self.line(f"{var} = {var} + {source}", origin, " (adjoint)")
+            self.own(var)
+            return
+        self.line(f"{var} = {source}", origin, " (adjoint)")
+        self.defined.add(name)
+        text = source.strip()
+        if text.isidentifier():
+            if transfer and text in self.owned:
+                self.owned.discard(text)
+                self.own(var)
             else:
-                self.viewish[name] = text.startswith(_VIEWS) or text.endswith((".T", "]"))
+                self.owned.discard(var)
+                self.owned.discard(text)      # two names for one array: neither owns it
+                self.alias[var] = self.alias.get(text, text)
+        elif text.startswith(_VIEWS) or text.endswith((".T", "]")):
+            self.owned.discard(var)
+            self.alias.pop(var, None)
+        else:
+            self.own(var)
 
 
-# calls whose result may be a view of their operand: a returned gradient made by one is copied
+_IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+# calls whose result may be a view of their operand (or the operand itself): never updated in
+# place, and a returned gradient made by one is copied
 _VIEWS = ("np.broadcast_to(", "np.reshape(", "np.transpose(", "np.expand_dims(", "np.squeeze(",
-          "np.ravel(", "_ad.")
+          "np.ravel(", "_ad.unbroadcast(", "_ad.sum_grad(", "_ad.mean_grad(",
+          "_ad.transpose_grad(", "_ad.cast_like(", "_ad.product_grad_t(", "_ad.matmul_grad(",
+          "_ad.dot_grad(", "_ad.concatenate_grad(", "_ad.stack_grad(")
 
 
 def walk_ops(statements):
@@ -312,7 +362,7 @@ def _final(emitter, value, shared):
     if gfact[1] != dtype or gfact[2] is not kind and kind is not np.ndarray:
         g = f"np.asarray({g}).astype(np.{dtype.name})" + ("[()]" if kind is not np.ndarray
                                                            else "")
-    elif kind is np.ndarray and (emitter.viewish.get(value.name, True) or shared):
+    elif kind is np.ndarray and (f"g_{value.name}" not in emitter.owned or shared):
         g = f"{g}.copy()"
     if kind is np.ndarray and gfact[0] != shape:
         g = f"np.broadcast_to({g}, {shape!r}).copy()"
@@ -353,11 +403,11 @@ def generate(program, wrt, has_aux, facts=None):
         out = (f"_ad.finish(({', '.join(grads)},), "
                f"({', '.join(v.name for v in wrt)},))")
     else:
-        roots = [emitter.alias.get(v.name, v.name) if v.name in emitter.defined else None
-                 for v in wrt]
+        roots = [emitter.alias.get(f"g_{v.name}", f"g_{v.name}") if v.name in emitter.defined
+                 else None for v in wrt]
         out = "(" + ", ".join(_final(emitter, v, roots.count(roots[k]) > 1 and roots[k])
                               for k, v in enumerate(wrt)) + ",)"
-    emitter.line(f"return ({value_text}, {emitter.render(aux)}, {out})", program.result_origin)
+    emitter.line(f"return ({value_text}, {aux}, {out})", program.result_origin)
     name = f"{program.name}_{'value_and_grad' if facts is not None else 'grad_generic'}"
     params = list(program.params) + [name for _, _, name, _ in program.inputs]
     if facts is None:
@@ -399,6 +449,22 @@ def _emit(program, wrt, has_aux, facts):
         result, aux = result.items
     emitter.forward(program.body)
     value_text = emitter.render(result)
+    if has_aux and _has_stores(program.body):
+        # the backward sweep writes stored arrays back as they were: aux keeps its values
+        emitter.line(f"_aux = _ad.snapshot({emitter.render(aux)})", program.result_origin)
+        aux = Static(None)
+        aux_text = "_aux"
+    else:
+        aux_text = emitter.render(aux)
     _seed(emitter, result, f"{program.result_origin}")
     emitter.backward(program.body)
-    return emitter, value_text, aux
+    return emitter, value_text, aux_text
+
+
+def _has_stores(statements):
+    for stmt in statements:
+        if hasattr(stmt, "targets"):
+            return True
+        if not isinstance(stmt, Op) and any(_has_stores(b) for b in stmt.children()):
+            return True
+    return False

@@ -73,6 +73,20 @@ class Specialized:
         return True
 
 
+def stored_names(function):
+    """Names ``function``'s own code stores into (``a[i] = v``, ``a[i] += v``)."""
+    import gast
+    from ..source import capture
+    names = set()
+    for node in gast.walk(capture(function).node):
+        targets = node.targets if isinstance(node, gast.Assign) else (
+            [node.target] if isinstance(node, gast.AugAssign) else [])
+        for target in targets:
+            if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+                names.add(target.value.id)
+    return names
+
+
 def has_control(statements):
     """Whether the program has runtime branches or loops. Their gradient code keeps its tapes
     in Python lists, which graphjit's compilers do not take: it runs eagerly (explain()
@@ -219,7 +233,7 @@ class GradFunction:
             if isinstance(a, _ARRAYLIKE) and not isinstance(a, bool):
                 if k in wanted:
                     _check_differentiable(a, k, name, origin)
-                dyn = Dyn(program.new_name(name), k in wanted)
+                dyn = Dyn(program.new_name(name), k in wanted, borrowed=True)
                 program.params.append(dyn.name)
                 dyn_positions.append(k)
                 values.append(dyn)
@@ -229,6 +243,12 @@ class GradFunction:
                                     f"{type(a).__name__}, not a floating number or array")
                 values.append(Static(a))
         nz = Normalizer(program, self.weights or ())
+        stored = stored_names(function)
+        for k, value in enumerate(values):     # the caller's arrays the function stores into:
+            name = params[k + offset] if k + offset < len(params) else None   # a copy first
+            if name in stored and isinstance(value, Dyn):
+                values[k] = nz.op(f"{value.name}.copy()", "copy", [value], {}, origin,
+                                  hint=name)
         if self.cell is not None:
             program.result = nz.cell_call(self.cell, values, {}, origin)
             program.result_origin = origin

@@ -81,6 +81,12 @@ def lower_jumps(body, brk, cont):
     return out, False
 
 
+def _same_value(env, carried, defined):
+    """Names bound to the same array as a carried name (an alias ``b = a``)."""
+    values = {id(env.names[n]) for n in carried if isinstance(env.names[n], Dyn)}
+    return {n for n in defined if isinstance(env.names[n], Dyn) and id(env.names[n]) in values}
+
+
 def _has_jump(body):
     for stmt in body:
         if isinstance(stmt, (gast.Break, gast.Continue)):
@@ -91,12 +97,19 @@ def _has_jump(body):
 
 
 def _assigned(body):
-    """User names a list of statements assigns (not inside nested functions)."""
+    """User names a list of statements assigns, stores into included (``a[i] = v`` gives
+    ``a`` a new SSA name: the loop carries it)."""
     names = set()
     for stmt in body:
         for node in gast.walk(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 names.add(node.id)
+            elif isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Store):
+                base = node.value
+                while isinstance(base, gast.Subscript):
+                    base = base.value
+                if isinstance(base, gast.Name):
+                    names.add(base.id)
     return names
 
 
@@ -158,6 +171,7 @@ def branch(nz, stmt, test, env, origin):
     for body in (stmt.body, stmt.orelse):
         scope = env.copy()
         saved, nz.statements = nz.statements, []
+        nz.control += 1
         try:
             if nz.block(body, scope) is not None:
                 raise UnsupportedConstruct(
@@ -166,6 +180,7 @@ def branch(nz, stmt, test, env, origin):
             blocks.append(nz.statements)
         finally:
             nz.statements = saved
+            nz.control -= 1
         scopes.append(scope)
     node = IfStmt(test, blocks[0], blocks[1], origin)
     for name in sorted(set(scopes[0].names) | set(scopes[1].names)):
@@ -266,6 +281,11 @@ class LoopStmt:
         emitter.zero(sorted(grown | {phi.name for phi, _ in active} - emitter.defined),
                      self.origin)
         emitter.defined |= grown | {phi.name for phi, _ in active}
+        for name in sorted(draft.copied & emitter.defined - local):
+            emitter.make_owned(name, self.origin)       # once, not in every iteration
+        for phi, _ in active:           # owned at every iteration's start, or not assumed
+            if f"g_{phi.name}" not in draft.owned:
+                emitter.owned.discard(f"g_{phi.name}")
         emitter.line(f"for _ in range({self.counter}):", self.origin, " (adjoint)")
         inner = emitter.sub(indent=emitter.indent + 1)
         inner.in_loop += 1
@@ -273,21 +293,27 @@ class LoopStmt:
         emitter.take(inner)
 
     def _iteration(self, emitter, active):
-        """One backward iteration: take back the saved values, send each carried name's
-        gradient to the value that the body's end copied into it, then the body's adjoint."""
+        """One backward iteration: take back the saved values, hand each carried name's
+        gradient to the value the body's end copied into it, the body's adjoint, and zero
+        for a carried name the body adds nothing to."""
         emitter.pop(self.saved_end + self.saved_start)
         temps = []
-        for k, (phi, last) in enumerate(active):
-            temp = f"_gc_{phi.name}"
-            emitter.line(f"{temp} = g_{phi.name}", self.origin, " (adjoint)")
-            temps.append(temp)
         for phi, last in active:
-            emitter.line(f"g_{phi.name} = {emitter.zeros_text(phi)}", self.origin,
-                         " (adjoint)")
+            temp, var = f"_gc_{phi.name}", f"g_{phi.name}"
+            emitter.line(f"{temp} = {var}", self.origin, " (adjoint)")
+            if var in emitter.owned:
+                emitter.owned.add(temp)
+            emitter.owned.discard(var)
+            emitter.defined.discard(phi.name)
+            temps.append(temp)
         for (phi, last), temp in zip(active, temps):
             if last.active:
-                emitter.accumulate(last.name, temp, self.origin)
+                emitter.accumulate(last.name, temp, self.origin, transfer=True)
         emitter.backward(self.body)
+        for phi, _ in active:
+            if phi.name not in emitter.defined:
+                emitter.zero([phi.name], self.origin)
+                emitter.defined.add(phi.name)
 
 
 def loop_for(nz, stmt, iterable, env, origin):
@@ -354,16 +380,26 @@ def _loop(nz, stmt, node, env, origin, bind, test):
         body = [_flag(cont, False, stmt)] + lowered
         env.names[brk] = Static(False)
     assigned = _assigned(body) | ({brk} if brk else set())
-    carried = sorted(n for n in assigned if n in env.names and
-                     not isinstance(env.names[n], Unbound))
+    defined = {n for n, v in env.names.items() if not isinstance(v, Unbound)}
+    carried = assigned & defined
     active = {n for n in carried if is_active(env.names[n])}
     node.counter = nz.program.new_name("_trips")
-    for _ in range(len(carried) + 2):       # the carried names' activity: a fixpoint
-        phis = {n: Dyn(nz.program.new_name(n), n in active) for n in carried}
+    for _ in range(len(defined) + 2):     # carried names and their activity: a fixpoint
+        carried |= _same_value(env, carried, defined)
+        phis, by_value = {}, {}
+        for n in sorted(carried):
+            initial = env.names[n]
+            key = id(initial) if isinstance(initial, Dyn) else ("name", n)
+            if key not in by_value:        # names bound to one array share its phi
+                by_value[key] = Dyn(nz.program.new_name(n), n in active)
+                by_value[key].borrowed = isinstance(initial, Dyn) and initial.root_borrowed()
+            phis[n] = by_value[key]
         scope = env.copy()
         for n, phi in phis.items():
             scope.names[n] = phi
         saved, nz.statements = nz.statements, []
+        nz.loop_depth += 1
+        nz.control += 1
         try:
             test_ops = []
             if test is not None:
@@ -378,17 +414,32 @@ def _loop(nz, stmt, node, env, origin, bind, test):
             statements = nz.statements
         finally:
             nz.statements = saved
+            nz.loop_depth -= 1
+            nz.control -= 1
+        # names the body rebound without assigning them (a store through an alias or in a
+        # called function) are carried too
+        changed = {n for n in defined - carried if scope.names.get(n) is not env.names[n]}
         grown = {n for n in carried if is_active(scope.names.get(n)) and n not in active}
-        if not grown:
+        if not grown and not changed:
             break
         active |= grown
-    for n, phi in phis.items():
-        initial = env.names[n]
+        carried |= changed
+    seen = set()
+    ordered = []
+    for n in sorted(phis):
+        if id(phis[n]) not in seen:
+            seen.add(id(phis[n]))
+            ordered.append(n)
+    for n in ordered:
+        phi, initial = phis[n], env.names[n]
         nz.statements.append(Op(phi.name, render(initial, nz.program),
                                 "copy" if is_active(initial) else None, [initial], {}, origin))
     node.test_ops, node.body = test_ops, statements
     node.phis = []
     for n, phi in phis.items():
+        env.names[n] = phi
+    for n in ordered:
+        phi = phis[n]
         last = scope.names[n]
         if not isinstance(last, Dyn) or last.name != phi.name:
             if not isinstance(last, Dyn):      # a constant assigned in the body
@@ -397,7 +448,6 @@ def _loop(nz, stmt, node, env, origin, bind, test):
                                     origin))
                 last = holder
         node.phis.append((phi, last))
-        env.names[n] = phi
     if brk is not None:
         node.brk = phis[brk].name
     for n in assigned - set(carried):
@@ -415,6 +465,8 @@ def defined_names(blocks, deep=True):
         for stmt in block:
             if isinstance(stmt, Op):
                 names.add(stmt.target)
+            elif hasattr(stmt, "targets"):
+                names.update(stmt.targets())
             elif isinstance(stmt, LoopStmt):
                 names.add(stmt.counter)
                 names |= {phi.name for phi, _ in stmt.phis}

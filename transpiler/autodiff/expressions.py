@@ -119,7 +119,7 @@ def nz_input(nz, owner, attr, value):
     if known is None:
         weight = nz.weights.get(id(value))
         name = nz.program.new_name(attr)
-        known = nz.input_names[key] = Dyn(name, weight is not None)
+        known = nz.input_names[key] = Dyn(name, weight is not None, borrowed=True)
         nz.program.inputs.append((owner, attr, name, weight))
     return known
 

@@ -38,6 +38,10 @@ class Normalizer:
         self.weight_names = {}        # weight index -> SSA name
         self.input_names = {}         # (id(owner), attr) -> Dyn
         self.depth = 0
+        self.loop_depth = 0       # loops around the statements being normalized
+        self.control = 0          # runtime branches and loops around them, in this function
+        self.env = None           # the scope of the statement being normalized
+        self.callers = []         # the scopes of the inlined functions' callers
         self.statements = program.body
 
     # -- the entry ---------------------------------------------------------------------------
@@ -73,10 +77,15 @@ class Normalizer:
         if len(values) > len(params) or kwargs:
             raise TypeError(f"{function.__qualname__}() got unexpected arguments")
         self.depth += 1
+        # the caller's names (a store here into an array it passed rebinds them too)
+        self.callers.append(self.env)
+        outer_control, self.control = self.control, 0
         try:
             returned = self.block(fdef.body, env)
         finally:
             self.depth -= 1
+            self.env = self.callers.pop()
+            self.control = outer_control
         if returned is None:
             returned = (Static(None), captured.origin(fdef))
         return returned
@@ -92,6 +101,7 @@ class Normalizer:
         return None
 
     def statement(self, stmt, env):
+        self.env = env
         origin = env.origin(stmt)
         kind = type(stmt).__name__
         if isinstance(stmt, gast.Expr):
@@ -146,6 +156,35 @@ class Normalizer:
         raise UnsupportedConstruct(f"a {kind} statement is not differentiated (supported: "
                                    "assignments, if, for, while, return)", origin)
 
+    def refuse_views(self, name, array, env, origin):
+        """A store into an array another live name sees through a view (or that is a view of
+        another live array) changes that name's values: not followed, refused."""
+        for scope in [env] + self.callers:
+            if scope is None:
+                continue
+            for other, seen in scope.names.items():
+                if isinstance(seen, Dyn) and seen is not array and (
+                        seen.view_of is array or array.view_of is seen):
+                    raise UnsupportedConstruct(
+                        f"a store into '{name}', whose memory '{other}' also refers to "
+                        "through a view: the gradient does not follow stores through views",
+                        origin)
+
+    def rebind(self, old, new, env, origin):
+        """After a store, every name bound to the array (an alias ``b = a``, the caller's
+        name for an argument) names its new version."""
+        for scope in [env] + self.callers:
+            if scope is None:
+                continue
+            for other, seen in list(scope.names.items()):
+                if seen is old:
+                    if scope is not env and self.control:
+                        raise UnsupportedConstruct(
+                            "a store, inside a branch or loop, into an array the calling "
+                            "function passed: not differentiated (return the array instead)",
+                            origin)
+                    scope.names[other] = new
+
     def refuse_aliased_update(self, name, current, env, origin):
         """``a += b`` updates an array in place; the gradient computes it as ``a = a + b``,
         which is the same only when no other name sees that array."""
@@ -183,26 +222,27 @@ class Normalizer:
                 self.assign(t, v, env, origin)
             return
         if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+            name = target.value.id
             array = self.expr(target.value, env)
             if not isinstance(array, Dyn):
                 raise UnsupportedConstruct("a store into an object known at transpile time",
                                            origin)
-            for other, seen in env.names.items():
-                if isinstance(seen, Dyn) and seen is not array and (
-                        seen.view_of is array or array.view_of is seen
-                        or seen.name == array.name):
-                    raise UnsupportedConstruct(
-                        f"a store into '{target.value.id}', whose memory '{other}' also "
-                        "refers to: the gradient does not follow stores through views", origin)
+            self.refuse_views(name, array, env, origin)
             index = self.expr(target.slice, env)
             if is_active(index):
                 raise UnsupportedConstruct("an index computed from a differentiated value",
                                            origin)
-            src = (f"_ad.store({array.name}, {render(index, self.program)}, "
-                   f"{render(value, self.program)})")
-            new = self.op(src, "store", [array, index, value], {}, origin,
-                          hint=target.value.id)
-            env.names[target.value.id] = new
+            if array.root_borrowed():
+                if self.loop_depth:
+                    raise UnsupportedConstruct(
+                        f"a store inside a loop into '{name}', an array the caller passed: the "
+                        f"gradient never mutates its arguments (write '{name} = "
+                        f"{name}.copy()' before the loop)", origin)
+                array = self.op(f"{array.name}.copy()", "copy", [array], {}, origin, hint=name)
+            from .stores import store
+            new = store(self, array, index, value, origin, name)
+            env.names[name] = new
+            self.rebind(array, new, env, origin)
             return
         raise UnsupportedConstruct("this assignment target is not differentiated (names, "
                                    "tuples of names and 'name[index] = value' are)", origin)

@@ -176,8 +176,16 @@ def _shape(op, ctx):
     raise AssertionError(op.rule)
 
 
+class Scatter:
+    """A contribution added in place at ``index`` of the operand's gradient (the adjoint of
+    an indexing read): ``g[index] += source``."""
+
+    def __init__(self, index, source):
+        self.index, self.source = index, source
+
+
 def _index(op, ctx):
-    return [(0, f"_ad.index_grad({ctx.g}, {ctx.arg(0)}, {ctx.arg(1)})")]
+    return [(0, Scatter(ctx.arg(1), ctx.g))]
 
 
 def _store(op, ctx):

@@ -149,6 +149,33 @@ def index_grad(g, x, index):
     return out
 
 
+def scatter_add(g, index, contribution):
+    """``g[index] += contribution`` in place, where repeated indices (fancy indexing) add up
+    as ``np.add.at`` does; ``g`` is an array the gradient code alone holds."""
+    parts = index if isinstance(index, tuple) else (index,)
+    if all(isinstance(p, _BASIC) for p in parts):
+        g[index] += contribution
+    else:
+        np.add.at(g, index, contribution)
+
+
+def saved(x, index):
+    """``x[index]`` as it is before a store overwrites it (a copy: the store writes the
+    same memory), for the backward sweep to put back."""
+    old = x[index]
+    return old.copy() if isinstance(old, np.ndarray) else old
+
+
+def snapshot(value):
+    """``value`` with its arrays copied (tuples and lists followed): the aux output of a
+    function whose arrays the backward sweep writes back."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, (tuple, list)):
+        return type(value)(snapshot(v) for v in value)
+    return value
+
+
 def store(x, index, value):
     """The value of ``x`` after ``x[index] = value``, as a new array (the forward of a store:
     every version of a stored array stays readable for the backward)."""

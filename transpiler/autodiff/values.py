@@ -17,12 +17,17 @@ class Static:
 class Dyn:
     """A runtime value: the name of the SSA variable holding it; ``active`` when it carries
     a derivative of a differentiated input."""
-    __slots__ = ("name", "active", "view_of")
+    __slots__ = ("name", "active", "view_of", "borrowed")
 
-    def __init__(self, name, active, view_of=None):
+    def __init__(self, name, active, view_of=None, borrowed=False):
         self.name = name
         self.active = active
         self.view_of = view_of    # the Dyn whose memory this one shares (a view), or None
+        self.borrowed = borrowed  # the caller's array (an argument, a Cell's weight)
+
+    def root_borrowed(self):
+        """Whether this array, or the one it is a view of, belongs to the caller."""
+        return self.borrowed or (self.view_of is not None and self.view_of.root_borrowed())
 
 
 class Tup:
