@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from .values import Dyn, Op, Static, Tup, dyns, reads, render
+from .values import Dyn, Op, Static, Tup, dyns, reads, render, render_index
 
 
 class Emitter:
@@ -35,6 +35,10 @@ class Emitter:
         self.owned = set()
         self.alias = {}          # gradient variable -> the one it is the same array as
         self.copied = set()      # outer gradients a nested block had to copy to own
+        self.same = {}           # SSA name -> the first name of its array (stores alias it)
+        for stmt in walk_statements(program.body):
+            if hasattr(stmt, "targets"):
+                self.same[stmt.new.name] = (stmt.new.same_as or stmt.array).name
         self.producers = {}      # SSA name -> the Op that made it
         self.uses = {}           # SSA name -> how many operations read it
         for op in walk_ops(program.body):
@@ -62,17 +66,86 @@ class Emitter:
         self.lines.extend(inner.lines)
         self.alias.update(inner.alias)
 
+    def tape_dtype(self, name):
+        """The dtype of an array tape for ``name`` (a number, by the first run's facts), or
+        None for a Python list (arrays, objects; the generic code)."""
+        fact = self.fact(Dyn(name, False))
+        if fact is None or fact[4] != 0 or fact[2] is np.ndarray or fact[1].kind not in "biuf":
+            return None
+        return fact[1]
+
     def push(self, names):
-        """Save values on their tapes (the end of a block inside a loop)."""
+        """Save values on their tapes (the end of a block inside a loop). Numbers go into
+        an array (doubled when full: compiled code takes it), other values into a list."""
         for name in names:
+            if name in self.same:
+                continue       # the same array as its first name: restored from it
             self.tapes.add(name)
-            self.line(f"_tape_{name}.append({name})")
+            if self.tape_dtype(name) is None:
+                self.line(f"_tape_{name}.append({name})")
+                continue
+            dtype = self.tape_dtype(name)
+            # doubled when full (np.empty of a named dtype: the compilers know its type)
+            self.line(f"if _n_{name} == _tape_{name}.shape[0]:")
+            self.line(f"    _bigger = np.empty(2 * _n_{name}, np.{dtype.name})")
+            self.line(f"    _bigger[:_n_{name}] = _tape_{name}")
+            self.line(f"    _tape_{name} = _bigger")
+            self.line(f"_tape_{name}[_n_{name}] = {name}")
+            self.line(f"_n_{name} = _n_{name} + 1")
 
     def pop(self, names):
-        """Take back saved values (the start of the block's backward)."""
-        for name in names:
+        """Take back saved values (the start of the block's backward), in their own type."""
+        for name in [n for n in names if n not in self.same]:
             self.tapes.add(name)
-            self.line(f"{name} = _tape_{name}.pop()")
+            if self.tape_dtype(name) is None:
+                self.line(f"{name} = _tape_{name}.pop()")
+                continue
+            self.line(f"_n_{name} = _n_{name} - 1")
+            self.line(f"{name} = {self.tape_cast(name)}(_tape_{name}[_n_{name}])")
+        for name in names:
+            if name in self.same:
+                self.line(f"{name} = {self.same[name]}")
+
+    def tape_cast(self, name):
+        """The type a number taken back from its tape is given: the forward value's."""
+        fact = self.fact(Dyn(name, False))
+        return {float: "float", int: "int", bool: "bool"}.get(fact[2], f"np.{fact[1].name}")
+
+    def tape_inits(self):
+        """The tapes' creation, at the function's start."""
+        lines = []
+        for name in sorted(self.tapes):
+            dtype = self.tape_dtype(name)
+            if dtype is None:
+                lines.append(f"    _tape_{name} = []")
+            else:
+                lines.append(f"    _tape_{name} = np.empty(16, np.{dtype.name})")
+                lines.append(f"    _n_{name} = 0")
+                # one type on every path (the value popped back is of this type too)
+                lines.append(f"    {name} = {self.tape_cast(name)}(0)")
+        return lines
+
+    def index_kind(self, array, index):
+        """"element" (every axis indexed by an integer: a number), "basic" (integers and
+        slices: a view) or None (fancy, or not known) for ``array[index]``."""
+        parts = index.items if isinstance(index, Tup) else (
+            [Static(v) for v in index.value] if isinstance(index, Static) and
+            isinstance(index.value, tuple) else [index])
+        ints = 0
+        for part in parts:
+            if isinstance(part, Static):
+                if isinstance(part.value, (int, np.integer)) and \
+                        not isinstance(part.value, bool):
+                    ints += 1
+                elif not isinstance(part.value, (slice, type(None), type(Ellipsis))):
+                    return None
+            elif self.scalar(part) and self.fact(part)[1].kind in "iu":
+                ints += 1
+            elif type(part).__name__ == "Lazy":
+                ints += 1        # x.shape[0]: an int
+            else:
+                return None
+        return "element" if ints == self.ndim(array) and ints == len(parts) else "basic"
 
     def zeros_text(self, value):
         fact = self.fact(value)
@@ -100,17 +173,24 @@ class Emitter:
         if name not in self.defined:
             self.line(f"{var} = {self.zeros_text(Dyn(name, True))}", origin, " (adjoint)")
             self.defined.add(name)
-        elif var not in self.owned:
-            self.line(f"{var} = np.array({var})", origin, " (adjoint)")
+        elif var not in self.owned and not self.scalar(Dyn(name, True)):
+            self.line(f"{var} = {var}.copy()" if self.fact(Dyn(name, True)) is not None
+                      else f"{var} = _ad.owned({var})", origin, " (adjoint)")
             self.copied.add(name)
         self.own(var)
 
-    def scatter(self, name, index, source, origin):
+    def scatter(self, name, scatter, origin):
         """``g_name[index] += source`` in place (repeated fancy indices add, as np.add.at):
         the adjoint of reading ``name[index]`` costs the size of the read, not of the
         array."""
         self.make_owned(name, origin)
-        self.line(f"_ad.scatter_add(g_{name}, {index}, {source})", origin, " (adjoint)")
+        if self.facts is not None and self.index_kind(Dyn(name, True),
+                                                      scatter.value) is not None:
+            self.line(f"g_{name}[{render_index(scatter.value, self.program)}] += "
+                      f"{scatter.source}", origin, " (adjoint)")
+        else:
+            self.line(f"_ad.scatter_add(g_{name}, {scatter.index}, {scatter.source})", origin,
+                      " (adjoint)")
 
     def line(self, text, origin=None, note=""):
         where = f"  # {os.path.basename(origin.filename)}:{origin.lineno}{note}" \
@@ -157,7 +237,7 @@ class Emitter:
                 operand, source = folded
             if isinstance(operand, Dyn) and operand.active:
                 if isinstance(source, Scatter):
-                    self.scatter(operand.name, source.index, source.source, op.origin)
+                    self.scatter(operand.name, source, op.origin)
                 else:
                     self.accumulate(operand.name, source, op.origin,
                                     transfer=handed and source.strip() == g)
@@ -183,25 +263,33 @@ class Emitter:
         return maker.args[0], f"_ad.product_grad_t({g}, {a}, {b}, {k})"
 
     def fact(self, value):
-        """(shape, dtype, type) of a value, or None where not known."""
+        """(shape, dtype, type, is_view, ndim) of a value, or None where not known; the
+        shape is None inside loops (it may change between iterations; the rest may not)."""
         if isinstance(value, Static):
             v = value.value
-            return (np.shape(v), np.result_type(v) if isinstance(v, (int, float, complex,
-                                                                    np.generic, np.ndarray))
-                    else None, type(v))
+            if not isinstance(v, (int, float, complex, np.generic, np.ndarray)):
+                return None
+            return (np.shape(v), np.result_type(v), type(v), False, np.ndim(v))
         if self.facts is None or not isinstance(value, Dyn):
             return None
         return self.facts.get(value.name)
 
     def ndim(self, value):
         fact = self.fact(value)
-        return None if fact is None else len(fact[0])
+        return None if fact is None else fact[4]
+
+    def scalar(self, value):
+        """Whether ``value`` is a number (not an array) by the first run's facts."""
+        fact = self.fact(value)
+        return fact is not None and fact[4] == 0 and fact[2] is not np.ndarray
 
     def unbroadcast(self, source, result, operand):
         """``source`` (of ``result``'s shape) summed to ``operand``'s shape: static axes
         where both shapes are known, else ``_ad.unbroadcast`` at run time."""
         have, want = self.fact(result), self.fact(operand)
-        if have is None or want is None:
+        if have is not None and want is not None and have[4] == 0 and want[4] == 0:
+            return source
+        if have is None or want is None or have[0] is None or want[0] is None:
             return f"_ad.unbroadcast({source}, {self.render(operand)})"
         gshape, shape = have[0], want[0]
         if gshape == shape:
@@ -250,6 +338,15 @@ _VIEWS = ("np.broadcast_to(", "np.reshape(", "np.transpose(", "np.expand_dims(",
           "_ad.dot_grad(", "_ad.concatenate_grad(", "_ad.stack_grad(")
 
 
+def walk_statements(statements):
+    """Every statement, also inside control flow."""
+    for stmt in statements:
+        yield stmt
+        if not isinstance(stmt, Op):
+            for block in stmt.children():
+                yield from walk_statements(block)
+
+
 def walk_ops(statements):
     """Every Op in ``statements``, also inside control flow (statements with ``children``)."""
     for stmt in statements:
@@ -280,10 +377,30 @@ class RuleContext:
 
     def shape(self, value):
         fact = self.emitter.fact(value)
-        return None if fact is None else tuple(fact[0])
+        return None if fact is None or fact[0] is None else tuple(fact[0])
 
     def ndims(self, *ks):
         return tuple(self.emitter.ndim(self.op.args[k]) for k in ks)
+
+    def safe_div(self, g, d):
+        """``_ad.safe_div(g, d)``; one expression where the result's kind is known."""
+        return self._safe(g, d, "/")
+
+    def safe_mul(self, g, d):
+        """``_ad.safe_mul(g, d)``; one expression where the result's kind is known."""
+        return self._safe(g, d, "*")
+
+    def _safe(self, g, d, op):
+        if self.emitter.scalar(Dyn(self.op.target, True)):
+            return f"({g} * 0 if {g} == 0 else {g} {op} ({d}))"
+        if self.emitter.fact(Dyn(self.op.target, True)) is not None:
+            return f"np.where({g} == 0, 0, {g} {op} ({d}))"
+        return f"_ad.safe_{'div' if op == '/' else 'mul'}({g}, {d})"
+
+    def kind(self, value):
+        """(dtype, type) of a value by the first run's facts, or None."""
+        fact = self.emitter.fact(value)
+        return None if fact is None else (fact[1], fact[2])
 
     def constant(self, k):
         value = self.op.args[k]
@@ -308,19 +425,20 @@ class RuleContext:
 
 
 def facts_of(values):
-    """(shape, dtype, type, is_view) of each value a run left in its locals (the probe)."""
+    """(shape, dtype, type, is_view, ndim) of each value a run left in its locals (the
+    probe)."""
     out = {}
     for name, v in values.items():
         if isinstance(v, (np.ndarray, np.generic, float, int, complex, bool)):
             out[name] = (np.shape(v), np.result_type(v), type(v),
                          isinstance(v, np.ndarray) and (v.base is not None
-                                                        or not v.flags.writeable))
+                                                        or not v.flags.writeable), np.ndim(v))
     return out
 
 
 def _typed(text, fact):
     """``text`` (a number) as a value of the type ``fact`` describes."""
-    shape, dtype, kind, _ = fact
+    shape, dtype, kind = fact[:3]
     if kind is float:
         return text
     if kind is np.ndarray:
@@ -356,7 +474,7 @@ def _final(emitter, value, shared):
     g = f"g_{value.name}"
     if fact is None or gfact is None:
         return g      # _ad.finish makes it right at run time
-    shape, dtype, kind, _ = fact
+    shape, dtype, kind = fact[:3]
     if kind is float:
         return f"float({g})"
     if gfact[1] != dtype or gfact[2] is not kind and kind is not np.ndarray:
@@ -390,9 +508,9 @@ def generate(program, wrt, has_aux, facts=None):
     """
     if facts is not None:
         # shapes inside loops may change from one iteration to the next: no static facts
-        in_loops = _loop_names(program.body)
-        facts = {k: v for k, v in facts.items()
-                 if k not in in_loops and not (k.startswith("g_") and k[2:] in in_loops)}
+        unknown = _loop_names(program.body) | _shape_tainted(program.body)
+        facts = {k: (v if k not in unknown and not (k.startswith("g_") and k[2:] in unknown)
+                     else (None,) + v[1:]) for k, v in facts.items()}
     # a first emission finds what each loop's backward reads (the tapes), the second writes
     _emit(program, wrt, has_aux, facts)
     emitter, value_text, aux = _emit(program, wrt, has_aux, facts)
@@ -420,8 +538,30 @@ def generate(program, wrt, has_aux, facts=None):
             "", "",
             f"def {name}({', '.join(params)}):  # {os.path.basename(program.origin.filename)}:"
             f"{program.origin.lineno}"]
-    tapes = [f"    _tape_{t} = []" for t in sorted(emitter.tapes)]
+    tapes = emitter.tape_inits()
     return "\n".join(head + tapes + emitter.lines) + "\n", name
+
+
+def _shape_tainted(statements):
+    """Top-level names whose shape may depend on values, not only on the arguments'
+    shapes: what loops carry out (unless it is the same array, stored into) and branches
+    merge, and what is computed from those. Their shapes are not written into the code."""
+    from .control import IfStmt, LoopStmt
+    tainted = set()
+    for stmt in statements:
+        if isinstance(stmt, LoopStmt):
+            for phi, last in stmt.phis:
+                if not (last is phi or last.same_as is phi) or phi.name in tainted:
+                    tainted.add(phi.name)
+        elif isinstance(stmt, IfStmt):
+            tainted.update(stmt.merged)
+        elif isinstance(stmt, Op):
+            if any(d.name in tainted for a in stmt.args for d in reads(a)):
+                tainted.add(stmt.target)
+        elif hasattr(stmt, "targets") and (stmt.array.name in tainted or any(
+                d.name in tainted for d in reads(stmt.value) + reads(stmt.index))):
+            tainted.add(stmt.new.name)
+    return tainted
 
 
 def _loop_names(statements):
@@ -431,7 +571,7 @@ def _loop_names(statements):
     for stmt in statements:
         if isinstance(stmt, LoopStmt):
             names |= defined_names([stmt.body, stmt.test_ops]) | {stmt.index} - {None}
-            names |= {phi.name for phi, _ in stmt.phis}
+            names |= {phi.name for phi, _ in stmt.phis} - stmt.invariant()
         elif not isinstance(stmt, Op):
             for block in stmt.children():
                 names |= _loop_names(block)

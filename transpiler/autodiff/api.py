@@ -51,9 +51,15 @@ class Specialized:
         self.source = source
         self.function = _load(source, entry, self.program)
         self.input_shapes = [np.shape(v) for v in inputs]
-        if self.want_compiled and not has_control(self.program.body):
+        # compiled where the code is NumPy and numbers only (no list tape, no run-time
+        # helper: graphjit would convert those as user code)
+        self.compilable = "_ad." not in source.split("\n", 4)[-1] and ".append(" not in source
+        if self.want_compiled and self.compilable:
             from ..api import JitFunction
             self.compiled = JitFunction(self.function)
+            # graphjit's own generated code: what ran as Python is in explain(), the user's
+            # code gets no FallbackWarning for it
+            self.compiled._quiet = True
         else:
             self.compiled = self.function
         return result
@@ -290,9 +296,10 @@ class GradFunction:
             return f"{self.function.__name__}: called once (the generic code ran, eagerly)"
         if spec.compiled is spec.function:
             if spec.want_compiled:
-                return (f"{spec.function.__name__}: eager: a gradient through loops or "
-                        "branches on runtime values keeps its tapes in Python lists, which "
-                        "graphjit does not compile yet; the generated NumPy code runs as Python")
+                return (f"{spec.function.__name__}: eager: its gradient code keeps arrays on "
+                        "tapes (Python lists) or calls run-time helpers (transpiler.autodiff."
+                        "runtime: shapes known only at run time), which graphjit does not "
+                        "compile; the generated NumPy code runs as Python")
             return (f"{spec.function.__name__}: eager (PYNATIVE_MODE): the generated NumPy "
                     "code runs as Python; set_context(mode=GRAPH_MODE) or grad(jit(f)) "
                     "compiles it")

@@ -263,10 +263,26 @@ class LoopStmt:
         emitter.in_loop -= 1
         emitter.indent -= 1
 
+    def invariant(self):
+        """Carried names that stay one array object (stored into, never rebound): not
+        saved per iteration."""
+        return {phi.name for phi, last in self.phis if last is phi or last.same_as is phi}
+
     def backward(self, emitter):
         active = [(phi, last) for phi, last in self.phis if phi.active]
         local = defined_names([self.body, self.test_ops]) | {self.index} - {None}
         local -= {phi.name for phi, _ in self.phis}
+        # the carried gradients: defined (zero) and arrays of their own before the loop, so
+        # an iteration can update them in place
+        emitter.zero(sorted({phi.name for phi, _ in active} - emitter.defined), self.origin)
+        emitter.defined |= {phi.name for phi, _ in active}
+        for phi, _ in active:
+            var = f"g_{phi.name}"
+            if var not in emitter.owned and not emitter.scalar(phi):
+                emitter.line(f"{var} = _ad.owned({var})" if emitter.facts is None
+                             or emitter.fact(phi) is None else f"{var} = {var}.copy()",
+                             self.origin, " (adjoint)")
+                emitter.own(var)
         emitter.in_loop += 1
         draft = emitter.sub()
         draft.defined |= {phi.name for phi, _ in active}
@@ -275,12 +291,11 @@ class LoopStmt:
         own = defined_names([self.body], deep=False) | {self.index} - {None}
         phis = {phi.name for phi, _ in self.phis}
         needed = read_names(draft.lines, own | phis)
-        self.saved_start = sorted(n for n in needed if n in phis)
+        self.saved_start = sorted(n for n in needed if n in phis - self.invariant())
         self.saved_end = sorted(n for n in needed if n not in phis)
         grown = draft.defined - emitter.defined - local
-        emitter.zero(sorted(grown | {phi.name for phi, _ in active} - emitter.defined),
-                     self.origin)
-        emitter.defined |= grown | {phi.name for phi, _ in active}
+        emitter.zero(sorted(grown), self.origin)
+        emitter.defined |= grown
         for name in sorted(draft.copied & emitter.defined - local):
             emitter.make_owned(name, self.origin)       # once, not in every iteration
         for phi, _ in active:           # owned at every iteration's start, or not assumed
@@ -321,12 +336,9 @@ def loop_for(nz, stmt, iterable, env, origin):
     if stmt.orelse:
         raise UnsupportedConstruct("a for/else is not differentiated yet", origin)
     node = LoopStmt("for", origin)
-    call = stmt.iter
     rows = None
-    if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and \
-            call.func.id == "range" and not call.keywords and env.lookup(
-                "range", origin).value is range:
-        bounds = [nz.expr(a, env) for a in call.args]
+    if type(iterable).__name__ == "RuntimeRange":
+        bounds = list(iterable.bounds)
         if any(is_active(b) for b in bounds):
             raise UnsupportedConstruct("a range() bound computed from a differentiated value",
                                        origin)

@@ -29,6 +29,13 @@ MAX_INLINE_DEPTH = 40
 MAX_UNROLL = 256     # a static ``for`` (over a list of Cells, a range of constants) is unrolled
 
 
+class RuntimeRange:
+    """``range(...)`` with runtime bounds (their values), the iterable of a runtime loop."""
+
+    def __init__(self, bounds):
+        self.bounds = bounds
+
+
 class Normalizer:
     """Builds a :class:`Program`; one per differentiated function and specialization."""
 
@@ -140,7 +147,7 @@ class Normalizer:
                 return self.block(stmt.body if test.value else stmt.orelse, env)
             return branch(self, stmt, test, env, origin)
         if isinstance(stmt, gast.For):
-            iterable = self.expr(stmt.iter, env)
+            iterable = self.range_or_value(stmt.iter, env, origin)
             if isinstance(iterable, Static) and not stmt.orelse:
                 items = iterable.value
                 if isinstance(items, (list, tuple, range)) and len(items) <= MAX_UNROLL:
@@ -155,6 +162,20 @@ class Normalizer:
             return loop_while(self, stmt, env, origin)
         raise UnsupportedConstruct(f"a {kind} statement is not differentiated (supported: "
                                    "assignments, if, for, while, return)", origin)
+
+    def range_or_value(self, node, env, origin):
+        """A ``for``'s iterable: ``range(...)`` of static bounds as a static range, of
+        runtime bounds as None (the loop reads them: nothing is emitted here), else its
+        value."""
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id == "range" and not node.keywords:
+            callee = env.lookup("range", origin)
+            if isinstance(callee, Static) and callee.value is range:
+                bounds = [self.expr(a, env) for a in node.args]
+                if all(isinstance(b, Static) for b in bounds):
+                    return Static(range(*(b.value for b in bounds)))
+                return RuntimeRange(bounds)
+        return self.expr(node, env)
 
     def refuse_views(self, name, array, env, origin):
         """A store into an array another live name sees through a view (or that is a view of

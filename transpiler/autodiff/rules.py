@@ -116,8 +116,15 @@ def _binary(op, ctx):
                 (1, ctx.u(f"np.where({a} {loses} {b}, {g}, np.where({a} == {b}, {g} * 0.5, 0))",
                           1))]
     if kind in ("matmul", "dot"):
-        if ctx.ndims(0, 1) == (2, 2):
+        ndims = ctx.ndims(0, 1)
+        if ndims == (2, 2):
             return [(0, f"{g} @ {b}.T"), (1, f"{a}.T @ {g}")]
+        if ndims == (1, 2):
+            return [(0, f"{b} @ {g}"), (1, f"np.outer({a}, {g})")]
+        if ndims == (2, 1):
+            return [(0, f"np.outer({g}, {b})"), (1, f"{a}.T @ {g}")]
+        if ndims == (1, 1):
+            return [(0, f"{g} * {b}"), (1, f"{g} * {a}")]
         helper = "matmul_grad" if kind == "matmul" else "dot_grad"
         return [(0, f"_ad.{helper}({g}, {a}, {b}, 0)"), (1, f"_ad.{helper}({g}, {a}, {b}, 1)")]
     if kind == "outer":
@@ -127,8 +134,36 @@ def _binary(op, ctx):
 
 
 def _unary(op, ctx):
-    template = UNARY[op.rule]
-    return [(0, template.format(g=ctx.g, y=ctx.y, a=ctx.arg(0)))]
+    text = UNARY[op.rule].format(g=ctx.g, y=ctx.y, a=ctx.arg(0))
+    return [(0, _safe(text, ctx))]
+
+
+def _safe(text, ctx):
+    """``_ad.safe_div(g, d)`` / ``safe_mul`` written by the context (one expression for
+    numbers: compiled code takes it)."""
+    for helper in ("safe_div", "safe_mul"):
+        head = f"_ad.{helper}("
+        cursor = 0
+        while head in text[cursor:]:
+            start = text.index(head, cursor)
+            depth, k = 0, start + len(head)
+            comma = None
+            while True:
+                c = text[k]
+                if c == "(":
+                    depth += 1
+                elif c == ")":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif c == "," and depth == 0 and comma is None:
+                    comma = k
+                k += 1
+            g, d = text[start + len(head):comma].strip(), text[comma + 1:k].strip()
+            written = getattr(ctx, helper)(g, d)
+            text = text[:start] + written + text[k + 1:]
+            cursor = start + len(written)
+    return text
 
 
 def _kw(op):
@@ -150,6 +185,15 @@ def _reduction(op, ctx):
         if axis is not None and not keep:
             g = f"np.expand_dims({g}, {axis!r})"
         return [(0, f"np.broadcast_to({g}, {shape!r})")]
+    if op.rule in ("sum", "mean") and ctx.ndims(0)[0] is not None and \
+            (axis is None or isinstance(axis, int)):
+        # the shape read at run time (inside loops it may change)
+        if op.rule == "mean":
+            count = f"{a}.size" if axis is None else f"{a}.shape[{axis}]"
+            g = f"({g} / {count})"
+        if axis is not None and not keep:
+            g = f"np.expand_dims({g}, {axis!r})"
+        return [(0, f"np.broadcast_to({g}, {a}.shape)")]
     if op.rule == "sum":
         return [(0, f"_ad.sum_grad({g}, {a}, {_kw(op)})")]
     if op.rule == "mean":
@@ -170,22 +214,29 @@ def _shape(op, ctx):
         return [(0, f"np.reshape({g}, {shape!r})" if shape is not None else
                  f"np.reshape({g}, np.shape({a}))")]
     if op.rule == "transpose":
-        return [(0, f"_ad.transpose_grad({g}, {op.kw.get('axes')!r})")]
+        axes = op.kw.get("axes")
+        if axes is None:
+            return [(0, f"np.transpose({g})")]
+        inverse = tuple(int(k) for k in np.argsort(axes))
+        return [(0, f"np.transpose({g}, {inverse!r})")]
     if op.rule == "astype":
+        kind = ctx.kind(op.args[0])
+        if kind is not None and kind[1] is np.ndarray:
+            return [(0, f"np.asarray({g}).astype(np.{kind[0].name})")]
         return [(0, f"_ad.cast_like({g}, {a})")]
     raise AssertionError(op.rule)
 
 
 class Scatter:
     """A contribution added in place at ``index`` of the operand's gradient (the adjoint of
-    an indexing read): ``g[index] += source``."""
+    an indexing read): ``g[index] += source``; ``value`` is the index's value."""
 
-    def __init__(self, index, source):
-        self.index, self.source = index, source
+    def __init__(self, index, source, value):
+        self.index, self.source, self.value = index, source, value
 
 
 def _index(op, ctx):
-    return [(0, Scatter(ctx.arg(1), ctx.g))]
+    return [(0, Scatter(ctx.arg(1), ctx.g, op.args[1]))]
 
 
 def _store(op, ctx):
@@ -230,12 +281,18 @@ def _bprop(op, ctx):
     return [(k, ctx.render(v)) for k, v in enumerate(grads)]
 
 
+def _safe_rule(rule):
+    def wrapped(op, ctx):
+        return [(k, _safe(c, ctx) if isinstance(c, str) else c) for k, c in rule(op, ctx)]
+    return wrapped
+
+
 RULES = {}
 for _name in UNARY:
     RULES[_name] = _unary
 for _name in ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "matmul", "dot",
               "outer"):
-    RULES[_name] = _binary
+    RULES[_name] = _safe_rule(_binary)
 for _name in ("sum", "mean", "max", "min", "var", "std"):
     RULES[_name] = _reduction
 for _name in ("reshape", "transpose", "astype"):

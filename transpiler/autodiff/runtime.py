@@ -159,6 +159,12 @@ def scatter_add(g, index, contribution):
         np.add.at(g, index, contribution)
 
 
+def owned(g):
+    """``g`` as an array of its own (a copy), or the number it is: the gradient code then
+    updates it in place."""
+    return np.array(g) if isinstance(g, np.ndarray) else g
+
+
 def saved(x, index):
     """``x[index]`` as it is before a store overwrites it (a copy: the store writes the
     same memory), for the backward sweep to put back."""

@@ -9,7 +9,9 @@ read the array as it was when they ran. A store into the function's own argument
 copy made before (the gradient never mutates its arguments); a store into a view of another
 live array is refused (normalize.py).
 """
-from .values import Dyn, is_active
+import numpy as np
+
+from .values import Dyn, is_active, render_index
 
 
 class StoreStmt:
@@ -26,21 +28,37 @@ class StoreStmt:
     def targets(self):
         return [self.new.name, self.old]
 
+    def saved_text(self, emitter, array):
+        """The values at the index, kept: a number, a copy, or ``_ad.saved``."""
+        index = render_index(self.index, emitter.program)
+        kind = emitter.index_kind(self.array, self.index) if emitter.facts is not None \
+            else None
+        if kind == "element":
+            fact = emitter.fact(Dyn(self.old, False))
+            if fact is not None and fact[2] is not np.ndarray and fact[1].kind in "biuf":
+                # one type for the kept number, as its tape gives it back
+                return f"np.{fact[1].name}({array}[{index}])"
+            return f"{array}[{index}]"
+        if kind == "basic":
+            return f"{array}[{index}].copy()"
+        return f"_ad.saved({array}, {emitter.render(self.index)})"
+
     def forward(self, emitter):
-        a, index = self.array.name, emitter.render(self.index)
-        emitter.line(f"{self.old} = _ad.saved({a}, {index})", self.origin)
+        a, index = self.array.name, render_index(self.index, emitter.program)
+        emitter.line(f"{self.old} = {self.saved_text(emitter, a)}", self.origin)
         emitter.line(f"{a}[{index}] = {emitter.render(self.value)}", self.origin)
         emitter.line(f"{self.new.name} = {a}", self.origin)
 
     def backward(self, emitter):
-        a, index = self.array.name, emitter.render(self.index)
+        a, index = self.array.name, render_index(self.index, emitter.program)
         new = self.new.name
         if new in emitter.defined:
             g = f"g_{new}"
             if isinstance(self.value, Dyn) and self.value.active:
-                emitter.accumulate(self.value.name,
-                                   f"_ad.unbroadcast(_ad.saved({g}, {index}), "
-                                   f"{self.value.name})", self.origin)
+                taken = self.saved_text(emitter, g)
+                emitter.accumulate(self.value.name, taken if emitter.scalar(self.value) and
+                                   not taken.startswith("_ad.") else
+                                   f"_ad.unbroadcast({taken}, {self.value.name})", self.origin)
             emitter.make_owned(new, self.origin)
             emitter.line(f"{g}[{index}] = 0", self.origin, " (adjoint)")
             if self.array.active:
@@ -52,6 +70,7 @@ def store(nz, array, index, value, origin, name):
     """Normalize a store; returns the array's value after it."""
     new = Dyn(nz.program.new_name(name), array.active or is_active(value))
     new.borrowed = array.borrowed
+    new.same_as = array.same_as or array
     old = nz.program.new_name("_old")
     nz.statements.append(StoreStmt(array, new, old, index, value, origin))
     return new

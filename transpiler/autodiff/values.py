@@ -17,13 +17,14 @@ class Static:
 class Dyn:
     """A runtime value: the name of the SSA variable holding it; ``active`` when it carries
     a derivative of a differentiated input."""
-    __slots__ = ("name", "active", "view_of", "borrowed")
+    __slots__ = ("name", "active", "view_of", "borrowed", "same_as")
 
     def __init__(self, name, active, view_of=None, borrowed=False):
         self.name = name
         self.active = active
         self.view_of = view_of    # the Dyn whose memory this one shares (a view), or None
         self.borrowed = borrowed  # the caller's array (an argument, a Cell's weight)
+        self.same_as = None       # the first name of the same array object (after stores)
 
     def root_borrowed(self):
         """Whether this array, or the one it is a view of, belongs to the caller."""
