@@ -282,6 +282,14 @@ def _fill_one(a, i, x):
     a[i] = a[i] + x[i] * x[i]
 
 
+def conditional_loss(w, X, y):
+    total = 0.0
+    for i in range(X.shape[0]):
+        err = np.dot(X[i], w) - y[i]
+        total += err * err if err > 0 else 0.5 * err * err
+    return total / X.shape[0]
+
+
 CASES = [
     (ufuncs, lambda: (_pos(3, 2),), 0),
     (arithmetic, lambda: (_pos(4), _pos(4)), (0, 1)),
@@ -319,4 +327,5 @@ CASES = [
     (alias_store, lambda: (_m(3),), 0),
     (helper_stores, lambda: (_m(3),), 0),
     (loop_alias_store, lambda: (_m(3),), 0),
+    (conditional_loss, lambda: (_m(3), _m(8, 3), _m(8)), (0, 1, 2)),
 ]

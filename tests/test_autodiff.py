@@ -161,7 +161,7 @@ def test_loop_of_element_stores_is_linear():
 CONTROL_FLOW = [c for c in af.CASES if c[0].__name__ in (
     "loop_range", "loop_carried_array", "while_data", "branch_break", "loop_rows",
     "nested_continue", "top_branch", "rnn", "early_exit_while", "running_stores",
-    "store_argument_in_loop", "row_stores", "loop_alias_store")]
+    "store_argument_in_loop", "row_stores", "loop_alias_store", "conditional_loss")]
 
 
 @pytest.mark.parametrize("case", CONTROL_FLOW, ids=lambda c: c[0].__name__)
@@ -419,3 +419,15 @@ def test_jax_agrees_where_installed():
     got = tp.grad(af.rnn, (0, 1, 2))(W, U, xs)
     for a, b in zip(got, want):
         np.testing.assert_allclose(a, np.asarray(b), rtol=1e-10)
+
+
+def test_readme_gradient_example_runs(tmp_path):
+    """The README's gradients example, run as written (a file: graphjit reads its source)."""
+    import os
+    import runpy
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md")).read()
+    section = readme.split("## Gradients and training")[1]
+    code = section.split("```python")[1].split("```")[0]
+    path = tmp_path / "readme_gradients.py"
+    path.write_text(code)
+    runpy.run_path(str(path))

@@ -17,7 +17,7 @@ from ..errors import Origin
 from ..registry import is_bound_jit_function, is_cell, is_jit_function
 from ..settings import CONTEXT
 from ..source import origin_of
-from .adjoint import facts_of, generate
+from .generate import facts_of, generate
 
 _ARRAYLIKE = (np.ndarray, np.generic, float, int, complex)
 

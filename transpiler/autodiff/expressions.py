@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import UnsupportedConstruct
 from ..registry import is_bound_jit_function, is_cell, is_jit_function
 from . import rules
-from .values import (Dyn, Lazy, Method, Static, Tup, is_active, is_user_function, render,
+from .values import (Dyn, Lazy, Method, Op, Static, Tup, is_active, is_user_function, render,
                         render_index)
 
 # Builtins and math functions evaluated at transpile time when their operands are static.
@@ -74,15 +74,35 @@ def expression(nz, node, env):
         test = expression(nz, node.test, env)
         if isinstance(test, Static):
             return expression(nz, node.body if test.value else node.orelse, env)
-        body, orelse = expression(nz, node.body, env), expression(nz, node.orelse, env)
-        if is_active(body) or is_active(orelse):
-            raise UnsupportedConstruct("a conditional expression on a runtime test whose "
-                                       "branches are differentiated: use np.where, or an if "
-                                       "statement", origin)
-        return nz.op(f"({render(body, nz.program)} if {render(test, nz.program)} else "
-                     f"{render(orelse, nz.program)})", None, [test, body, orelse], {}, origin)
+        return conditional(nz, node, test, env, origin)
     raise UnsupportedConstruct(f"a {type(node).__name__} expression is not differentiated",
                                origin)
+
+
+def conditional(nz, node, test, env, origin):
+    """``a if test else b`` on a runtime test: a branch (only the branch taken is computed,
+    as in Python), its value merged into one new name."""
+    from .control import IfStmt
+    if is_active(test):
+        raise UnsupportedConstruct("a branch on a differentiated value's truth", origin)
+    blocks, values = [], []
+    for branch in (node.body, node.orelse):
+        saved, nz.statements = nz.statements, []
+        nz.control += 1
+        try:
+            values.append(expression(nz, branch, env))
+            blocks.append(nz.statements)
+        finally:
+            nz.statements = saved
+            nz.control -= 1
+    merged = Dyn(nz.program.new_name("t"), any(is_active(v) for v in values))
+    for block, value in zip(blocks, values):
+        block.append(Op(merged.name, render(value, nz.program),
+                        "copy" if is_active(value) else None, [value], {}, origin))
+    statement = IfStmt(test, blocks[0], blocks[1], origin)
+    statement.merged.append(merged.name)
+    nz.statements.append(statement)
+    return merged
 
 
 def attribute(nz, base, attr, origin):
@@ -98,14 +118,12 @@ def attribute(nz, base, attr, origin):
             nz.program.guards.append((owner, attr, value))
         return Static(value)
     if isinstance(base, Dyn):
-        program = nz.program
         if attr == "T":
             return nz.op(f"{base.name}.T", "T", [base], {}, origin, view_of=base)
         if attr in _ARRAY_ATTRS:
             return Lazy(f"{base.name}.{attr}", [base])
         if attr in ("real",) and not base.active:
             return nz.op(f"{base.name}.{attr}", None, [base], {}, origin)
-        del program
         return Method(base, attr)
     if isinstance(base, Lazy):
         return Lazy(f"{base.text}.{attr}", [base])

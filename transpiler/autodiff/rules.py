@@ -246,7 +246,7 @@ def _store(op, ctx):
 
 
 def _where(op, ctx):
-    c, a, b, g = ctx.arg(0), ctx.arg(1), ctx.arg(2), ctx.g
+    c, g = ctx.arg(0), ctx.g
     return [(1, ctx.u(f"np.where({c}, {g}, 0)", 1)), (2, ctx.u(f"np.where({c}, 0, {g})", 2))]
 
 

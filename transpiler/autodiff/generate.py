@@ -1,0 +1,186 @@
+"""Assembling the generated module: the adjoint pass (adjoint.py) run over the whole program,
+the result's seed, the returned gradients in their inputs' types, the tapes' creation; the
+facts (shapes, dtypes, types) a first run recorded, and which of them may be written into
+the specialized code."""
+import os
+
+import numpy as np
+
+from .adjoint import Emitter, _typed
+from .values import Dyn, Op, Static, Tup, reads
+
+
+def facts_of(values):
+    """(shape, dtype, type, is_view, ndim) of each value a run left in its locals (the
+    probe)."""
+    out = {}
+    for name, v in values.items():
+        if isinstance(v, (np.ndarray, np.generic, float, int, complex, bool)):
+            out[name] = (np.shape(v), np.result_type(v), type(v),
+                         isinstance(v, np.ndarray) and (v.base is not None
+                                                        or not v.flags.writeable), np.ndim(v))
+    return out
+
+
+def _seed(emitter, result, where):
+    """The backward sweep's first line: the result's gradient, one."""
+    name = emitter.render(result)
+    fact = emitter.fact(result) if isinstance(result, Dyn) else None
+    if fact is None or not isinstance(result, Dyn) or not result.active:
+        emitter.line(f"g_{name} = _ad.seed({name}, {where!r})" if isinstance(result, Dyn)
+                     else f"_ad.seed({name}, {where!r})", result_origin(emitter))
+    else:
+        emitter.line(f"g_{name} = {_typed('1.0', fact)}", result_origin(emitter), " (adjoint)")
+    if isinstance(result, Dyn) and result.active:
+        emitter.defined.add(result.name)
+
+
+def result_origin(emitter):
+    return emitter.program.result_origin
+
+
+def _final(emitter, value, shared):
+    """The returned gradient of ``value``: its own type and an array the caller owns."""
+    fact = emitter.fact(value)
+    gfact = emitter.facts.get(f"g_{value.name}") if emitter.facts else None
+    if value.name not in emitter.defined:
+        if fact is None:
+            return f"_ad.zeros_like({value.name})"
+        return _typed("0.0", fact)
+    g = f"g_{value.name}"
+    if fact is None or gfact is None:
+        return g      # _ad.finish makes it right at run time
+    shape, dtype, kind = fact[:3]
+    if kind is float:
+        return f"float({g})"
+    if gfact[1] != dtype or gfact[2] is not kind and kind is not np.ndarray:
+        g = f"np.asarray({g}).astype(np.{dtype.name})" + ("[()]" if kind is not np.ndarray
+                                                           else "")
+    elif kind is np.ndarray and (f"g_{value.name}" not in emitter.owned or shared):
+        g = f"{g}.copy()"
+    if kind is np.ndarray and gfact[0] != shape:
+        g = f"np.broadcast_to({g}, {shape!r}).copy()"
+    return g
+
+
+def generate(program, wrt, has_aux, facts=None):
+    """Source of the module computing the value and the gradients.
+
+    Args:
+        program: the normalized function.
+        wrt (list[Dyn]): the values to differentiate with respect to (parameters, then
+            weights), in the order the gradients are returned.
+        has_aux (bool): the function returns ``(value, aux)``.
+        facts (dict | None): shapes, dtypes and types of the SSA values and gradients seen by
+            a first run (:func:`facts_of`): the adjoints are then written with static axes and
+            no run-time helper where possible (NumPy calls only: the NumPy graph can run and
+            fuse them). None: the generic code, which takes a last argument ``_probe`` (a
+            dict or None) that it fills with its locals.
+
+    Returns:
+        tuple[str, str]: the module source and the function's name. The function takes the
+        runtime parameters, then the arrays read from Cells, and returns
+        ``(value, aux, grads)`` (``aux`` None without has_aux).
+    """
+    if facts is not None:
+        # shapes inside loops may change from one iteration to the next: no static facts
+        unknown = _loop_names(program.body) | _shape_tainted(program.body)
+        facts = {k: (v if k not in unknown and not (k.startswith("g_") and k[2:] in unknown)
+                     else (None,) + v[1:]) for k, v in facts.items()}
+    # a first emission finds what each loop's backward reads (the tapes), the second writes
+    _emit(program, wrt, has_aux, facts)
+    emitter, value_text, aux = _emit(program, wrt, has_aux, facts)
+    if facts is None:
+        grads = [f"g_{v.name}" if v.name in emitter.defined else "None" for v in wrt]
+        emitter.line("if _probe is not None:")
+        emitter.line("    _probe.update(locals())")
+        out = (f"_ad.finish(({', '.join(grads)},), "
+               f"({', '.join(v.name for v in wrt)},))")
+    else:
+        roots = [emitter.alias.get(f"g_{v.name}", f"g_{v.name}") if v.name in emitter.defined
+                 else None for v in wrt]
+        out = "(" + ", ".join(_final(emitter, v, roots.count(roots[k]) > 1 and roots[k])
+                              for k, v in enumerate(wrt)) + ",)"
+    emitter.line(f"return ({value_text}, {aux}, {out})", program.result_origin)
+    name = f"{program.name}_{'value_and_grad' if facts is not None else 'grad_generic'}"
+    params = list(program.params) + [name for _, _, name, _ in program.inputs]
+    if facts is None:
+        params.append("_probe=None")
+    head = [f"# graphjit: value and gradient of {program.name} ({program.origin}), made by "
+            "the adjoint pass (transpiler.autodiff).",
+            "# Do not edit: regenerated when the source changes.",
+            "import numpy as np",
+            "import transpiler.autodiff.runtime as _ad",
+            "", "",
+            f"def {name}({', '.join(params)}):  # {os.path.basename(program.origin.filename)}:"
+            f"{program.origin.lineno}"]
+    tapes = emitter.tape_inits()
+    return "\n".join(head + tapes + emitter.lines) + "\n", name
+
+
+def _shape_tainted(statements):
+    """Top-level names whose shape may depend on values, not only on the arguments'
+    shapes: what loops carry out (unless it is the same array, stored into) and branches
+    merge, and what is computed from those. Their shapes are not written into the code."""
+    from .control import IfStmt, LoopStmt
+    tainted = set()
+    for stmt in statements:
+        if isinstance(stmt, LoopStmt):
+            for phi, last in stmt.phis:
+                if not (last is phi or last.same_as is phi) or phi.name in tainted:
+                    tainted.add(phi.name)
+        elif isinstance(stmt, IfStmt):
+            tainted.update(stmt.merged)
+        elif isinstance(stmt, Op):
+            if any(d.name in tainted for a in stmt.args for d in reads(a)):
+                tainted.add(stmt.target)
+        elif hasattr(stmt, "targets") and (stmt.array.name in tainted or any(
+                d.name in tainted for d in reads(stmt.value) + reads(stmt.index))):
+            tainted.add(stmt.new.name)
+    return tainted
+
+
+def _loop_names(statements):
+    """SSA names defined inside loops (their shapes may differ between iterations)."""
+    from .control import LoopStmt, defined_names
+    names = set()
+    for stmt in statements:
+        if isinstance(stmt, LoopStmt):
+            names |= defined_names([stmt.body, stmt.test_ops]) | {stmt.index} - {None}
+            names |= {phi.name for phi, _ in stmt.phis} - stmt.invariant()
+        elif not isinstance(stmt, Op):
+            for block in stmt.children():
+                names |= _loop_names(block)
+    return names
+
+
+def _emit(program, wrt, has_aux, facts):
+    emitter = Emitter(program, facts)
+    result = program.result
+    aux = Static(None)
+    if has_aux:
+        if not isinstance(result, Tup) or len(result.items) != 2:
+            raise TypeError(f"{program.result_origin}: has_aux=True needs a function that "
+                            "returns a pair (value, aux)")
+        result, aux = result.items
+    emitter.forward(program.body)
+    value_text = emitter.render(result)
+    if has_aux and _has_stores(program.body):
+        # the backward sweep writes stored arrays back as they were: aux keeps its values
+        emitter.line(f"_aux = _ad.snapshot({emitter.render(aux)})", program.result_origin)
+        aux = Static(None)
+        aux_text = "_aux"
+    else:
+        aux_text = emitter.render(aux)
+    _seed(emitter, result, f"{program.result_origin}")
+    emitter.backward(program.body)
+    return emitter, value_text, aux_text
+
+
+def _has_stores(statements):
+    for stmt in statements:
+        if hasattr(stmt, "targets"):
+            return True
+        if not isinstance(stmt, Op) and any(_has_stores(b) for b in stmt.children()):
+            return True
+    return False
