@@ -373,6 +373,27 @@ def test_training_lowers_the_loss(optimizer, graph_mode):
     assert eager < losses[0]
 
 
+@pytest.mark.parametrize("batch", [1, 16])
+def test_fused_sgd_step_equals_the_hand_written_step(batch, graph_mode):
+    """TrainOneStepCell with a plain SGD: the update is fused into the gradient code (a gemm
+    into each Dense weight); after several steps the weights are the hand-written step's."""
+    nn.set_seed(9)
+    net = SeedNetwork()
+    hand = [p.copy() for p in net.trainable_params()]
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()),
+                               nn.SGD(net.trainable_params(), learning_rate=0.05))
+    for k in range(6):
+        x, labels = _data(batch, seed=10 + k)
+        loss = step(x, labels)
+        want_loss, grads = hand_written_step(x, labels, hand)
+        for p, g in zip(hand, grads):
+            p -= 0.05 * g
+        np.testing.assert_allclose(loss, want_loss, rtol=1e-5)
+    assert "sgd_gemm" in step.grad_fn._last.sgd_source
+    for p, q in zip(net.trainable_params(), hand):
+        np.testing.assert_allclose(p, q, rtol=1e-4, atol=1e-6)
+
+
 def test_grad_of_a_network_input_and_weights():
     nn.set_seed(4)
     net = nn.SequentialCell(nn.Dense(4, 3), nn.ReLU(), nn.Dense(3, 2))

@@ -41,16 +41,24 @@ class Specialized:
         self.function = self.compiled = None
         self.generic = _load(source, entry, program)
         self.input_shapes = None
+        self.sgd_step = None
 
     def run(self, runtime, inputs):
         if self.compiled is not None:
             return self.compiled(*runtime, *inputs)
         probe = {}
         result = self.generic(*runtime, *inputs, probe)
-        source, entry = generate(self.program, self.wrt, self.owner.has_aux, facts_of(probe))
+        facts = facts_of(probe)
+        source, entry = generate(self.program, self.wrt, self.owner.has_aux, facts)
         self.source = source
         self.function = _load(source, entry, self.program)
         self.input_shapes = [np.shape(v) for v in inputs]
+        if self.owner.sgd:      # the training step with the SGD update fused in (eager)
+            count = len(self.weight_names)
+            source, entry = generate(self.program, self.wrt, self.owner.has_aux, facts,
+                                     sgd=count)
+            self.sgd_source = source
+            self.sgd_step = _load(source, entry, self.program)
         # compiled where the code is NumPy and numbers only (no list tape, no run-time
         # helper: graphjit would convert those as user code)
         self.compilable = "_ad." not in source.split("\n", 4)[-1] and ".append(" not in source
@@ -147,6 +155,7 @@ class GradFunction:
                                 f"{type(w).__name__}")
         self.has_aux = bool(has_aux)
         self.with_value = with_value
+        self.sgd = False         # set by sgd_step: also make the fused training step
         self._lock = threading.Lock()
         self._specs = {}
         self._last = None
@@ -161,6 +170,22 @@ class GradFunction:
         runtime = [args[k] for k in spec.dyn_positions]
         value, aux, grads = spec.run(runtime, inputs)
         return self._structure(spec, args, value, aux, grads)
+
+    def sgd_step(self, learning_rate, *args):
+        """One SGD step on ``weights``: ``w -= learning_rate * grad`` in place, and the value
+        (before the update). From the second call on, the update is part of the generated
+        code (a weight whose gradient is one product is updated by one gemm into it).
+        Used by ``nn.TrainOneStepCell`` with a plain ``nn.SGD``."""
+        self.sgd = True
+        spec, inputs = self._specialization(args)
+        runtime = [args[k] for k in spec.dyn_positions]
+        if spec.sgd_step is not None:
+            return spec.sgd_step(*runtime, *inputs, float(learning_rate))[0]
+        value, aux, grads = spec.run(runtime, inputs)
+        _, weight_grads = self._structure(spec, args, value, aux, grads)
+        for w, g in zip(self.weights, weight_grads):
+            w -= learning_rate * g
+        return value
 
     def _structure(self, spec, args, value, aux, grads):
         grads = list(grads)

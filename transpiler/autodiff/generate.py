@@ -3,6 +3,7 @@ the result's seed, the returned gradients in their inputs' types, the tapes' cre
 facts (shapes, dtypes, types) a first run recorded, and which of them may be written into
 the specialized code."""
 import os
+import re
 
 import numpy as np
 
@@ -63,7 +64,7 @@ def _final(emitter, value, shared):
     return g
 
 
-def generate(program, wrt, has_aux, facts=None):
+def generate(program, wrt, has_aux, facts=None, sgd=0):
     """Source of the module computing the value and the gradients.
 
     Args:
@@ -76,6 +77,10 @@ def generate(program, wrt, has_aux, facts=None):
             no run-time helper where possible (NumPy calls only: the NumPy graph can run and
             fuse them). None: the generic code, which takes a last argument ``_probe`` (a
             dict or None) that it fills with its locals.
+        sgd (int): the last ``sgd`` values of ``wrt`` are weights updated in place by SGD,
+            ``w -= _lr * grad`` (the function takes ``_lr`` last and returns no gradient for
+            them); a weight whose gradient is one product ``a.T @ b`` is updated by one BLAS
+            gemm into the weight (``_ad.sgd_gemm``: the gradient is never materialized).
 
     Returns:
         tuple[str, str]: the module source and the function's name. The function takes the
@@ -97,15 +102,22 @@ def generate(program, wrt, has_aux, facts=None):
         out = (f"_ad.finish(({', '.join(grads)},), "
                f"({', '.join(v.name for v in wrt)},))")
     else:
+        kept = wrt[:len(wrt) - sgd]
         roots = [emitter.alias.get(f"g_{v.name}", f"g_{v.name}") if v.name in emitter.defined
-                 else None for v in wrt]
-        out = "(" + ", ".join(_final(emitter, v, roots.count(roots[k]) > 1 and roots[k])
-                              for k, v in enumerate(wrt)) + ",)"
+                 else None for v in kept]
+        finals = [_final(emitter, v, roots.count(roots[k]) > 1 and roots[k])
+                  for k, v in enumerate(kept)]
+        out = "(" + ", ".join(finals) + ",)" if finals else "()"
+        if sgd:
+            _sgd_updates(emitter, wrt[len(wrt) - sgd:])
     emitter.line(f"return ({value_text}, {aux}, {out})", program.result_origin)
     name = f"{program.name}_{'value_and_grad' if facts is not None else 'grad_generic'}"
     params = list(program.params) + [name for _, _, name, _ in program.inputs]
     if facts is None:
         params.append("_probe=None")
+    if sgd:
+        params.append("_lr")
+        name = f"{program.name}_sgd_step"
     head = [f"# graphjit: value and gradient of {program.name} ({program.origin}), made by "
             "the adjoint pass (transpiler.autodiff).",
             "# Do not edit: regenerated when the source changes.",
@@ -116,6 +128,27 @@ def generate(program, wrt, has_aux, facts=None):
             f"{program.origin.lineno}"]
     tapes = emitter.tape_inits()
     return "\n".join(head + tapes + emitter.lines) + "\n", name
+
+
+_PRODUCT = re.compile(r"^( *)(g_\w+) = (\w+)\.T @ (\w+)(  #.*)?$")
+
+
+def _sgd_updates(emitter, weights):
+    """The SGD updates of ``weights``, after the backward sweep (the sweep reads the weights'
+    old values): one gemm into the weight where its gradient is one product, else
+    ``w -= _lr * g``."""
+    for w in weights:
+        if w.name not in emitter.defined:
+            continue
+        var = f"g_{w.name}"
+        assigned = [k for k, line in enumerate(emitter.lines)
+                    if line.lstrip().startswith(f"{var} =") or f"{var}[" in line]
+        match = _PRODUCT.match(emitter.lines[assigned[0]]) if len(assigned) == 1 else None
+        if match and len(match.group(1)) == 4:
+            del emitter.lines[assigned[0]]
+            emitter.line(f"_ad.sgd_gemm({w.name}, {match.group(3)}, {match.group(4)}, _lr)")
+        else:
+            emitter.line(f"{w.name} -= _lr * {var}")
 
 
 def _shape_tainted(statements):

@@ -256,6 +256,24 @@ def finish(grads, inputs):
     return tuple(out)
 
 
+def sgd_gemm(w, x, y, lr):
+    """``w -= lr * (x.T @ y)`` in place, as one BLAS gemm into ``w`` (``beta=1``) where the
+    dtypes and layouts allow (float32/float64, ``w`` C-contiguous): the product is never
+    written out, nor ``lr`` times it. Else the NumPy expression.
+
+    Shapes: w (m, n), x (k, m), y (k, n)."""
+    if w.dtype == x.dtype == y.dtype and w.dtype in (np.float32, np.float64) and \
+            w.ndim == x.ndim == y.ndim == 2 and w.flags.c_contiguous and w.flags.writeable:
+        from scipy.linalg import blas
+        gemm = blas.sgemm if w.dtype == np.float32 else blas.dgemm
+        # w.T (n, m) is Fortran-ordered: w.T += -lr * (y.T @ x), op(b) = x
+        out = gemm(-lr, y.T, x.T, beta=1.0, c=w.T, trans_b=1, overwrite_c=1)
+        if not np.shares_memory(out, w):
+            w[...] = out.T
+        return
+    w -= lr * (x.T @ y)
+
+
 def cast_like(g, x):
     """The gradient with respect to ``x`` in ``x``'s own type: a Python float for a float, a
     NumPy scalar of ``x``'s dtype, an array of ``x``'s dtype and shape that the caller owns."""

@@ -35,6 +35,11 @@ class TrainOneStepCell(Cell):
         self.grad_fn = value_and_grad(network, None, self.weights)
 
     def __call__(self, *inputs):
+        optimizer = self.optimizer
+        if self.sens == 1.0 and type(optimizer).__name__ == "SGD" and \
+                not optimizer.momentum and not optimizer.weight_decay:
+            # the update fused into the gradient code (GradFunction.sgd_step)
+            return self.grad_fn.sgd_step(optimizer.learning_rate, *inputs)
         loss, grads = self.grad_fn(*inputs)
         if self.sens != 1.0:
             grads = tuple(g * self.sens for g in grads)
