@@ -290,6 +290,16 @@ def conditional_loss(w, X, y):
     return total / X.shape[0]
 
 
+def nested_functions(x, w):
+    scale = 0.5
+
+    def layer(v, k=2.0):
+        return np.tanh(v * w * scale) * k
+
+    square = lambda v: v * v  # noqa: E731 - a lambda on purpose
+    return np.sum(square(layer(x)) + layer(x, 1.0))
+
+
 CASES = [
     (ufuncs, lambda: (_pos(3, 2),), 0),
     (arithmetic, lambda: (_pos(4), _pos(4)), (0, 1)),
@@ -328,4 +338,5 @@ CASES = [
     (helper_stores, lambda: (_m(3),), 0),
     (loop_alias_store, lambda: (_m(3),), 0),
     (conditional_loss, lambda: (_m(3), _m(8, 3), _m(8)), (0, 1, 2)),
+    (nested_functions, lambda: (_m(4), _m(4)), (0, 1)),
 ]

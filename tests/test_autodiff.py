@@ -423,6 +423,8 @@ def test_source_tags_lines():
     g(af._m(3))
     text = str(g.source())
     assert "autodiff_functions.py:" in text and "(adjoint)" in text
+    ir = str(g.ir())
+    assert "np.tanh(" in ir and "(adjoint)" not in ir
 
 
 def test_jax_agrees_where_installed():

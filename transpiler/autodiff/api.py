@@ -331,8 +331,24 @@ class GradFunction:
         return spec.compiled.explain()
 
     def ir(self):
-        """The normalized program (one operation per line) the adjoint pass read."""
-        return self.source()
+        """The normalized program the adjoint pass read, of the last call: the function with
+        its Cells and calls inlined, one operation per line, each tagged with its line.
+
+        Raises:
+            RuntimeError: not called yet.
+        """
+        from ..specialization import GeneratedSource
+        from .adjoint import Emitter
+        spec = self._last
+        if spec is None:
+            raise RuntimeError("the gradient is made at its first call: call it first")
+        emitter = Emitter(spec.program)
+        emitter.forward(spec.program.body)
+        params = list(spec.program.params) + [n for _, _, n, _ in spec.program.inputs]
+        head = f"# normalized {spec.program.name} ({spec.program.origin})\n" \
+               f"def {spec.program.name}({', '.join(params)}):\n"
+        tail = f"\n    return {emitter.render(spec.program.result)}\n"
+        return GeneratedSource(head + "\n".join(emitter.lines) + tail)
 
 
 def _check_differentiable(value, position, name, origin):

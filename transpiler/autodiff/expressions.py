@@ -70,6 +70,8 @@ def expression(nz, node, env):
         if all(isinstance(i, Static) for i in items) and kind == "tuple":
             return Static(tuple(i.value for i in items))
         return Tup(items, kind)
+    if isinstance(node, gast.Lambda):
+        return Static(nz.local_function(node, env, "<lambda>"))
     if isinstance(node, gast.IfExp):
         test = expression(nz, node.test, env)
         if isinstance(test, Static):
@@ -216,6 +218,8 @@ def call(nz, node, env, origin):
     if not isinstance(func, Static):
         raise UnsupportedConstruct("calling a runtime value", origin)
     f = func.value
+    if type(f).__name__ == "LocalFunction":
+        return nz.function(f, None, args, dict(kwargs), origin)[0]
     if is_cell(f):
         return nz.cell_call(f, args, kwargs, origin)
     if is_jit_function(f):

@@ -59,18 +59,24 @@ class Normalizer:
         if self.depth > MAX_INLINE_DEPTH:
             raise UnsupportedConstruct("calls nested too deep to differentiate (recursion?)",
                                        origin)
-        captured = capture(function)
-        fdef = captured.node
-        env = Scope(function, captured.filename)
+        if isinstance(function, LocalFunction):
+            fdef, env = function.node, function.scope.child()
+            where = env.origin(fdef)
+            defaults, qualname = function.defaults, function.name
+        else:
+            captured = capture(function)
+            fdef = captured.node
+            env = Scope(function, captured.filename)
+            where = captured.origin(fdef)
+            defaults, qualname = list(function.__defaults__ or ()), function.__qualname__
         params = [a.id for a in fdef.args.args]
         if fdef.args.vararg or fdef.args.kwarg or fdef.args.kwonlyargs:
             raise UnsupportedConstruct(
                 "differentiating through *args, **kwargs or keyword-only parameters is not "
-                "supported yet", captured.origin(fdef))
+                "supported yet", where)
         values = list(args)
         if self_obj is not None:
             values.insert(0, Static(self_obj))
-        defaults = list(function.__defaults__ or ())
         first_default = len(params) - len(defaults)
         for k, name in enumerate(params):
             if k < len(values):
@@ -80,21 +86,24 @@ class Normalizer:
             elif k >= first_default:
                 env.names[name] = Static(defaults[k - first_default])
             else:
-                raise TypeError(f"{function.__qualname__}() missing argument {name!r}")
+                raise TypeError(f"{qualname}() missing argument {name!r}")
         if len(values) > len(params) or kwargs:
-            raise TypeError(f"{function.__qualname__}() got unexpected arguments")
+            raise TypeError(f"{qualname}() got unexpected arguments")
         self.depth += 1
         # the caller's names (a store here into an array it passed rebinds them too)
         self.callers.append(self.env)
         outer_control, self.control = self.control, 0
         try:
-            returned = self.block(fdef.body, env)
+            if isinstance(fdef, gast.Lambda):
+                returned = (self.expr(fdef.body, env), where)
+            else:
+                returned = self.block(fdef.body, env)
         finally:
             self.depth -= 1
             self.env = self.callers.pop()
             self.control = outer_control
         if returned is None:
-            returned = (Static(None), captured.origin(fdef))
+            returned = (Static(None), where)
         return returned
 
     # -- statements --------------------------------------------------------------------------
@@ -120,6 +129,12 @@ class Normalizer:
                                            "(its result is dropped)", origin)
             return None
         if isinstance(stmt, gast.Pass):
+            return None
+        if isinstance(stmt, gast.FunctionDef):
+            if stmt.decorator_list:
+                raise UnsupportedConstruct("a decorated nested function is not differentiated",
+                                           origin)
+            env.names[stmt.name] = Static(self.local_function(stmt, env, stmt.name))
             return None
         if isinstance(stmt, gast.Return):
             value = Static(None) if stmt.value is None else self.expr(stmt.value, env)
@@ -176,6 +191,18 @@ class Normalizer:
                     return Static(range(*(b.value for b in bounds)))
                 return RuntimeRange(bounds)
         return self.expr(node, env)
+
+    def local_function(self, node, env, name):
+        """A ``def`` or ``lambda`` of the code being differentiated: inlined where it is
+        called; its defaults evaluated here, its free names read from ``env`` at the call."""
+        defaults = []
+        for default in node.args.defaults:
+            value = self.expr(default, env)
+            if not isinstance(value, Static):
+                raise UnsupportedConstruct("a nested function's default computed at run time",
+                                           env.origin(default))
+            defaults.append(value.value)
+        return LocalFunction(node, env, defaults, name)
 
     def refuse_views(self, name, array, env, origin):
         """A store into an array another live name sees through a view (or that is a view of
@@ -327,8 +354,26 @@ def eval_binop(symbol, a, b):
     return table[symbol](a, b)
 
 
+class LocalFunction:
+    """A nested ``def`` or a ``lambda`` met in the code being differentiated."""
+
+    def __init__(self, node, scope, defaults, name):
+        self.node, self.scope, self.defaults, self.name = node, scope, defaults, name
+
+
 class Scope:
-    """Names of one inlined function: its locals (values) over its globals and closure."""
+    """Names of one inlined function: its locals (values) over its globals and closure; a
+    nested function's scope reads its free names from the scope that defined it
+    (``parent``)."""
+
+    parent = None
+
+    def child(self):
+        """The scope of a nested function defined here."""
+        other = Scope.__new__(Scope)
+        other.function, other.filename, other.free = self.function, self.filename, self.free
+        other.names, other.parent = {}, self
+        return other
 
     def __init__(self, function, filename):
         self.function = function
@@ -346,7 +391,7 @@ class Scope:
         """The same names, for a block normalized apart (a branch, a loop body)."""
         other = Scope.__new__(Scope)
         other.function, other.filename, other.free = self.function, self.filename, self.free
-        other.names = dict(self.names)
+        other.names, other.parent = dict(self.names), self.parent
         return other
 
     def origin(self, node):
@@ -361,6 +406,8 @@ class Scope:
                     f"'{name}' is {value.why} (line {value.origin.lineno}) and read after it: "
                     "not differentiated (define it before)", origin)
             return value
+        if self.parent is not None:
+            return self.parent.lookup(name, origin)
         if name in self.free:
             return Static(self.free[name])
         glob = self.function.__globals__
