@@ -169,10 +169,31 @@ def _islands(data):
     return found
 
 
+def _training(data):
+    """Issue #51: a training step of the seed network (section 11)."""
+    train = data.get("train", {})
+    rows = train.get("rows", [])
+    found = []
+    for label, batch in (("11a", 64), ("11b", 1)):
+        median = {r["way"]: r["median_ms"] for r in rows if r["batch"] == batch}
+        ratio = (median["GRAPH_MODE"] / median["NumPy by hand"]
+                 if "GRAPH_MODE" in median else None)
+        beside = (f"jax.jit / hand {median['jax.jit'] / median['NumPy by hand']:.2f}"
+                  if "jax.jit" in median else "jax: not installed")
+        found.append(_goal(label, f"training step, batch {batch}: GRAPH_MODE / NumPy by hand",
+                           ratio, "x", "<=", 0.95, "", beside))
+    first = [r["first_ms"] / 1e3 for r in rows if r["way"] == "GRAPH_MODE"]
+    found.append(_goal("11c", "training step, first call (GRAPH_MODE)",
+                       max(first) if first else None, "s", "<=", 0.5))
+    return found
+
+
 def goals(data):
-    """Every goal of issues #18, #19 and #48 from this run's ``data``, in the issues' order."""
+    """Every goal of issues #18, #19, #48 and #51 from this run's ``data``, in the issues'
+    order."""
     return (_seed_fresh(data) + _seed_calls(data) + _kernels(data) + _arrays(data)
-            + _dispatch(data) + _transpile(data) + _parallel(data) + _islands(data))
+            + _dispatch(data) + _transpile(data) + _parallel(data) + _islands(data)
+            + _training(data))
 
 
 def _figure(value, unit):

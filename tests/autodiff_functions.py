@@ -300,6 +300,46 @@ def nested_functions(x, w):
     return np.sum(square(layer(x)) + layer(x, 1.0))
 
 
+def _branchy_fill(a, x):
+    if x[0] > 0:
+        a[0] = x[0] * 3.0
+
+
+def _loop_fill(a):
+    for i in range(a.shape[0]):
+        a[i] = a[i] * 2.0
+
+
+def caller_arrays(x):
+    a = x + 0.0
+    _branchy_fill(a, x)
+    _loop_fill(a)
+    b = x
+    b[1] = 5.0 * x[2]
+    return np.sum(a ** 2) + np.sum(x * x)
+
+
+def breaks_in_constant_range(x):
+    s = 0.0
+    for i in range(5):
+        if s > 2.0:
+            break
+        s = s + x[i] ** 2
+    return s
+
+
+def scalar_into_slices(x):
+    a = np.zeros((3, 2))
+    a[0] = x[0] * 2.0
+    for i in range(1, 3):
+        a[i] = x[i] * a[i - 1, 0]
+    return np.sum(a * a)
+
+
+def masked_mean(x, n):
+    return np.mean(x[:n]) + np.mean(x[x > 0]) + np.sum((np.zeros(n) + x[0]) ** 2)
+
+
 CASES = [
     (ufuncs, lambda: (_pos(3, 2),), 0),
     (arithmetic, lambda: (_pos(4), _pos(4)), (0, 1)),
@@ -339,4 +379,8 @@ CASES = [
     (loop_alias_store, lambda: (_m(3),), 0),
     (conditional_loss, lambda: (_m(3), _m(8, 3), _m(8)), (0, 1, 2)),
     (nested_functions, lambda: (_m(4), _m(4)), (0, 1)),
+    (caller_arrays, lambda: (np.array([0.5, -1.0, 2.0]),), 0),
+    (caller_arrays, lambda: (np.array([-0.5, -1.0, 2.0]),), 0),
+    (breaks_in_constant_range, lambda: (_m(5),), 0),
+    (scalar_into_slices, lambda: (_m(3),), 0),
 ]

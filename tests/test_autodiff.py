@@ -200,8 +200,82 @@ def test_refusals_name_the_line():
         tp.grad(_int_result)(af._m(3))
     with pytest.raises(tp.UnsupportedConstruct, match="through a view"):
         tp.grad(_store_through_view)(af._m(3))
-    with pytest.raises(tp.UnsupportedConstruct, match="the calling function passed"):
-        tp.grad(_branchy_caller)(af._m(3))
+    with pytest.raises(tp.UnsupportedConstruct, match="names an element twice"):
+        tp.grad(_repeated_store, 1)(af._m(3), af._m(3))
+
+
+def test_review_findings():
+    """Defects a review found, each now right: a weight swapped out and back in, a 0-d array
+    input, weights the function never reads, a tuple result without has_aux, stores
+    through a loop's row or np.ravel's view (refused), shapes sized by an int argument or a
+    mask (not frozen at the first call)."""
+    net = _TwoArrays()
+    x = np.ones((4, 3))
+    g = tp.grad(net, grad_position=None, weights=net.trainable_params())
+    first = g(x)[0]
+    original = net.w
+    net.w = np.full((3, 2), 2.0)
+    assert not g(x)[0].any()          # w is not a weight now
+    net.w = original
+    np.testing.assert_array_equal(g(x)[0], first)
+    for _ in range(3):
+        got = tp.grad(_sine)(np.array(0.3))
+        assert type(got) is np.ndarray and got.shape == () and got == 2 * np.cos(0.3)
+    unused = _Unused()
+    assert not tp.grad(unused, None, unused.trainable_params())(np.ones(3))[0].any()
+    with pytest.raises(TypeError, match="returns a tuple of 2"):
+        tp.grad(_pair)(np.ones(3))
+    with pytest.raises(tp.UnsupportedConstruct, match="through a view"):
+        tp.grad(_row_store)(np.ones((2, 2)))
+    with pytest.raises(tp.UnsupportedConstruct, match="through a view"):
+        tp.grad(_ravel_store)(np.ones((2, 2)))
+    g = tp.grad(af.masked_mean)
+    for n, x in ((1, np.array([1.0, -2, -3, -1])), (3, np.array([1.0, 2, 3, -1])),
+                 (4, np.array([-1.0, 2, 0.5, 3]))):
+        for _ in range(2):
+            np.testing.assert_allclose(g(x, n), finite_differences(af.masked_mean, (x, n), 0),
+                                       rtol=1e-6, atol=1e-8)
+
+
+class _TwoArrays(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = np.ones((3, 2))
+        self.b = np.zeros(2)
+
+    def construct(self, x):
+        return np.sum(x @ self.w + self.b)
+
+
+class _Unused(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = np.ones(3)
+
+    def construct(self, x):
+        return np.sum(x * 2.0)
+
+
+def _sine(x):
+    return np.sin(x) * 2.0
+
+
+def _pair(x):
+    return np.sum(x), np.sum(x * x)
+
+
+def _row_store(X):
+    A = X * 1.0
+    for row in A:
+        row[0] = row[1] * 2
+    return np.sum(A ** 2)
+
+
+def _ravel_store(x):
+    a = x * 2
+    v = np.ravel(a)
+    v[1] = 7.0
+    return np.sum(a * x)
 
 
 def _store_through_view(x):
@@ -211,15 +285,10 @@ def _store_through_view(x):
     return np.sum(a * 2.0) + np.sum(v)
 
 
-def _branchy_fill(a, x):
-    if x[0] > 0:
-        a[0] = x[0]
-
-
-def _branchy_caller(x):
-    a = np.zeros(2)
-    _branchy_fill(a, x)
-    return np.sum(a)
+def _repeated_store(x, v):
+    a = x * 1.0
+    a[np.array([0, 0, 2])] = v
+    return np.sum(a ** 2)
 
 
 def _vector_result(x):

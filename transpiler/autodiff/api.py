@@ -153,6 +153,7 @@ class GradFunction:
             if not isinstance(w, np.ndarray):
                 raise TypeError(f"weights must be arrays (net.trainable_params()), got "
                                 f"{type(w).__name__}")
+        self._weight_ids = {id(w): k for k, w in enumerate(self.weights or ())}
         self.has_aux = bool(has_aux)
         self.with_value = with_value
         self.sgd = False         # set by sgd_step: also make the fused training step
@@ -237,8 +238,11 @@ class GradFunction:
         return spec, [getattr(owner, attr) for owner, attr, _, _ in spec.program.inputs]
 
     def _weights_hold(self, spec):
+        """Each array the code reads is still a weight where it was one, and not one where
+        it was not (a weight swapped out and back in)."""
+        ids = self._weight_ids
         for owner, attr, _, index in spec.program.inputs:
-            if index is not None and getattr(owner, attr, None) is not self.weights[index]:
+            if ids.get(id(getattr(owner, attr, None))) != index:
                 return False
         return True
 

@@ -87,11 +87,11 @@ def _same_value(env, carried, defined):
     return {n for n in defined if isinstance(env.names[n], Dyn) and id(env.names[n]) in values}
 
 
-def _has_jump(body):
+def has_jump(body):
     for stmt in body:
         if isinstance(stmt, (gast.Break, gast.Continue)):
             return True
-        if isinstance(stmt, gast.If) and (_has_jump(stmt.body) or _has_jump(stmt.orelse)):
+        if isinstance(stmt, gast.If) and (has_jump(stmt.body) or has_jump(stmt.orelse)):
             return True
     return False
 
@@ -183,6 +183,7 @@ def branch(nz, stmt, test, env, origin):
             nz.control -= 1
         scopes.append(scope)
     node = IfStmt(test, blocks[0], blocks[1], origin)
+    pending = []
     for name in sorted(set(scopes[0].names) | set(scopes[1].names)):
         a, b = scopes[0].names.get(name), scopes[1].names.get(name)
         if a is b:
@@ -200,11 +201,16 @@ def branch(nz, stmt, test, env, origin):
             continue
         merged = Dyn(nz.program.new_name(name), is_active(a) or is_active(b))
         node.merged.append(merged.name)
+        before = env.names.get(name)
+        if isinstance(before, Dyn):
+            pending.append((before, merged))
         for block, value in ((node.then, a), (node.orelse, b)):
             block.append(Op(merged.name, render(value, nz.program),
                             "copy" if is_active(value) else None, [value], {}, origin))
         env.names[name] = merged
     nz.statements.append(node)
+    for before, merged in pending:     # a caller's names for an array a branch stored into
+        nz.propagate(before, merged, origin)
     return None
 
 
@@ -364,7 +370,7 @@ def loop_for(nz, stmt, iterable, env, origin):
             scope.names[target] = Dyn(node.index, False)
         else:
             row = nz.op(f"{rows.name}[{node.index}]", "index", [rows, Dyn(node.index, False)],
-                        {}, origin, hint=target)
+                        {}, origin, hint=target, view_of=rows)
             scope.names[target] = row
     return _loop(nz, stmt, node, env, origin, bind, None)
 
@@ -386,7 +392,7 @@ def loop_while(nz, stmt, env, origin):
 def _loop(nz, stmt, node, env, origin, bind, test):
     body = list(stmt.body)
     brk = cont = None
-    if _has_jump(body):
+    if has_jump(body):
         brk, cont = nz.program.new_name("_break"), nz.program.new_name("_continue")
         lowered, _ = lower_jumps(body, brk, cont)
         body = [_flag(cont, False, stmt)] + lowered
@@ -442,6 +448,7 @@ def _loop(nz, stmt, node, env, origin, bind, test):
         if id(phis[n]) not in seen:
             seen.add(id(phis[n]))
             ordered.append(n)
+    env_before = {n: env.names[n] for n in ordered}
     for n in ordered:
         phi, initial = phis[n], env.names[n]
         nz.statements.append(Op(phi.name, render(initial, nz.program),
@@ -462,6 +469,10 @@ def _loop(nz, stmt, node, env, origin, bind, test):
         node.phis.append((phi, last))
     if brk is not None:
         node.brk = phis[brk].name
+    for n in ordered:            # a caller's names for an array the loop stored into
+        initial = env_before[n]
+        if isinstance(initial, Dyn) and initial is not phis[n]:
+            nz.propagate(initial, phis[n], origin)
     for n in assigned - set(carried):
         env.names[n] = Unbound(n, origin, "first assigned inside a loop")
     nz.statements.append(node)

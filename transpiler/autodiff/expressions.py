@@ -48,7 +48,8 @@ def expression(nz, node, env):
         symbol = "not " if kind == "Not" else "~"
         if is_active(operand) and kind == "Invert":
             raise UnsupportedConstruct("'~' of a differentiated value", origin)
-        return nz.op(f"{symbol}{render(operand, nz.program)}", None, [operand], {}, origin)
+        return nz.op(f"{symbol}{render(operand, nz.program)}", None, [operand], {}, origin,
+                     kind="cmp")
     if isinstance(node, (gast.Compare, gast.BoolOp)):
         return predicate(nz, node, env, origin)
     if isinstance(node, gast.Subscript):
@@ -162,7 +163,7 @@ def subscript(nz, base, index, origin):
                      view_of=base if basic else None)
     if isinstance(base, Static) and not is_active(index):
         return nz.op(f"{render(base, nz.program)}[{render(index, nz.program)}]", None,
-                     [index], {}, origin)
+                     [index], {}, origin, kind="static-index")
     raise UnsupportedConstruct("indexing this value is not differentiated", origin)
 
 
@@ -185,7 +186,7 @@ def predicate(nz, node, env, origin):
             return values[0]
         joiner = " and " if isinstance(node.op, gast.And) else " or "
         text = joiner.join(f"({render(v, nz.program)})" for v in values)
-        return nz.op(text, None, values, {}, origin)
+        return nz.op(text, None, values, {}, origin, kind="boolop")
     left = expression(nz, node.left, env)
     comparators = [expression(nz, c, env) for c in node.comparators]
     values = [left] + comparators
@@ -198,7 +199,7 @@ def predicate(nz, node, env, origin):
     parts = [render(left, nz.program)]
     for op, value in zip(node.ops, comparators):
         parts.append(f"{_COMPARE[type(op).__name__]} {render(value, nz.program)}")
-    return nz.op(" ".join(parts), None, values, {}, origin)
+    return nz.op(" ".join(parts), None, values, {}, origin, kind="cmp")
 
 
 def call(nz, node, env, origin):
@@ -287,6 +288,11 @@ def _static_kw(kwargs, origin, allowed):
 
 
 _REDUCE_KW = ("axis", "keepdims", "ddof", "dtype")
+_REDUCTIONS = ("sum", "mean", "max", "min", "var", "std")
+# NumPy's array makers: their result's shape is their arguments' values (known when those
+# are constants or shapes), or the shape of an array argument (the *_like ones)
+_CREATE = {"zeros", "ones", "empty", "full", "arange", "eye", "identity", "linspace"}
+_CREATE_LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
 
 
 def numpy_call(nz, name, callee, args, kwargs, origin):
@@ -295,7 +301,11 @@ def numpy_call(nz, name, callee, args, kwargs, origin):
     rule = rules.FUNCTIONS.get(name)
     text = _call_text(nz, callee, args, kwargs)
     if name in rules.CONSTANT or not any(is_active(v) for v in values):
-        return nz.op(text, None, values, {}, origin, active=False)
+        f = getattr(np, name)
+        kind = "ufunc" if isinstance(f, np.ufunc) else (
+            "create" if name in _CREATE else "create-like" if name in _CREATE_LIKE else
+            None if name in rules.CONSTANT or kwargs and rule not in _REDUCTIONS else rule)
+        return nz.op(text, None, values, {}, origin, active=False, kind=kind)
     if rule is None:
         raise UnsupportedConstruct(f"np.{name} of a differentiated value has no gradient rule",
                                    origin)
@@ -317,8 +327,10 @@ def numpy_call(nz, name, callee, args, kwargs, origin):
         if len(args) > 1:
             kw["axes"] = args[1].value
         return nz.op(text, rule, [args[0]], kw, origin, view_of=args[0])
-    if rule == "reshape":
-        return nz.op(text, rule, [args[0]], {}, origin)
+    if rule == "reshape":       # the shape arguments kept (the shape analysis reads them)
+        return nz.op(text, rule, list(args), {}, origin,
+                     view_of=args[0] if name in ("ravel", "reshape", "squeeze",
+                                                 "expand_dims") else None)
     if rule == "clip":
         lo = args[1] if len(args) > 1 else kwargs.get("a_min", Static(None))
         hi = args[2] if len(args) > 2 else kwargs.get("a_max", Static(None))
@@ -328,7 +340,9 @@ def numpy_call(nz, name, callee, args, kwargs, origin):
     if kwargs:
         raise UnsupportedConstruct(f"np.{name} with keyword arguments is not differentiated",
                                    origin)
-    return nz.op(text, rule, list(args), {}, origin)
+    return nz.op(text, rule, list(args), {}, origin,
+                 view_of=args[0] if name in ("asarray", "ascontiguousarray") and
+                 isinstance(args[0], Dyn) else None)
 
 
 def method_call(nz, method, args, kwargs, origin):
@@ -340,7 +354,11 @@ def method_call(nz, method, args, kwargs, origin):
         if any(is_active(v) for v in args + list(kwargs.values())) and name not in ("dot",):
             raise UnsupportedConstruct(f".{name}() with a differentiated argument", origin)
         if name != "dot" or not any(is_active(v) for v in values):
-            return nz.op(text, None, values, {}, origin, active=False)
+            kind = None if name in rules.CONSTANT or (
+                kwargs and rules.METHODS.get(name) not in _REDUCTIONS) else rules.METHODS.get(name)
+            return nz.op(text, None, values, {}, origin, active=False, kind=kind,
+                         view_of=base if kind in ("reshape", "transpose") and
+                         name != "flatten" else None)
     rule = rules.METHODS.get(name)
     if rule is None:
         raise UnsupportedConstruct(f"the method .{name}() of a differentiated array has no "
@@ -350,8 +368,9 @@ def method_call(nz, method, args, kwargs, origin):
         if args:
             kw["axis"] = args[0].value if isinstance(args[0], Static) else None
         return nz.op(text, rule, [base], kw, origin)
-    if rule == "reshape":
-        return nz.op(text, rule, [base], {}, origin, view_of=None if name == "flatten" else base)
+    if rule == "reshape":       # the shape arguments kept (the shape analysis reads them)
+        return nz.op(text, rule, [base] + args, {}, origin,
+                     view_of=None if name == "flatten" else base)
     if rule == "transpose":
         axes = tuple(a.value for a in args) if args else None
         if len(args) == 1 and isinstance(args[0].value, (tuple, list)):

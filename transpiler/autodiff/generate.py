@@ -25,6 +25,10 @@ def facts_of(values):
 
 def _seed(emitter, result, where):
     """The backward sweep's first line: the result's gradient, one."""
+    if isinstance(result, Tup):
+        raise TypeError(f"{where}: grad needs a function whose result is a real floating "
+                        f"scalar, this one returns a {result.kind} of {len(result.items)} "
+                        "(has_aux=True takes (value, aux))")
     name = emitter.render(result)
     fact = emitter.fact(result) if isinstance(result, Dyn) else None
     if fact is None or not isinstance(result, Dyn) or not result.active:
@@ -54,6 +58,8 @@ def _final(emitter, value, shared):
     shape, dtype, kind = fact[:3]
     if kind is float:
         return f"float({g})"
+    if kind is np.ndarray and gfact[2] is not np.ndarray:     # a 0-d array's gradient
+        return f"np.array({g}, dtype=np.{dtype.name})"
     if gfact[1] != dtype or gfact[2] is not kind and kind is not np.ndarray:
         g = f"np.asarray({g}).astype(np.{dtype.name})" + ("[()]" if kind is not np.ndarray
                                                            else "")
@@ -89,8 +95,8 @@ def generate(program, wrt, has_aux, facts=None, sgd=0):
     """
     if facts is not None:
         # shapes inside loops may change from one iteration to the next: no static facts
-        unknown = _loop_names(program.body) | _shape_tainted(program.body)
-        facts = {k: (v if k not in unknown and not (k.startswith("g_") and k[2:] in unknown)
+        static = _shape_static(program, facts) - _loop_names(program.body)
+        facts = {k: (v if k in static or (k.startswith("g_") and k[2:] in static)
                      else (None,) + v[1:]) for k, v in facts.items()}
     # a first emission finds what each loop's backward reads (the tapes), the second writes
     _emit(program, wrt, has_aux, facts)
@@ -99,8 +105,8 @@ def generate(program, wrt, has_aux, facts=None, sgd=0):
         grads = [f"g_{v.name}" if v.name in emitter.defined else "None" for v in wrt]
         emitter.line("if _probe is not None:")
         emitter.line("    _probe.update(locals())")
-        out = (f"_ad.finish(({', '.join(grads)},), "
-               f"({', '.join(v.name for v in wrt)},))")
+        out = (f"_ad.finish(({', '.join(grads)},), ({', '.join(v.name for v in wrt)},))"
+               if wrt else "()")
     else:
         kept = wrt[:len(wrt) - sgd]
         roots = [emitter.alias.get(f"g_{v.name}", f"g_{v.name}") if v.name in emitter.defined
@@ -151,26 +157,90 @@ def _sgd_updates(emitter, weights):
             emitter.line(f"{w.name} -= _lr * {var}")
 
 
-def _shape_tainted(statements):
-    """Top-level names whose shape may depend on values, not only on the arguments'
-    shapes: what loops carry out (unless it is the same array, stored into) and branches
-    merge, and what is computed from those. Their shapes are not written into the code."""
-    from .control import IfStmt, LoopStmt
-    tainted = set()
-    for stmt in statements:
-        if isinstance(stmt, LoopStmt):
+# Kinds of operation whose result's shape follows from their operands' shapes alone.
+_SHAPE_KINDS = {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "matmul", "dot",
+                "outer", "where", "clip", "T", "transpose", "astype", "copy", "neg", "float",
+                "item", "bprop", "sum", "mean", "max", "min", "var", "std", "concatenate",
+                "stack", "binop", "cmp", "boolop", "ufunc", "create-like"}
+
+
+def _shape_static(program, facts):
+    """Names whose shape follows from the arguments' shapes (the specialization's key) and
+    the Cells' arrays' (guarded), never from values: their shapes may be written into the
+    code. Not so: what an ``int`` argument or a mask sizes (``x[:n]``, ``np.zeros(n)``,
+    ``x[x > 0]``), what loops carry out (unless one array, stored into) and branches merge,
+    anything an unknown function returns, and anything computed from those."""
+    from .control import LoopStmt
+    from .rules import UNARY
+    static = set(program.params) | {name for _, _, name, _ in program.inputs}
+
+    def number(d):
+        fact = facts.get(d.name)
+        return fact is not None and fact[4] == 0 and fact[2] is not np.ndarray
+
+    def known(value):
+        return all(d.name in static for d in reads(value))
+
+    def shapes_only(value):
+        """Constants and shapes (``x.shape[0]``), no runtime number: a size."""
+        if isinstance(value, Dyn):
+            return False
+        if isinstance(value, Tup):
+            return all(shapes_only(v) for v in value.items)
+        return known(value)
+
+    def index_static(index):
+        parts = index.items if isinstance(index, Tup) else [index]
+        for part in parts:
+            if isinstance(part, Static):
+                values = part.value if isinstance(part.value, tuple) else (part.value,)
+                if not all(isinstance(v, (int, np.integer, slice, type(None), type(Ellipsis)))
+                           and not isinstance(v, bool) for v in values):
+                    return False
+            elif isinstance(part, Dyn):
+                # an integer, or an array of integers, of a known shape (a mask: no)
+                fact = facts.get(part.name)
+                if fact is None or part.name not in static or fact[1].kind not in "iu":
+                    return False
+            elif not shapes_only(part):
+                return False
+        return True
+
+    for stmt in program.body:
+        if isinstance(stmt, Op):
+            kind, args = stmt.kind, stmt.args
+            if kind in _SHAPE_KINDS or kind in UNARY:
+                ok = all(known(a) for a in args)
+            elif kind == "index":
+                ok = known(args[0]) and index_static(args[1])
+            elif kind == "static-index":
+                ok = index_static(args[0])
+            elif kind == "reshape":
+                ok = known(args[0]) and all(shapes_only(a) for a in args[1:])
+            elif kind == "create":
+                ok = all(shapes_only(a) for a in args)
+            else:
+                ok = False
+            if ok:
+                static.add(stmt.target)
+        elif isinstance(stmt, LoopStmt):
             for phi, last in stmt.phis:
-                if not (last is phi or last.same_as is phi) or phi.name in tainted:
-                    tainted.add(phi.name)
-        elif isinstance(stmt, IfStmt):
-            tainted.update(stmt.merged)
-        elif isinstance(stmt, Op):
-            if any(d.name in tainted for a in stmt.args for d in reads(a)):
-                tainted.add(stmt.target)
-        elif hasattr(stmt, "targets") and (stmt.array.name in tainted or any(
-                d.name in tainted for d in reads(stmt.value) + reads(stmt.index))):
-            tainted.add(stmt.new.name)
-    return tainted
+                initial = _initial(program.body, phi.name)
+                if (last is phi or last.same_as is phi) and initial in static:
+                    static.add(phi.name)
+        elif hasattr(stmt, "targets"):
+            if stmt.array.name in static:
+                static.add(stmt.new.name)
+    return static
+
+
+def _initial(statements, phi):
+    """The value a loop's carried name starts from (its copy before the loop)."""
+    for stmt in statements:
+        if isinstance(stmt, Op) and stmt.target == phi:
+            values = [d.name for d in reads(stmt.args[0])] if stmt.args else []
+            return values[0] if values else None
+    return None
 
 
 def _loop_names(statements):

@@ -163,6 +163,11 @@ class Normalizer:
             return branch(self, stmt, test, env, origin)
         if isinstance(stmt, gast.For):
             iterable = self.range_or_value(stmt.iter, env, origin)
+            from .control import has_jump
+            if isinstance(iterable, Static) and isinstance(iterable.value, range) and \
+                    has_jump(stmt.body):      # break/continue: a loop at run time
+                r = iterable.value
+                iterable = RuntimeRange([Static(r.start), Static(r.stop), Static(r.step)])
             if isinstance(iterable, Static) and not stmt.orelse:
                 items = iterable.value
                 if isinstance(items, (list, tuple, range)) and len(items) <= MAX_UNROLL:
@@ -218,19 +223,28 @@ class Normalizer:
                         "through a view: the gradient does not follow stores through views",
                         origin)
 
-    def rebind(self, old, new, env, origin):
-        """After a store, every name bound to the array (an alias ``b = a``, the caller's
-        name for an argument) names its new version."""
-        for scope in [env] + self.callers:
+    def propagate(self, old, new, origin):
+        """After a loop or branch of an inlined function changed which array a name holds
+        (stores in it), the callers' names for the old one name the new one: at the
+        function's top level only."""
+        if self.control:
+            return        # the enclosing loop or branch of this function propagates at its end
+        for scope in self.callers:
             if scope is None:
                 continue
             for other, seen in list(scope.names.items()):
                 if seen is old:
-                    if scope is not env and self.control:
-                        raise UnsupportedConstruct(
-                            "a store, inside a branch or loop, into an array the calling "
-                            "function passed: not differentiated (return the array instead)",
-                            origin)
+                    scope.names[other] = new
+
+    def rebind(self, old, new, env, origin):
+        """After a store, every name bound to the array (an alias ``b = a``, the caller's
+        name for an argument) names its new version; inside a branch or loop, the callers'
+        names are rebound when it ends (``propagate``)."""
+        for scope in [env] + self.callers:
+            if scope is None or (scope is not env and self.control):
+                continue
+            for other, seen in list(scope.names.items()):
+                if seen is old:
                     scope.names[other] = new
 
     def refuse_aliased_update(self, name, current, env, origin):
@@ -286,7 +300,9 @@ class Normalizer:
                         f"a store inside a loop into '{name}', an array the caller passed: the "
                         f"gradient never mutates its arguments (write '{name} = "
                         f"{name}.copy()' before the loop)", origin)
-                array = self.op(f"{array.name}.copy()", "copy", [array], {}, origin, hint=name)
+                copy = self.op(f"{array.name}.copy()", "copy", [array], {}, origin, hint=name)
+                self.rebind(array, copy, env, origin)   # every name of the caller's array
+                array = copy
             from .stores import store
             new = store(self, array, index, value, origin, name)
             env.names[name] = new
@@ -297,15 +313,17 @@ class Normalizer:
 
     # -- operations -----------------------------------------------------------------------------
 
-    def op(self, src, rule, args, kw, origin, hint="t", active=None, view_of=None, extra=None):
-        """Emit ``new = src``; ``rule`` is the adjoint rule used when the op is active."""
+    def op(self, src, rule, args, kw, origin, hint="t", active=None, view_of=None, extra=None,
+           kind=None):
+        """Emit ``new = src``; ``rule`` is the adjoint rule used when the op is active;
+        ``kind`` what it is when no rule names it (see Op.kind)."""
         if active is None:
             active = rule is not None and any(is_active(a) for a in args)
         name = self.program.new_name(hint)
         if active and rule not in rules.RULES:
             raise UnsupportedConstruct(f"no gradient rule for {rule}", origin)
         self.statements.append(Op(name, src, rule if active else None, args, kw, origin,
-                                  extra))
+                                  extra, kind or rule))
         return Dyn(name, active, view_of)
 
     def binop(self, opname, left, right, origin):
@@ -319,7 +337,7 @@ class Normalizer:
         if rule is None and (is_active(left) or is_active(right)):
             raise UnsupportedConstruct(f"the operator '{symbol}' has no derivative (its "
                                        "result is an integer or a bool)", origin)
-        return self.op(src, rule, [left, right], {}, origin)
+        return self.op(src, rule, [left, right], {}, origin, kind="binop")
 
     def wrap(self, value):
         text = render(value, self.program)

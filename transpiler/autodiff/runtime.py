@@ -165,6 +165,26 @@ def owned(g):
     return np.array(g) if isinstance(g, np.ndarray) else g
 
 
+def check_store_index(x, index, where):
+    """Refuse a store whose index array names an element twice: NumPy keeps the last write
+    (and ``a[idx] += v`` adds once), which the adjoint of a store does not follow.
+
+    Raises:
+        UnsupportedConstruct: at ``where`` (the user's line), for repeated indices.
+    """
+    parts = index if isinstance(index, tuple) else (index,)
+    if all(isinstance(p, _BASIC) or (isinstance(p, np.ndarray) and p.dtype == np.bool_)
+           for p in parts):
+        return
+    count = np.zeros(np.shape(x), np.intp)
+    np.add.at(count, index, 1)
+    if count.max(initial=0) > 1:
+        from ..errors import UnsupportedConstruct
+        raise UnsupportedConstruct(
+            f"{where}: a store at an index array that names an element twice: NumPy keeps the "
+            "last write, which the gradient does not follow (make the indices unique)")
+
+
 def saved(x, index):
     """``x[index]`` as it is before a store overwrites it (a copy: the store writes the
     same memory), for the backward sweep to put back."""

@@ -45,6 +45,11 @@ class StoreStmt:
 
     def forward(self, emitter):
         a, index = self.array.name, render_index(self.index, emitter.program)
+        kind = emitter.index_kind(self.array, self.index) if emitter.facts is not None \
+            else None
+        if kind is None:
+            emitter.line(f"_ad.check_store_index({a}, {emitter.render(self.index)}, "
+                         f"{str(self.origin)!r})", self.origin)
         emitter.line(f"{self.old} = {self.saved_text(emitter, a)}", self.origin)
         emitter.line(f"{a}[{index}] = {emitter.render(self.value)}", self.origin)
         emitter.line(f"{self.new.name} = {a}", self.origin)
@@ -56,9 +61,15 @@ class StoreStmt:
             g = f"g_{new}"
             if isinstance(self.value, Dyn) and self.value.active:
                 taken = self.saved_text(emitter, g)
-                emitter.accumulate(self.value.name, taken if emitter.scalar(self.value) and
-                                   not taken.startswith("_ad.") else
-                                   f"_ad.unbroadcast({taken}, {self.value.name})", self.origin)
+                kind = emitter.index_kind(self.array, self.index) \
+                    if emitter.facts is not None else None
+                if kind == "element" and emitter.scalar(self.value):
+                    source = taken            # one element for one number
+                elif kind == "basic" and emitter.scalar(self.value):
+                    source = f"np.sum({taken})"   # one number stored into several elements
+                else:
+                    source = f"_ad.unbroadcast({taken}, {self.value.name})"
+                emitter.accumulate(self.value.name, source, self.origin)
             emitter.make_owned(new, self.origin)
             emitter.line(f"{g}[{index}] = 0", self.origin, " (adjoint)")
             if self.array.active:

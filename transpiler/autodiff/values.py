@@ -72,12 +72,16 @@ class Op:
         kw (dict): static keyword values the rule reads (``axis``, ``keepdims``...).
         origin (Origin): the user's line.
         extra: rule-specific data (a Cell's ``bprop`` program).
+        kind (str | None): the operation's kind even when inactive (``rule`` is then None).
     """
-    __slots__ = ("target", "src", "rule", "args", "kw", "origin", "extra")
+    __slots__ = ("target", "src", "rule", "args", "kw", "origin", "extra", "kind")
 
-    def __init__(self, target, src, rule, args, kw, origin, extra=None):
+    def __init__(self, target, src, rule, args, kw, origin, extra=None, kind=None):
         self.target, self.src, self.rule, self.args = target, src, rule, args
         self.kw, self.origin, self.extra = kw, origin, extra
+        # what the operation is, active or not (its rule's name, "cmp", "ufunc", "create",
+        # "index"...): whether its result's shape follows from its operands' shapes
+        self.kind = kind or rule
 
 
 class Program:
