@@ -340,6 +340,46 @@ def masked_mean(x, n):
     return np.mean(x[:n]) + np.mean(x[x > 0]) + np.sum((np.zeros(n) + x[0]) ** 2)
 
 
+def loop_swap(x, y, n):
+    a = x
+    b = y
+    for i in range(n):
+        a, b = b, a
+    return np.sum(a * b * b)
+
+
+def list_indices(x):
+    return np.sum(x[[1, 1]] * x[[0, 2]]) + np.sum(x[[0, 0, 2]] ** 2)
+
+
+def product_loop(x):
+    t = 1.0
+    for i in range(x.shape[0]):
+        t = t * x[i]
+    return t
+
+
+def nothing_backward_in_loop(x):
+    k = 1
+    while k < 3:
+        k += 1
+    for i in range(x.shape[0]):
+        k += 0
+    return np.sum(x[:k] ** 2)
+
+
+def _returns_its_argument(a, x):
+    a[0] = x[0] * 2.0
+    return a
+
+
+def dropped_result(x):
+    a = np.zeros(2)
+    for i in range(2):
+        _returns_its_argument(a, x)
+    return np.sum(a * x)
+
+
 CASES = [
     (ufuncs, lambda: (_pos(3, 2),), 0),
     (arithmetic, lambda: (_pos(4), _pos(4)), (0, 1)),
@@ -383,4 +423,10 @@ CASES = [
     (caller_arrays, lambda: (np.array([-0.5, -1.0, 2.0]),), 0),
     (breaks_in_constant_range, lambda: (_m(5),), 0),
     (scalar_into_slices, lambda: (_m(3),), 0),
+    (loop_swap, lambda: (_m(2), _m(2), 1), (0, 1)),
+    (loop_swap, lambda: (_m(2), _m(2), 2), (0, 1)),
+    (list_indices, lambda: (_m(3),), 0),
+    (product_loop, lambda: (_m(4),), 0),
+    (nothing_backward_in_loop, lambda: (_m(4),), 0),
+    (dropped_result, lambda: (_m(2),), 0),
 ]

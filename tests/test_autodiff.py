@@ -278,6 +278,50 @@ def _ravel_store(x):
     return np.sum(a * x)
 
 
+def test_second_review_findings():
+    """Value and aux of a loop's taped variable, tied weights (one array, two attributes),
+    an alias made in one branch then stored through (refused)."""
+    x = np.array([2.0, 3.0, 4.0])
+    value, grad = tp.value_and_grad(af.product_loop)(x)
+    assert value == 24.0
+    (value, aux), grad = tp.value_and_grad(_product_with_aux, has_aux=True)(x)
+    assert value == 24.0 and aux == 24.0
+    net = _Tied()
+    got = tp.grad(net, None, net.trainable_params())(np.array([[1.0, -1.0]]))[0]
+    np.testing.assert_array_equal(got, [[3.0, -5.0], [5.0, -7.0]])
+    with pytest.raises(tp.UnsupportedConstruct, match="depending on the path taken"):
+        tp.grad(_alias_in_branch)(np.array([1.0, 2.0, 3.0]))
+
+
+def _product_with_aux(x):
+    t = 1.0
+    for i in range(x.shape[0]):
+        t = t * x[i]
+    return t * 1.0, t
+
+
+class _Tied(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.d1 = nn.Dense(2, 2, has_bias=False, dtype=np.float64)
+        self.d2 = nn.Dense(2, 2, has_bias=False, dtype=np.float64)
+        self.d2.weight = self.d1.weight
+        self.d1.weight[...] = [[1.0, 2.0], [3.0, 4.0]]
+
+    def construct(self, x):
+        return np.sum(self.d2(self.d1(x)))
+
+
+def _alias_in_branch(x):
+    a = x * 2.0
+    if x[0] > 0:
+        b = a
+    else:
+        b = a * 1.0
+    b[1] = x[2] * x[2]
+    return np.sum(a * x)
+
+
 def _store_through_view(x):
     a = np.zeros(4)
     v = a[1:]

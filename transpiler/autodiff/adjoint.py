@@ -128,6 +128,8 @@ class Emitter:
     def index_kind(self, array, index):
         """"element" (every axis indexed by an integer: a number), "basic" (integers and
         slices: a view) or None (fancy, or not known) for ``array[index]``."""
+        if isinstance(index, Tup) and index.kind == "list":
+            return None          # x[[1, 1]]: an index array (fancy), not one per axis
         parts = index.items if isinstance(index, Tup) else (
             [Static(v) for v in index.value] if isinstance(index, Static) and
             isinstance(index.value, tuple) else [index])

@@ -200,6 +200,7 @@ def branch(nz, stmt, test, env, origin):
             env.names[name] = a
             continue
         merged = Dyn(nz.program.new_name(name), is_active(a) or is_active(b))
+        merged.sources = _alias_sources([(a, scopes[0]), (b, scopes[1])], name)
         node.merged.append(merged.name)
         before = env.names.get(name)
         if isinstance(before, Dyn):
@@ -212,6 +213,18 @@ def branch(nz, stmt, test, env, origin):
     for before, merged in pending:     # a caller's names for an array a branch stored into
         nz.propagate(before, merged, origin)
     return None
+
+
+def _alias_sources(values, name):
+    """The arrays a merged name may be, where one of them is also another name's (``b = a``
+    on one path only): stores through any of them are refused (normalize.py)."""
+    sources = set()
+    for value, scope in values:
+        if isinstance(value, Dyn) and any(v is value for n, v in scope.names.items()
+                                          if n != name):
+            sources.add(value.name)
+            sources |= value.sources
+    return sources
 
 
 def _same(a, b):
@@ -258,9 +271,10 @@ class LoopStmt:
             emitter.line("    break", self.origin)
         emitter.push(self.saved_start)
         emitter.forward(self.body)
-        for phi, last in self.phis:
-            if last.name != phi.name:
-                emitter.line(f"{phi.name} = {last.name}", self.origin)
+        moved = [(phi.name, last.name) for phi, last in self.phis if last.name != phi.name]
+        if moved:       # at once: a swap (a, b = b, a) reads the old values
+            emitter.line(f"{', '.join(p for p, _ in moved)} = "
+                         f"{', '.join(v for _, v in moved)}", self.origin)
         emitter.push(self.saved_end)
         emitter.line(f"{self.counter} = {self.counter} + 1", self.origin)
         if self.brk is not None:
@@ -307,11 +321,12 @@ class LoopStmt:
         for phi, _ in active:           # owned at every iteration's start, or not assumed
             if f"g_{phi.name}" not in draft.owned:
                 emitter.owned.discard(f"g_{phi.name}")
-        emitter.line(f"for _ in range({self.counter}):", self.origin, " (adjoint)")
         inner = emitter.sub(indent=emitter.indent + 1)
         inner.in_loop += 1
         self._iteration(inner, active)
-        emitter.take(inner)
+        if inner.lines:        # nothing to do backward: no loop
+            emitter.line(f"for _ in range({self.counter}):", self.origin, " (adjoint)")
+            emitter.take(inner)
 
     def _iteration(self, emitter, active):
         """One backward iteration: take back the saved values, hand each carried name's
@@ -467,6 +482,8 @@ def _loop(nz, stmt, node, env, origin, bind, test):
                                     origin))
                 last = holder
         node.phis.append((phi, last))
+        phi.sources |= _alias_sources([(env_before[n] if n in env_before else None, env),
+                                       (last, scope)], n)
     if brk is not None:
         node.brk = phis[brk].name
     for n in ordered:            # a caller's names for an array the loop stored into

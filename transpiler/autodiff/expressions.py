@@ -138,9 +138,17 @@ def nz_input(nz, owner, attr, value):
     key = (id(owner), attr)
     known = nz.input_names.get(key)
     if known is None:
+        # one array held by two attributes (tied weights): one input, its gradient summed;
+        # the second attribute guarded to hold it still
+        same = nz.input_names.get(("array", id(value)))
+        if same is not None:
+            nz.program.guards.append((owner, attr, value))
+            nz.input_names[key] = same
+            return same
         weight = nz.weights.get(id(value))
         name = nz.program.new_name(attr)
         known = nz.input_names[key] = Dyn(name, weight is not None, borrowed=True)
+        nz.input_names[("array", id(value))] = known
         nz.program.inputs.append((owner, attr, name, weight))
     return known
 

@@ -268,11 +268,17 @@ def _emit(program, wrt, has_aux, facts):
         result, aux = result.items
     emitter.forward(program.body)
     value_text = emitter.render(result)
-    if has_aux and _has_stores(program.body):
-        # the backward sweep writes stored arrays back as they were: aux keeps its values
-        emitter.line(f"_aux = _ad.snapshot({emitter.render(aux)})", program.result_origin)
-        aux = Static(None)
-        aux_text = "_aux"
+    if any(not isinstance(s, Op) for s in program.body):
+        # the backward sweep takes loop values back from their tapes into their names and
+        # writes stored arrays back as they were: the value and aux are kept before it
+        emitter.line(f"_value = {value_text}", program.result_origin)
+        value_text = "_value"
+        if has_aux:
+            emitter.line(f"_aux = _ad.snapshot({emitter.render(aux)})"
+                         if _has_stores(program.body) else f"_aux = {emitter.render(aux)}",
+                         program.result_origin)
+            aux = Static(None)
+        aux_text = "_aux" if has_aux else emitter.render(aux)
     else:
         aux_text = emitter.render(aux)
     _seed(emitter, result, f"{program.result_origin}")

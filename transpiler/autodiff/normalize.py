@@ -123,10 +123,7 @@ class Normalizer:
         if isinstance(stmt, gast.Expr):
             if isinstance(stmt.value, gast.Constant):
                 return None          # a docstring
-            value = self.expr(stmt.value, env)
-            if is_active(value):
-                raise UnsupportedConstruct("an expression statement on a differentiated value "
-                                           "(its result is dropped)", origin)
+            self.expr(stmt.value, env)    # its value dropped: no gradient flows from it
             return None
         if isinstance(stmt, gast.Pass):
             return None
@@ -211,11 +208,20 @@ class Normalizer:
 
     def refuse_views(self, name, array, env, origin):
         """A store into an array another live name sees through a view (or that is a view of
-        another live array) changes that name's values: not followed, refused."""
+        another live array), or that another name may be depending on the path taken (``b =
+        a`` in one branch), changes that name's values: not followed, refused."""
         for scope in [env] + self.callers:
             if scope is None:
                 continue
             for other, seen in scope.names.items():
+                if isinstance(seen, Dyn) and (
+                        (seen is array and array.sources) or
+                        (seen is not array and array.name in seen.sources)):
+                    with_whom = "another name's array" if seen is array else f"'{other}'"
+                    raise UnsupportedConstruct(
+                        f"a store into '{name}', which may be the same array as {with_whom} "
+                        "depending on the path taken (an alias made in one branch or loop "
+                        "iteration): not differentiated (copy it: .copy())", origin)
                 if isinstance(seen, Dyn) and seen is not array and (
                         seen.view_of is array or array.view_of is seen):
                     raise UnsupportedConstruct(

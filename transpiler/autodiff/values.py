@@ -17,7 +17,7 @@ class Static:
 class Dyn:
     """A runtime value: the name of the SSA variable holding it; ``active`` when it carries
     a derivative of a differentiated input."""
-    __slots__ = ("name", "active", "view_of", "borrowed", "same_as")
+    __slots__ = ("name", "active", "view_of", "borrowed", "same_as", "sources")
 
     def __init__(self, name, active, view_of=None, borrowed=False):
         self.name = name
@@ -25,6 +25,7 @@ class Dyn:
         self.view_of = view_of    # the Dyn whose memory this one shares (a view), or None
         self.borrowed = borrowed  # the caller's array (an argument, a Cell's weight)
         self.same_as = None       # the first name of the same array object (after stores)
+        self.sources = set()      # names of arrays it may be, by path (a merge)
 
     def root_borrowed(self):
         """Whether this array, or the one it is a view of, belongs to the caller."""
