@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 # two user processes share one). PYTEST_JOBS=0 runs it in this process alone.
 PYTEST_JOBS ?= auto
 
-.PHONY: install test demo bench gpu-check clean bytecode
+.PHONY: install test demo bench gpu-check clean bytecode docs
 
 install: $(STAMP)
 
@@ -25,11 +25,17 @@ bytecode: $(STAMP)
 $(STAMP): setup.cfg setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,notebook,cuda,distributed]'
+	$(PY) -m pip install --quiet -e '.[test,notebook,cuda,distributed,docs]'
 	touch $(STAMP)
 
 test: $(STAMP) bytecode
 	$(PY) -m pytest -q -n $(PYTEST_JOBS) $(PYTEST_ARGS) tests
+
+# The documentation site (mkdocs.yml, docs/) into build/site; any warning (a broken link, a
+# page left out of the nav) fails it. The API page is generated from the docstrings first.
+docs: $(STAMP)
+	$(PY) tools/docs_reference.py
+	$(PY) -m mkdocs build --strict --quiet
 
 demo: $(STAMP) bytecode
 	$(PY) samples/static_graph.py

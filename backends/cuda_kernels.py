@@ -111,7 +111,7 @@ class DeviceRewriter(gast.NodeTransformer):
             node.args = list(node.args) + [_name(ERR)]
         elif isinstance(func, gast.Name) and func.id.startswith("untyped_operand") and len(
                 node.args) == 1:
-            return node.args[0]     # kernels take arrays (README: the GPU backend's gaps)
+            return node.args[0]     # kernels take arrays (docs/guide/gpu.md: the GPU backend's gaps)
         elif isinstance(func, gast.Name) and func.id == self.weak_name and len(node.args) == 2:
             node.func = _name("gj_weak")            # NEP 50 with the error flag
             node.args = list(node.args) + [_name(ERR)]

@@ -2,7 +2,7 @@
 
 The generated module holds the whole program compiled for the CPU (exactly what numba-cpu
 emits: the CPU path of everything), and, for the entry function, one of three GPU mappings
-(README, "GPU"), chosen statically by the planner (``cuda_planner``):
+(docs/guide/gpu.md), chosen statically by the planner (``cuda_planner``):
 
 1. **network** -- every function the entry reaches is array code (``np.dot``/``@``, ``+``,
    ``np.maximum``, ``reshape``, ``.T``, ``.shape``; no statement with an effect): the driver runs

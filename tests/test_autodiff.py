@@ -555,15 +555,3 @@ def test_jax_agrees_where_installed():
     got = tp.grad(af.rnn, (0, 1, 2))(W, U, xs)
     for a, b in zip(got, want):
         np.testing.assert_allclose(a, np.asarray(b), rtol=1e-10)
-
-
-def test_readme_gradient_example_runs(tmp_path):
-    """The README's gradients example, run as written (a file: graphjit reads its source)."""
-    import os
-    import runpy
-    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md")).read()
-    section = readme.split("## Gradients and training")[1]
-    code = section.split("```python")[1].split("```")[0]
-    path = tmp_path / "readme_gradients.py"
-    path.write_text(code)
-    runpy.run_path(str(path))

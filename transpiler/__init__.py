@@ -2,7 +2,7 @@
 
 ``@jit`` reads a function's source, specializes it on the values known at transpile time and
 compiles it with Numba; what cannot be compiled runs as plain Python, with a warning that says
-where and why. See README.md and docs/ARCHITECTURE.md.
+where and why. See README.md, docs/ and docs/ARCHITECTURE.md.
 """
 from .safe_path import drop_cwd as _drop_cwd, running_as_main_module as _as_main
 

@@ -494,7 +494,7 @@ def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cach
 
     Args:
         function: a Python function, a method (``@jit`` on ``Cell.construct``) or a bound method.
-        backend (str | None): ``"numba-cpu"``, ``"numba-cuda"`` (GPU kernels, see README "GPU")
+        backend (str | None): ``"numba-cpu"``, ``"numba-cuda"`` (GPU kernels, see docs/guide/gpu.md)
             or ``"eager"``; None: from the device target of :func:`transpiler.set_context` at
             the first call.
         fullgraph (bool | None): True raises :class:`UnsupportedConstruct` (or
@@ -507,16 +507,18 @@ def jit(function=None, *, backend=None, fullgraph=None, static_argnames=(), cach
             else the environment variable ``GRAPHJIT_CACHE``.
         boundscheck (bool): index checks in compiled code, raising IndexError as Python does
             (Numba's ``boundscheck``). False reads and writes out of range unchecked, which can
-            give garbage or crash the process, for speed (README gives the measured cost).
+            give garbage or crash the process, for speed (docs/benchmarks.md gives the
+            measured cost).
         check_int_overflow (bool): Python-int ``+ - * -x abs //`` in compiled code are checked
             for int64 overflow (Python's int grows: an effect-free call then runs again as
             Python, one with effects raises OverflowError naming the line). False lets them
-            wrap as in Numba and C, for speed (README gives the measured cost). NumPy integers
+            wrap as in Numba and C, for speed (docs/benchmarks.md gives the measured cost).
+            NumPy integers
             always wrap as NumPy's do.
         parallel (bool | str | None): True runs each loop proved independent and unable to
             raise across cores (numba-cpu; integer reductions included), ``"fast-reductions"``
-            float sums too (rounding may differ); None: ``set_context(parallel=)``. README
-            "Parallel loops".
+            float sums too (rounding may differ); None: ``set_context(parallel=)``. See
+            docs/guide/parallel.md.
 
     Returns:
         JitFunction, or a decorator when ``function`` is None.

@@ -346,7 +346,7 @@ def build_parser():
     common.add_argument("-b", "--backend", default="numba-cpu",
                         choices=["numba-cpu", "numba-cuda", "eager"],
                         help="code generator (numba-cuda: only through jit() / "
-                        "set_context(device_target='GPU'), see README)")
+                        "set_context(device_target='GPU'), see docs/guide/gpu.md)")
     common.add_argument("--import", dest="use_import", action="store_true",
                         help="import the input to read live values: RUNS ITS CODE")
 

@@ -1,6 +1,6 @@
 """Host side of the numba-cuda backend: launches, copies, and the CPU path beside each.
 
-Generated drivers call three entry points, one per GPU mapping (README, "GPU";
+Generated drivers call three entry points, one per GPU mapping (docs/guide/gpu.md;
 backends/numba_cuda.py):
 
 - :func:`launch_loop`: an independent loop as a kernel, one thread per iteration (grid-stride);

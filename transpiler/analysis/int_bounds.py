@@ -8,7 +8,7 @@ a sieve). Two kinds of names are safe for ``name + c`` / ``name - c`` with a sma
   (``|v| <= 2**32``) or the name plus or minus a small constant (``|c| <= 16``), and it is not
   a parameter. Its value then moves by at most 16 per executed statement from within ±2**32:
   reaching 2**63 takes over 5 * 10**17 statements (more than 15 years at 10**9 a second).
-  This is a bound on running time, not on the program: stated in the README.
+  This is a bound on running time, not on the program: stated in docs/reference/semantics.md.
 - *range indices*: the name is only ever the target of ``for name in range(stop)`` or
   ``range(start, stop)`` with a constant ``start >= 0``: then ``0 <= name < stop <= 2**63 - 1``,
   so ``name + 1`` and ``name - c`` (``c <= 2**62``) fit int64. A proof, no time bound.

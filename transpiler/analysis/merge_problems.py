@@ -110,7 +110,8 @@ def merge_problems(self, weak=(), renamed=None):
         # scalar on another path: Numba boxes that one as a Python number
         untyped = CALL in kinds and any(k.startswith("np:") for k in kinds)
         # a Python number on some paths, something not typed on others (`s = 0; for x in
-        # items: s = s + x`; unchecked without argument types: README): Numba unifies them
+        # items: s = s + x`; unchecked without argument types: docs/reference/semantics.md):
+        # Numba unifies them
         # (an int path comes back a float); a pick (no flag follows it) of float/np.float64
         untyped = untyped or (UNKNOWN in kinds and bool(kinds & set(_PY.values())) and not (
             self.params and set(self.params.values()) == {UNKNOWN})) or (
@@ -133,7 +134,7 @@ def _picked(value):
 
 def _differ(kinds):
     if CALL in kinds:
-        return False    # README, "Known gaps": results of user calls are not typed by path
+        return False    # docs/reference/semantics.md: results of user calls are not typed by path
     if UNKNOWN in kinds:
         # Something not typed here merging with a NumPy scalar may be another NumPy type;
         # the types that are known differ among themselves whatever the unknown one is

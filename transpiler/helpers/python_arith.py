@@ -35,8 +35,8 @@ def checked_pow(x, y):
         if x - x == 0.0 and y - y == 0.0:       # from finite operands
             if result != result:
                 # A negative number to a fractional power: Python gives a complex number;
-                # compiled code cannot change the result's type by value (README, "Known
-                # gaps"): say so rather than give nan.
+                # compiled code cannot change the result's type by value (a known gap,
+                # docs/reference/semantics.md): say so rather than give nan.
                 raise ValueError("a negative number to a fractional power is complex in "
                                  "Python; compiled code cannot return it (graphjit)")
             raise OverflowError("(34, 'Numerical result out of range')")

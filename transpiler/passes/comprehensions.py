@@ -81,7 +81,7 @@ def _reduce_call(node, resolve):
     """``functools.reduce(f, iterable[, initial])`` with ``f`` an operator function or a
     quiet builtin (``_quiet``: ``operator.add``, ``max``). Not a user function: the number
     analyses do not type its result, so a result that is a Python number or a NumPy scalar
-    by path could not be boxed as the plain call's (README, "Known gaps")."""
+    by path could not be boxed as the plain call's (docs/reference/semantics.md)."""
     return resolve is not None and isinstance(node, gast.Call) and isinstance(
         node.func, (gast.Name, gast.Attribute)) and not node.keywords and 2 <= len(
             node.args) <= 3 and not any(isinstance(a, gast.Starred) for a in node.args) and \
