@@ -228,7 +228,8 @@ class ExplainRow(tuple):
 
 class Explanation:
     """The report of :meth:`JitFunction.explain`: ``rows`` (a list of :class:`ExplainRow`);
-    ``str()`` is a table; ``_repr_html_`` an HTML table for Jupyter."""
+    ``str()`` is a table; ``_repr_html_`` an HTML table for Jupyter; ``graph()`` a
+    picture."""
 
     def __init__(self, name, rows):
         self.name = name
@@ -246,6 +247,13 @@ class Explanation:
         return "\n".join(lines)
 
     __repr__ = __str__
+
+    def graph(self):
+        """The regions as a picture (:class:`~transpiler.explain_graph.ExplainGraph`): an SVG
+        in Jupyter (Graphviz's where installed, else a built-in layout), ``.dot()`` its DOT
+        source, ``str()`` a text tree, ``.save(path)`` an SVG file."""
+        from .explain_graph import ExplainGraph
+        return ExplainGraph(self)
 
     def _repr_html_(self):
         import html
