@@ -25,7 +25,14 @@ def main():
         kmeans = tp.jit(pictures.kmeans)
         for _ in range(3):
             kmeans(X, X[:3].copy(), 2)
-    for name, fn in (("explain_dict_argument", norms), ("explain_kmeans", kmeans)):
+    sys.path.insert(0, os.path.join(ROOT, "samples"))
+    from static_graph import JitNetwork
+    from transpiler import nn
+    nn.set_seed(0)
+    network = JitNetwork()
+    network(np.ones((64, 1, 28, 28), np.float32))
+    for name, fn in (("explain_dict_argument", norms), ("explain_kmeans", kmeans),
+                     ("explain_network", JitNetwork.construct)):
         with open(os.path.join(out, name + ".svg"), "w", encoding="utf-8") as handle:
             handle.write(fn.explain().graph().builtin_svg())
         print(f"docs/images/{name}.svg")

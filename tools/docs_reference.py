@@ -60,7 +60,26 @@ def render():
                     out += [f"- `{attr}{_signature(member)}`: "
                             f"{_doc(member).splitlines()[0]}"]
                 out.append("")
+    out += _gradient_tables()
     return "\n".join(out).rstrip() + "\n"
+
+
+def _gradient_tables():
+    """The NumPy functions and array methods the adjoint pass differentiates, and those whose
+    result carries no gradient, from transpiler/autodiff/rules.py's tables."""
+    from transpiler.autodiff import rules
+    functions = sorted(rules.FUNCTIONS)
+    methods = sorted(rules.METHODS)
+    constant = sorted(rules.CONSTANT)
+    return ["## Differentiated NumPy functions", "",
+            "From `transpiler/autodiff/rules.py` (see the [gradients guide]"
+            "(../guide/gradients.md) for the conventions at ties and singular points).", "",
+            "| kind | names |", "|---|---|",
+            "| functions `np.<name>` | " + ", ".join(f"`{n}`" for n in functions) + " |",
+            "| array methods `x.<name>()` | " + ", ".join(f"`{n}`" for n in methods) + " |",
+            "| no gradient (result constant) | " + ", ".join(f"`{n}`" for n in constant) + " |",
+            "| operators | `+ - * / ** @`, unary `-`, comparisons and `and`/`or`/`not` "
+            "(no gradient), indexing, slicing, stores |", ""]
 
 
 def main():
