@@ -7,6 +7,7 @@ Names and defaults are MindSpore's (``grad_position``, ``weights``, ``has_aux``)
 ``argnums`` accepted as a spelling of ``grad_position`` and JAX's result structures for
 ``has_aux``.
 """
+import re
 import threading
 import types
 
@@ -49,7 +50,8 @@ class Specialized:
         probe = {}
         result = self.generic(*runtime, *inputs, probe)
         facts = facts_of(probe)
-        source, entry = generate(self.program, self.wrt, self.owner.has_aux, facts)
+        source, entry = generate(self.program, self.wrt, self.owner.has_aux, facts,
+                                 value=self.owner.with_value)
         self.source = source
         self.function = _load(source, entry, self.program)
         self.input_shapes = [np.shape(v) for v in inputs]
@@ -60,8 +62,12 @@ class Specialized:
             self.sgd_source = source
             self.sgd_step = _load(source, entry, self.program)
         # compiled where the code is NumPy and numbers only (no list tape, no run-time
-        # helper: graphjit would convert those as user code)
-        self.compilable = "_ad." not in source.split("\n", 4)[-1] and ".append(" not in source
+        # helper: graphjit would convert those as user code), and where compiling pays:
+        # straight-line code that updates an array in place is no NumPy graph, and Numba
+        # would take seconds to compile what eager NumPy runs as fast
+        body = source.split("\n", 4)[-1]
+        self.compilable = "_ad." not in body and ".append(" not in source and (
+            has_control(self.program.body) or not _IN_PLACE.search(body))
         if self.want_compiled and self.compilable:
             from ..api import JitFunction
             self.compiled = JitFunction(self.function)
@@ -99,6 +105,9 @@ def stored_names(function):
             if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
                 names.add(target.value.id)
     return names
+
+
+_IN_PLACE = re.compile(r"^\s+[\w.]+\[.*\] *[-+*/]?= ", re.M)
 
 
 def has_control(statements):
@@ -323,6 +332,12 @@ class GradFunction:
             raise RuntimeError("the gradient is made at its first call: call it first")
         if spec.compiled is None:
             return f"{self.function.__name__}: called once (the generic code ran, eagerly)"
+        if self.sgd and spec.sgd_step is not None:
+            return (f"{self.function.__name__}: the training step (nn.TrainOneStepCell with "
+                    "nn.SGD) runs its generated code eagerly, the SGD update fused into it as "
+                    "BLAS gemm calls into the weights (source: .sgd_source of the "
+                    "specialization); the value-and-gradient code alone: " +
+                    ("compiled" if spec.compilable and spec.want_compiled else "eager"))
         if spec.compiled is spec.function:
             if spec.want_compiled:
                 return (f"{spec.function.__name__}: eager: its gradient code keeps arrays on "
@@ -359,10 +374,14 @@ def _check_differentiable(value, position, name, origin):
     dtype = value.dtype if isinstance(value, (np.ndarray, np.generic)) else \
         np.dtype(type(value)) if not isinstance(value, int) else np.dtype(np.int64)
     if dtype.kind != "f":
-        kind = f"{'an array of ' if isinstance(value, np.ndarray) else 'a '}{dtype}"
+        if isinstance(value, np.ndarray):
+            kind, fix = f"an array of {dtype}", f"{name}.astype(np.float64)"
+        elif isinstance(value, (int, float, complex)):
+            kind, fix = f"a Python {type(value).__name__}", f"float({name})"
+        else:
+            kind, fix = f"a NumPy {dtype}", f"np.float64({name})"
         raise TypeError(f"{origin}: grad_position {position} ('{name}') is {kind}: gradients "
-                        "are taken with respect to real floating inputs (cast it with "
-                        ".astype(np.float64))")
+                        f"are taken with respect to real floating inputs (pass {fix})")
 
 
 def _resolve(fn):

@@ -70,7 +70,7 @@ def _final(emitter, value, shared):
     return g
 
 
-def generate(program, wrt, has_aux, facts=None, sgd=0):
+def generate(program, wrt, has_aux, facts=None, sgd=0, value=True):
     """Source of the module computing the value and the gradients.
 
     Args:
@@ -87,6 +87,10 @@ def generate(program, wrt, has_aux, facts=None, sgd=0):
             ``w -= _lr * grad`` (the function takes ``_lr`` last and returns no gradient for
             them); a weight whose gradient is one product ``a.T @ b`` is updated by one BLAS
             gemm into the weight (``_ad.sgd_gemm``: the gradient is never materialized).
+
+        value (bool): return the value (``value_and_grad``); False: None in its place (a
+            value whose type depends on the path taken, a Python float or an np.float64 by
+            the trip count, would keep the compilers from compiling the gradient).
 
     Returns:
         tuple[str, str]: the module source and the function's name. The function takes the
@@ -116,7 +120,8 @@ def generate(program, wrt, has_aux, facts=None, sgd=0):
         out = "(" + ", ".join(finals) + ",)" if finals else "()"
         if sgd:
             _sgd_updates(emitter, wrt[len(wrt) - sgd:])
-    emitter.line(f"return ({value_text}, {aux}, {out})", program.result_origin)
+    emitter.line(f"return ({value_text if value or sgd else 'None'}, {aux}, {out})",
+                 program.result_origin)
     name = f"{program.name}_{'value_and_grad' if facts is not None else 'grad_generic'}"
     params = list(program.params) + [name for _, _, name, _ in program.inputs]
     if facts is None:
