@@ -39,6 +39,13 @@ def _doc(obj):
     return inspect.cleandoc(inspect.getdoc(obj) or "(no docstring)")
 
 
+def _first_sentence(obj):
+    """The docstring's first sentence (its first paragraph up to a full stop)."""
+    paragraph = _doc(obj).split("\n\n")[0].replace("\n", " ")
+    end = paragraph.find(". ")
+    return paragraph if end < 0 else paragraph[:end + 1]
+
+
 def render():
     import importlib
     out = ["# API reference", "",
@@ -57,8 +64,7 @@ def render():
                 for attr, member in sorted(vars(obj).items()):
                     if attr.startswith("_") or not callable(member) or not member.__doc__:
                         continue
-                    out += [f"- `{attr}{_signature(member)}`: "
-                            f"{_doc(member).splitlines()[0]}"]
+                    out += [f"- `{attr}{_signature(member)}`: {_first_sentence(member)}"]
                 out.append("")
     out += _gradient_tables()
     return "\n".join(out).rstrip() + "\n"
