@@ -291,6 +291,9 @@ class Emitter:
         have, want = self.fact(result), self.fact(operand)
         if have is not None and want is not None and have[4] == 0 and want[4] == 0:
             return source
+        if have is not None and want is not None and want[4] == 0 and \
+                want[2] is not np.ndarray and have[4] > 0:
+            return f"np.sum({source})"      # a number broadcast to an array: its sum
         if have is None or want is None or have[0] is None or want[0] is None:
             return f"_ad.unbroadcast({source}, {self.render(operand)})"
         gshape, shape = have[0], want[0]
@@ -375,7 +378,15 @@ class RuleContext:
         operand = self.op.args[k]
         if not (isinstance(operand, Dyn) and operand.active):
             return source
-        return self.emitter.unbroadcast(source, Dyn(self.op.target, True), operand)
+        emitter = self.emitter
+        others = [a for j, a in enumerate(self.op.args) if j != k]
+        if emitter.facts is not None and all(emitter.ndim(a) == 0 for a in others):
+            # the other operands are numbers: the result has this operand's shape (an
+            # array's), or is a number too; no shape needs to be known
+            ndim = emitter.ndim(operand)
+            if ndim is not None and ndim == emitter.ndim(Dyn(self.op.target, True)):
+                return source
+        return emitter.unbroadcast(source, Dyn(self.op.target, True), operand)
 
     def shape(self, value):
         fact = self.emitter.fact(value)
