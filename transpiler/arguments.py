@@ -16,9 +16,14 @@ def argument_problem(values, names):
     for name, value in zip(names, values):
         problem = value_problem(value)
         if problem is not None:
+            try:
+                hash(value)
+                advice = "pass objects as attributes of self, or name them in static_argnames"
+            except TypeError:   # a dict, a list: static_argnames takes hashable values only
+                advice = ("pass what compiled code reads from it as arrays or numbers, or "
+                          "objects as attributes of self")
             return (f"argument {name!r} is {problem}; compiled code takes arrays, numbers, "
-                    "strings, tuples of them and lists of numbers of one type (pass objects "
-                    "as attributes of self, or name them in static_argnames)")
+                    f"strings, tuples of them and lists of numbers of one type ({advice})")
     return None
 
 

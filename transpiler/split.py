@@ -300,7 +300,10 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
         name = f"{function.__name__}__loop_{loop.lineno}"
         region_def = _region_def(name, body, (["self"] if method else []) + inputs, outputs)
         python_region = _compile_python(region_def, source.filename, function, islands)
-        python_region.__qualname__ = f"{function.__qualname__} (loop at line {loop.lineno})"
+        label = f" (loop at line {loop.lineno})"
+        # (a loop tried again as its own region keeps one label, not two)
+        python_region.__qualname__ = function.__qualname__ if \
+            function.__qualname__.endswith(label) else function.__qualname__ + label
         python_region.__graphjit_outer__ = outer
         python_region.__graphjit_no_islands__ = not islands_allowed
         # (with islands, the region's own function: the specializer finds them in its
