@@ -21,7 +21,7 @@ import re
 import gast
 
 from ..errors import UnsupportedConstruct
-from .values import Dyn, Op, Static, is_active, render
+from .values import Dyn, Op, Static, is_active, reads, render
 
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 
@@ -313,6 +313,7 @@ class LoopStmt:
         needed = read_names(draft.lines, own | phis)
         self.saved_start = sorted(n for n in needed if n in phis - self.invariant())
         self.saved_end = sorted(n for n in needed if n not in phis)
+        self._rematerialize(local | phis)
         grown = draft.defined - emitter.defined - local
         emitter.zero(sorted(grown), self.origin)
         emitter.defined |= grown
@@ -328,11 +329,41 @@ class LoopStmt:
             emitter.line(f"for _ in range({self.counter}):", self.origin, " (adjoint)")
             emitter.take(inner)
 
+    def _rematerialize(self, changing):
+        """Values the backward reads that cost no more to compute again than to save, computed
+        again from what the loop does not change and the saved numbers: an index of an
+        array (``row = X[i]``) and element-wise operations (``np.sin(x * i)``). No array then
+        goes on a tape (compiled code takes number tapes only)."""
+        from .rules import UNARY
+        cheap = {"index", "add", "sub", "mul", "div", "neg", "maximum", "minimum", "where",
+                 "clip", "cmp", "binop", "ufunc", "T", "astype"} | set(UNARY)
+        ops = [op for op in self.body if isinstance(op, Op)]
+        self.remat = []
+        again, saved = set(), set(self.saved_end)
+        for op in ops:     # in the body's order: one may use another computed again
+            if op.kind not in cheap or op.extra is not None:
+                continue
+            inputs = {d.name for a in op.args for d in reads(a)}
+            if all(n not in changing or n in again or n == self.index for n in inputs):
+                again.add(op.target)
+                if op.target in saved:
+                    self.remat.append(op)
+        # what the kept ones need, in order (the ones computed again that they read too)
+        wanted = {op.target for op in self.remat}
+        for op in reversed(ops):
+            if op.target in wanted:
+                wanted |= {d.name for a in op.args for d in reads(a)} & again
+        self.remat = [op for op in ops if op.target in wanted]
+        needs = {d.name for op in self.remat for a in op.args for d in reads(a)} & changing
+        self.saved_end = sorted((set(self.saved_end) - wanted) | (needs - wanted))
+
     def _iteration(self, emitter, active):
         """One backward iteration: take back the saved values, hand each carried name's
         gradient to the value the body's end copied into it, the body's adjoint, and zero
         for a carried name the body adds nothing to."""
         emitter.pop(self.saved_end + self.saved_start)
+        for op in getattr(self, "remat", ()):
+            emitter.line(f"{op.target} = {op.src}", op.origin, " (again)")
         temps = []
         for phi, last in active:
             temp, var = f"_gc_{phi.name}", f"g_{phi.name}"
