@@ -380,6 +380,15 @@ def dropped_result(x):
     return np.sum(a * x)
 
 
+def rows_of_a_stored_array(w, x):
+    x = x.copy()
+    acc = 0.0
+    for v in x:
+        acc = acc + np.sin(v * w)
+        x[:] = x * 0.5
+    return acc
+
+
 CASES = [
     (ufuncs, lambda: (_pos(3, 2),), 0),
     (arithmetic, lambda: (_pos(4), _pos(4)), (0, 1)),
@@ -429,4 +438,5 @@ CASES = [
     (product_loop, lambda: (_m(4),), 0),
     (nothing_backward_in_loop, lambda: (_m(4),), 0),
     (dropped_result, lambda: (_m(2),), 0),
+    (rows_of_a_stored_array, lambda: (0.7, np.array([1.0, 2.0, 3.0])), 0),
 ]

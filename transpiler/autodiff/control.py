@@ -87,6 +87,16 @@ def _same_value(env, carried, defined):
     return {n for n in defined if isinstance(env.names[n], Dyn) and id(env.names[n]) in values}
 
 
+def _stores_in(statements):
+    """Whether a store runs in ``statements`` (nested blocks included)."""
+    for stmt in statements:
+        if hasattr(stmt, "targets"):
+            return True
+        if not isinstance(stmt, Op) and any(_stores_in(b) for b in stmt.children()):
+            return True
+    return False
+
+
 def has_jump(body):
     for stmt in body:
         if isinstance(stmt, (gast.Break, gast.Continue)):
@@ -335,6 +345,11 @@ class LoopStmt:
         array (``row = X[i]``) and element-wise operations (``np.sin(x * i)``). No array then
         goes on a tape (compiled code takes number tapes only)."""
         from .rules import UNARY
+        self.remat = []
+        if _stores_in(self.body):
+            # an array stored into in this loop may have changed since the value was made:
+            # computed again, it would read the store (the undo log restores it later)
+            return
         cheap = {"index", "add", "sub", "mul", "div", "neg", "maximum", "minimum", "where",
                  "clip", "cmp", "binop", "ufunc", "T", "astype"} | set(UNARY)
         ops = [op for op in self.body if isinstance(op, Op)]
