@@ -293,6 +293,46 @@ def test_second_review_findings():
         tp.grad(_alias_in_branch)(np.array([1.0, 2.0, 3.0]))
 
 
+def test_third_review_findings():
+    """A value that is a number on one path and an array on another (the first call saw one
+    path): its gradient is right on the other; in-place library calls are refused."""
+    w, x = np.array([0.5, 1.0, 2.0]), np.array([1.0, 2.0, 3.0])
+    g = tp.grad(af.kind_by_path)
+    for flag in (1.0, -1.0, 1.0, -1.0):
+        want = finite_differences(af.kind_by_path, (1.5, w, x, flag), 0)
+        assert abs(g(1.5, w, x, flag) - want) < 1e-6
+    for function in (_copyto_in_loop, _fill_in_loop, _out_in_loop):
+        with pytest.raises(tp.UnsupportedConstruct, match="in place"):
+            tp.grad(function)(0.7, np.array([1.0, 2.0, 3.0]))
+
+
+def _copyto_in_loop(w, x):
+    x = x.copy()
+    acc = 0.0
+    for i in range(x.shape[0]):
+        acc = acc + np.sin(x[i] * w)
+        np.copyto(x, x * 0.5)
+    return acc
+
+
+def _fill_in_loop(w, x):
+    x = x.copy()
+    acc = 0.0
+    for i in range(x.shape[0]):
+        acc = acc + np.sin(x[i] * w)
+        x.fill(2.0)
+    return acc
+
+
+def _out_in_loop(w, x):
+    x = x.copy()
+    acc = 0.0
+    for i in range(x.shape[0]):
+        acc = acc + np.sin(x[i] * w)
+        np.multiply(x, 0.5, out=x)
+    return acc
+
+
 def _product_with_aux(x):
     t = 1.0
     for i in range(x.shape[0]):

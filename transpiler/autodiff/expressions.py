@@ -303,8 +303,22 @@ _CREATE = {"zeros", "ones", "empty", "full", "arange", "eye", "identity", "linsp
 _CREATE_LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
 
 
+_IN_PLACE_FUNCTIONS = {"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"}
+_IN_PLACE_METHODS = {"fill", "sort", "resize", "put", "partition", "itemset", "byteswap"}
+
+
+def _refuse_in_place(what, origin):
+    raise UnsupportedConstruct(
+        f"{what} updates an array in place: the gradient follows stores (a[i] = v) and "
+        "assignments, not in-place calls (write it as an assignment: a = ..., a[...] = ...)",
+        origin)
+
+
 def numpy_call(nz, name, callee, args, kwargs, origin):
     """``np.<name>(...)``: its rule, or an inactive operation."""
+    if name in _IN_PLACE_FUNCTIONS or "out" in kwargs:
+        _refuse_in_place(f"np.{name}(..., out=...)" if "out" in kwargs else f"np.{name}()",
+                         origin)
     values = args + list(kwargs.values())
     rule = rules.FUNCTIONS.get(name)
     text = _call_text(nz, callee, args, kwargs)
@@ -356,6 +370,8 @@ def numpy_call(nz, name, callee, args, kwargs, origin):
 def method_call(nz, method, args, kwargs, origin):
     """``x.name(...)`` of a runtime array ``x``."""
     base, name = method.owner, method.attr
+    if name in _IN_PLACE_METHODS or "out" in kwargs:
+        _refuse_in_place(f".{name}()", origin)
     text = _call_text(nz, f"{base.name}.{name}", args, kwargs)
     values = [base] + args + list(kwargs.values())
     if name in rules.CONSTANT or not base.active:

@@ -100,8 +100,10 @@ def generate(program, wrt, has_aux, facts=None, sgd=0, value=True):
     if facts is not None:
         # shapes inside loops may change from one iteration to the next: no static facts
         static = _shape_static(program, facts) - _loop_names(program.body)
+        by_path = _path_dependent(program.body)
         facts = {k: (v if k in static or (k.startswith("g_") and k[2:] in static)
-                     else (None,) + v[1:]) for k, v in facts.items()}
+                     else (None,) + v[1:]) for k, v in facts.items()
+                 if (k[2:] if k.startswith("g_") else k) not in by_path}
     # a first emission finds what each loop's backward reads (the tapes), the second writes
     _emit(program, wrt, has_aux, facts)
     emitter, value_text, aux = _emit(program, wrt, has_aux, facts)
@@ -237,6 +239,38 @@ def _shape_static(program, facts):
             if stmt.array.name in static:
                 static.add(stmt.new.name)
     return static
+
+
+def _path_dependent(statements):
+    """Names whose kind (a number or an array, its ndim) may depend on the path taken: what
+    a branch merges (the first run saw one branch only) and everything computed from it.
+    Nothing of them is taken from the first run's facts."""
+    from .adjoint import walk_statements
+    from .control import IfStmt
+    found = set()
+    for stmt in walk_statements(statements):
+        if isinstance(stmt, IfStmt):
+            found.update(stmt.merged)
+    grown = True
+    while grown:
+        grown = False
+        for stmt in walk_statements(statements):
+            if isinstance(stmt, Op):
+                if stmt.target not in found and any(
+                        d.name in found for a in stmt.args for d in reads(a)):
+                    found.add(stmt.target)
+                    grown = True
+            elif hasattr(stmt, "targets"):
+                if stmt.new.name not in found and (stmt.array.name in found or any(
+                        d.name in found for d in reads(stmt.value))):
+                    found.add(stmt.new.name)
+                    grown = True
+            elif hasattr(stmt, "phis"):
+                for phi, last in stmt.phis:
+                    if phi.name not in found and last.name in found:
+                        found.add(phi.name)
+                        grown = True
+    return found
 
 
 def _initial(statements, phi):
