@@ -397,6 +397,20 @@ def kind_by_path(p, w, x, flag):
     return np.sum(w * s)
 
 
+def number_then_array(W, x):
+    h = 0.0
+    for i in range(x.shape[0]):
+        h = np.tanh(W * h + x[i])
+    return np.sum(h)
+
+
+def accumulate_n(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s + x[i] * x[i]
+    return s
+
+
 CASES = [
     (ufuncs, lambda: (_pos(3, 2),), 0),
     (arithmetic, lambda: (_pos(4), _pos(4)), (0, 1)),
@@ -447,4 +461,5 @@ CASES = [
     (nothing_backward_in_loop, lambda: (_m(4),), 0),
     (dropped_result, lambda: (_m(2),), 0),
     (rows_of_a_stored_array, lambda: (0.7, np.array([1.0, 2.0, 3.0])), 0),
+    (number_then_array, lambda: (_m(3) * 0.5, _m(3)), (0, 1)),
 ]

@@ -301,6 +301,15 @@ def test_third_review_findings():
     for flag in (1.0, -1.0, 1.0, -1.0):
         want = finite_differences(af.kind_by_path, (1.5, w, x, flag), 0)
         assert abs(g(1.5, w, x, flag) - want) < 1e-6
+    for mode in (tp.PYNATIVE_MODE, tp.GRAPH_MODE):      # the first call ran no iteration
+        tp.set_context(mode=mode)
+        g = tp.grad(af.accumulate_n)
+        try:
+            for n in (0, 2, 3, 0, 1):
+                np.testing.assert_allclose(
+                    g(x, n), finite_differences(af.accumulate_n, (x, n), 0), atol=1e-8)
+        finally:
+            tp.set_context(mode=tp.PYNATIVE_MODE)
     for function in (_copyto_in_loop, _fill_in_loop, _out_in_loop):
         with pytest.raises(tp.UnsupportedConstruct, match="in place"):
             tp.grad(function)(0.7, np.array([1.0, 2.0, 3.0]))

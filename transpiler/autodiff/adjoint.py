@@ -36,9 +36,12 @@ class Emitter:
         self.alias = {}          # gradient variable -> the one it is the same array as
         self.copied = set()      # outer gradients a nested block had to copy to own
         self.same = {}           # SSA name -> the first name of its array (stores alias it)
+        self.carried = {}        # a loop's carried name -> the value the body ends with
         for stmt in walk_statements(program.body):
             if hasattr(stmt, "targets"):
                 self.same[stmt.new.name] = (stmt.new.same_as or stmt.array).name
+            elif hasattr(stmt, "phis"):
+                self.carried.update((phi.name, last) for phi, last in stmt.phis)
         self.producers = {}      # SSA name -> the Op that made it
         self.uses = {}           # SSA name -> how many operations read it
         for op in walk_ops(program.body):
@@ -72,6 +75,15 @@ class Emitter:
         fact = self.fact(Dyn(name, False))
         if fact is None or fact[4] != 0 or fact[2] is np.ndarray or fact[1].kind not in "biuf":
             return None
+        if name in self.carried:
+            # a carried number stays one only if the first run saw the body make one (it may
+            # start as 0.0 and become an array, or the loop may not have run)
+            start = self.producers.get(name)
+            last = self.fact(self.carried[name])
+            first = self.fact(start.args[0]) if start is not None and start.args else None
+            if last is None or first is None or last[2] is not fact[2] or \
+                    first[4] != 0 or first[2] is np.ndarray:
+                return None
         return fact[1]
 
     def push(self, names):

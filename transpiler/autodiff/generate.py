@@ -100,7 +100,7 @@ def generate(program, wrt, has_aux, facts=None, sgd=0, value=True):
     if facts is not None:
         # shapes inside loops may change from one iteration to the next: no static facts
         static = _shape_static(program, facts) - _loop_names(program.body)
-        by_path = _path_dependent(program.body)
+        by_path = _path_dependent(program.body, _kind_changing(program.body, facts))
         facts = {k: (v if k in static or (k.startswith("g_") and k[2:] in static)
                      else (None,) + v[1:]) for k, v in facts.items()
                  if (k[2:] if k.startswith("g_") else k) not in by_path}
@@ -109,8 +109,8 @@ def generate(program, wrt, has_aux, facts=None, sgd=0, value=True):
     emitter, value_text, aux = _emit(program, wrt, has_aux, facts)
     if facts is None:
         grads = [f"g_{v.name}" if v.name in emitter.defined else "None" for v in wrt]
-        emitter.line("if _probe is not None:")
-        emitter.line("    _probe.update(locals())")
+        emitter.line("if _probe is not None:")     # the gradients' facts
+        emitter.line("    _probe.update((k, v) for k, v in locals().items() if k[:2] == 'g_')")
         out = (f"_ad.finish(({', '.join(grads)},), ({', '.join(v.name for v in wrt)},))"
                if wrt else "()")
     else:
@@ -241,13 +241,39 @@ def _shape_static(program, facts):
     return static
 
 
-def _path_dependent(statements):
+def _kind_changing(statements, facts):
+    """A loop's carried names whose kind (number or array, ndim) the first run saw change
+    (``h = 0.0``, then an array) or could not see (the loop ran no iteration)."""
+    from .adjoint import walk_statements
+    starts = {s.target: s.args[0] for s in walk_statements(statements)
+              if isinstance(s, Op) and s.args}
+    found = set()
+    for stmt in walk_statements(statements):
+        for phi, last in getattr(stmt, "phis", ()):
+            start = starts.get(phi.name)
+            first = _kind(start, facts)
+            end = facts.get(last.name)
+            if first is None or end is None or first != (end[4], end[2] is np.ndarray):
+                found.add(phi.name)
+    return found
+
+
+def _kind(value, facts):
+    if isinstance(value, Static):
+        v = value.value
+        return (np.ndim(v), isinstance(v, np.ndarray)) if isinstance(
+            v, (int, float, complex, np.generic, np.ndarray)) else None
+    fact = facts.get(getattr(value, "name", None))
+    return None if fact is None else (fact[4], fact[2] is np.ndarray)
+
+
+def _path_dependent(statements, seeds=()):
     """Names whose kind (a number or an array, its ndim) may depend on the path taken: what
-    a branch merges (the first run saw one branch only) and everything computed from it.
-    Nothing of them is taken from the first run's facts."""
+    a branch merges (the first run saw one branch only), ``seeds``, and everything computed
+    from them. Nothing of them is taken from the first run's facts."""
     from .adjoint import walk_statements
     from .control import IfStmt
-    found = set()
+    found = set(seeds)
     for stmt in walk_statements(statements):
         if isinstance(stmt, IfStmt):
             found.update(stmt.merged)
@@ -320,6 +346,11 @@ def _emit(program, wrt, has_aux, facts):
         aux_text = "_aux" if has_aux else emitter.render(aux)
     else:
         aux_text = emitter.render(aux)
+    if facts is None:
+        # the forward values' facts, before the backward sweep takes loop values back from
+        # their tapes (a carried name would then hold its first value, not its last)
+        emitter.line("if _probe is not None:")
+        emitter.line("    _probe.update(locals())")
     _seed(emitter, result, f"{program.result_origin}")
     emitter.backward(program.body)
     return emitter, value_text, aux_text
