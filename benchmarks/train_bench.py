@@ -5,6 +5,8 @@ PYNATIVE_MODE and in GRAPH_MODE (``tp.value_and_grad`` made by the adjoint pass,
 and ``jax.jit`` of ``value_and_grad`` + SGD where JAX is installed. Goals: GRAPH_MODE <= 0.95x
 the hand-written step, first call <= 0.5 s. The first step's loss and gradients are compared
 with the hand-written ones."""
+import os
+import sys
 import time
 
 import numpy as np
@@ -15,31 +17,18 @@ from common import (first_call, interleaved_medians, jax_or_none, print_table, p
                     ratio, recorded_warnings, rounds)
 from transpiler import nn
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "samples"))
+from train_seed_network import numpy_step  # noqa: E402 - the sample's folder, first
+
 ROUNDS = rounds(41)
 LR = 0.01
 
 
 def hand_step(x, labels, params):
-    """Forward, backward and SGD of the seed network with cross entropy, written by hand."""
-    w1, b1, w2, b2, w3, b3 = params
-    n = x.shape[0]
-    a0 = x.reshape(n, -1)
-    z1 = a0 @ w1.T + b1
-    a1 = np.maximum(z1, 0)
-    z2 = a1 @ w2.T + b2
-    a2 = np.maximum(z2, 0)
-    z3 = a2 @ w3.T + b3
-    s = z3 - z3.max(axis=1, keepdims=True)
-    e = np.exp(s)
-    p = e / e.sum(axis=1, keepdims=True)
-    loss = -np.log(p[np.arange(n), labels]).mean()
-    d3 = (p - (labels[:, None] == np.arange(z3.shape[1]))) / n
-    dz2 = (d3 @ w3) * (z2 > 0)
-    dz1 = (dz2 @ w2) * (z1 > 0)
-    grads = (dz1.T @ a0, dz1.sum(0), dz2.T @ a1, dz2.sum(0), d3.T @ a2, d3.sum(0))
-    for p_, g in zip(params, grads):
-        p_ -= LR * g
-    return loss
+    """Forward, backward and SGD of the seed network with cross entropy, written by hand
+    (samples/train_seed_network.py's step, at this section's learning rate)."""
+    return numpy_step(x, labels, params, LR)
 
 
 def _jax_step(jax, jnp):

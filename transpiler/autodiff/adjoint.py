@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from .values import Dyn, Op, Static, Tup, dyns, reads, render, render_index
+from .values import Dyn, Lazy, Op, Static, Tup, dyns, reads, render, render_index
 
 
 class Emitter:
@@ -155,7 +155,7 @@ class Emitter:
                     return None
             elif self.scalar(part) and self.fact(part)[1].kind in "iu":
                 ints += 1
-            elif type(part).__name__ == "Lazy":
+            elif isinstance(part, Lazy):
                 ints += 1        # x.shape[0]: an int
             else:
                 return None

@@ -237,7 +237,7 @@ class GradFunction:
         spec = self._specs.get(key)
         if spec is not None:
             inputs = [getattr(owner, attr, None) for owner, attr, _, _ in spec.program.inputs]
-            if spec.holds(inputs) and self._weights_hold(spec):
+            if spec.holds(inputs) and self._weights_hold(spec, inputs):
                 self._last = spec
                 return spec, inputs
         with self._lock:
@@ -246,14 +246,12 @@ class GradFunction:
             self._last = spec
         return spec, [getattr(owner, attr) for owner, attr, _, _ in spec.program.inputs]
 
-    def _weights_hold(self, spec):
-        """Each array the code reads is still a weight where it was one, and not one where
-        it was not (a weight swapped out and back in)."""
+    def _weights_hold(self, spec, inputs):
+        """Each array the code reads (``inputs``, read once per call) is still a weight where
+        it was one, and not one where it was not (a weight swapped out and back in)."""
         ids = self._weight_ids
-        for owner, attr, _, index in spec.program.inputs:
-            if ids.get(id(getattr(owner, attr, None))) != index:
-                return False
-        return True
+        return all(ids.get(id(value)) == index
+                   for value, (_, _, _, index) in zip(inputs, spec.program.inputs))
 
     def _build(self, args, compiled):
         from .normalize import Normalizer

@@ -21,7 +21,7 @@ import re
 import gast
 
 from ..errors import UnsupportedConstruct
-from .values import Dyn, Op, Static, is_active, reads, render
+from .values import Dyn, Op, RuntimeRange, Static, is_active, reads, render
 
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 
@@ -404,7 +404,7 @@ def loop_for(nz, stmt, iterable, env, origin):
         raise UnsupportedConstruct("a for/else is not differentiated yet", origin)
     node = LoopStmt("for", origin)
     rows = None
-    if type(iterable).__name__ == "RuntimeRange":
+    if isinstance(iterable, RuntimeRange):
         bounds = list(iterable.bounds)
         if any(is_active(b) for b in bounds):
             raise UnsupportedConstruct("a range() bound computed from a differentiated value",

@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import UnsupportedConstruct
 from ..registry import is_bound_jit_function, is_cell, is_jit_function
 from . import rules
-from .values import (Dyn, Lazy, Method, Op, Static, Tup, is_active, is_user_function, render,
+from .values import (Dyn, Lazy, LocalFunction, Method, Op, Static, Tup, is_active, is_user_function, render,
                         render_index)
 
 # Builtins and math functions evaluated at transpile time when their operands are static.
@@ -227,7 +227,7 @@ def call(nz, node, env, origin):
     if not isinstance(func, Static):
         raise UnsupportedConstruct("calling a runtime value", origin)
     f = func.value
-    if type(f).__name__ == "LocalFunction":
+    if isinstance(f, LocalFunction):
         return nz.function(f, None, args, dict(kwargs), origin)[0]
     if is_cell(f):
         return nz.cell_call(f, args, kwargs, origin)

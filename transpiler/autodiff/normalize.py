@@ -23,17 +23,10 @@ from ..source import capture
 from . import rules
 from .control import Unbound, branch, loop_for, loop_while
 from .expressions import expression
-from .values import Dyn, Op, Static, Tup, is_active, render
+from .values import Dyn, LocalFunction, Op, RuntimeRange, Static, Tup, is_active, render
 
 MAX_INLINE_DEPTH = 40
 MAX_UNROLL = 256     # a static ``for`` (over a list of Cells, a range of constants) is unrolled
-
-
-class RuntimeRange:
-    """``range(...)`` with runtime bounds (their values), the iterable of a runtime loop."""
-
-    def __init__(self, bounds):
-        self.bounds = bounds
 
 
 class Normalizer:
@@ -376,13 +369,6 @@ def eval_binop(symbol, a, b):
              "%": operator.mod, "&": operator.and_, "|": operator.or_, "^": operator.xor,
              "<<": operator.lshift, ">>": operator.rshift}
     return table[symbol](a, b)
-
-
-class LocalFunction:
-    """A nested ``def`` or a ``lambda`` met in the code being differentiated."""
-
-    def __init__(self, node, scope, defaults, name):
-        self.node, self.scope, self.defaults, self.name = node, scope, defaults, name
 
 
 class Scope:

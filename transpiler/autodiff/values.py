@@ -62,6 +62,20 @@ class Method:
         self.attr = attr
 
 
+class RuntimeRange:
+    """``range(...)`` with runtime bounds (their values), the iterable of a runtime loop."""
+
+    def __init__(self, bounds):
+        self.bounds = bounds
+
+
+class LocalFunction:
+    """A nested ``def`` or a ``lambda`` met in the code being differentiated."""
+
+    def __init__(self, node, scope, defaults, name):
+        self.node, self.scope, self.defaults, self.name = node, scope, defaults, name
+
+
 class Op:
     """``target = src``: one operation.
 

@@ -1,5 +1,6 @@
 """Training wrappers, after MindSpore's ``nn.WithLossCell`` and ``nn.TrainOneStepCell``."""
 from .cell import Cell
+from .optim import SGD
 
 
 class WithLossCell(Cell):
@@ -36,7 +37,7 @@ class TrainOneStepCell(Cell):
 
     def __call__(self, *inputs):
         optimizer = self.optimizer
-        if self.sens == 1.0 and type(optimizer).__name__ == "SGD" and \
+        if self.sens == 1.0 and type(optimizer) is SGD and \
                 not optimizer.momentum and not optimizer.weight_decay:
             # the update fused into the gradient code (GradFunction.sgd_step)
             return self.grad_fn.sgd_step(optimizer.learning_rate, *inputs)
