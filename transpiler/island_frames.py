@@ -20,6 +20,12 @@ import time
 
 _local = threading.local()
 
+# the keyword of a value island's call holding the statement's expression, for its type
+# (transpiler.islands, transpiler.analysis.scalar_types): ``x = e`` (the value of e) and
+# ``x op= e`` (x's own type where x is an array updated in place, else that of ``x op e``)
+VALUE_KEYWORD = "__graphjit_value__"
+UPDATE_KEYWORD = "__graphjit_update__"
+
 # True while transpiler.split checks that a region converts before any call (no argument
 # types: an island's reads are typed when the region is specialized for a call).
 UNTYPED_CHECK = contextvars.ContextVar("graphjit_untyped_check", default=False)
@@ -122,15 +128,19 @@ class Island:
             (read and stored through the frame) and the names it stores.
         result_kind (str | None): the type string of the value it gives compiled code (an
             expression island: ``int(s[j])``, an ``if`` test made ``bool``), one its
-            construction fixes; None: a statement, no value.
+            construction fixes; None: a statement, no value, or a value island.
+        gives_value (bool): a value island: ``x = e`` / ``x op= e`` whose ``x`` compiled
+            code reads; its value is typed where the region is specialized, by the scalar
+            analysis of ``e`` (transpiler.islands.VALUE_KEYWORD), and checked when it runs.
         calls (int), seconds (float): how many times it ran and how long it took (explain()).
     """
 
     def __init__(self, function, origin, reads, why, slot=0, owned=(), stored=(),
-                 result_kind=None):
+                 result_kind=None, gives_value=False):
         self.family = None      # the Frame family of the function's regions (split sets it)
         self.function = function
         self.result_kind = result_kind
+        self.gives_value = gives_value
         self.origin = origin
         self.reads = tuple(reads)
         self.why = why
@@ -164,7 +174,30 @@ _BOXERS = {}     # kinds string -> a converter per value (None: as compiled code
 
 
 def _boxers(kinds):
-    """The converters of a ``kinds`` string (call_island), or () where none converts."""
+    """``(converters, expected)`` of a ``kinds`` string (call_island): a converter per read,
+    or () where none converts; the value island's result kind after a ``|``, or None."""
+    kinds, _, result = kinds.partition("|")
+    return _converters(kinds), (result or None)
+
+
+def _is_kind(value, kind):
+    """Whether ``value`` is of type string ``kind`` exactly (transpiler.analysis.scalar_kinds:
+    ``int``, ``float``, ``bool``, ``complex``, ``np:<dtype>``, ``arr:<dtype>:<ndim>``)."""
+    if kind.startswith("arr:"):
+        _, dtype, ndim = kind.split(":")
+        return type(value) is _numpy().ndarray and value.dtype.name == dtype and \
+            value.ndim == int(ndim)
+    if kind.startswith("np:"):
+        return type(value) is _numpy().dtype(kind[3:]).type
+    return type(value).__name__ == kind and type(value) in (int, float, bool, complex)
+
+
+def _numpy():
+    import numpy
+    return numpy
+
+
+def _converters(kinds):
     found = []
     for kind in kinds.split(";") if kinds else ():
         if kind.startswith("np:"):
@@ -193,13 +226,26 @@ def call_island(slot, kinds, values):
     """
     frame = _local.stack[-1]
     island = frame.islands[slot]
-    boxers = _BOXERS.get(kinds)
-    if boxers is None:
-        boxers = _BOXERS[kinds] = _boxers(kinds)
+    found = _BOXERS.get(kinds)
+    if found is None:
+        found = _BOXERS[kinds] = _boxers(kinds)
+    boxers, expected = found
     if boxers:
         values = tuple(value if convert is None else convert(value)
                        for convert, value in zip(boxers, values))
     result = island.run_in(frame, values)
-    if island.result_kind == "int" and not -2 ** 63 <= result < 2 ** 63:
+    if expected is not None and not _is_kind(result, expected):
+        # the scalar analysis typed the statement's value otherwise than Python computed it:
+        # a graphjit bug, said at the user's line rather than converted silently
+        raise TypeError(f"graphjit: the statement at {island.origin} (run as Python inside "
+                        f"compiled code) gave a {type(result).__name__}"
+                        f"{_shape_note(result)}, where compiled code was specialized on "
+                        f"{expected!r}; please report this")
+    if (island.result_kind == "int" or expected == "int") and not -2 ** 63 <= result < 2 ** 63:
         raise OverflowError(INT_BEYOND)
     return result
+
+
+def _shape_note(value):
+    dtype, ndim = getattr(value, "dtype", None), getattr(value, "ndim", None)
+    return f" ({dtype}, {ndim}-d)" if dtype is not None and ndim is not None else ""

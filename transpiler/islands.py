@@ -26,7 +26,7 @@ import gast
 
 from .analysis.activity import reads, writes
 from .errors import Origin
-from .island_frames import Island
+from .island_frames import UPDATE_KEYWORD, VALUE_KEYWORD, Island
 from .nodes import copy_tree, function_def, located, walk
 
 PREFIX = "__graphjit_island_"
@@ -114,15 +114,28 @@ def _data_names(body, all_locals, function):
 
 
 def is_island_call(stmt):
-    """Whether ``stmt`` is a statement island's call (``__graphjit_island_<k>(...)``)."""
-    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) and isinstance(
-        stmt.value.func, gast.Name) and stmt.value.func.id.startswith(PREFIX)
+    """Whether ``stmt`` is a statement island's call (``__graphjit_island_<k>(...)``, or
+    ``x = __graphjit_island_<k>(...)`` of a value island)."""
+    return isinstance(stmt, (gast.Expr, gast.Assign)) and isinstance(
+        stmt.value, gast.Call) and isinstance(stmt.value.func, gast.Name) and \
+        stmt.value.func.id.startswith(PREFIX)
 
 
 def holds_line(node, origin):
     """Whether ``origin``'s line is one of ``node``'s."""
     end = getattr(node, "end_lineno", None) or node.lineno
     return node.lineno <= origin.lineno <= end
+
+
+def without_typing(tree):
+    """``tree`` (changed in place) with the value islands' typing keywords removed: run as
+    Python, a value island's call must not evaluate its statement's expression again."""
+    for node in walk(tree):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id.startswith(PREFIX):
+            node.keywords = [k for k in node.keywords
+                             if k.arg not in (VALUE_KEYWORD, UPDATE_KEYWORD)]
+    return tree
 
 
 def island_names(fdef):
@@ -189,20 +202,56 @@ def _statement_island(loop, stmts, index, stmt, why, all_locals, method, islands
         name} - python_names
     stored = writes(stmt) & all_locals
     clash = sorted(stored & compiled)
-    if clash:
+    target = _value_target(stmt)
+    if clash and clash != [target]:
         stmts[index] = stmt
         return (f"the statement at line {stmt.lineno} stores {', '.join(map(repr, clash))}, "
                 "which the compiled loop reads")
     used = reads(stmt) | stored
-    arguments = sorted(used & compiled & all_locals - ({"self"} if method else set()))
-    call.value.args = [located(_load(a), stmt) for a in arguments]
-    owned = (used & all_locals) - set(arguments)
+    read = (reads(stmt) | _augmented(stmt)) & all_locals - ({"self"} if method else set())
+    if clash:
+        # a value island: compiled code reads the name it binds; the call gives it the value,
+        # typed by the statement's own expression (kept as the call's keyword, which only
+        # the scalar-type analysis reads: transpiler.analysis.scalar_types), so every name
+        # it reads is compiled code's (an argument)
+        held = read & (set(python_names) | set().union(*(i.owned for i in islands.values())))
+        if held:
+            stmts[index] = stmt
+            return (f"the statement at line {stmt.lineno} stores {target!r}, which the "
+                    f"compiled loop reads, from {sorted(held)[0]!r}, which compiled code "
+                    "cannot hold")
+        compiled |= read
+    arguments = sorted(read & compiled)
+    owned = (used & all_locals) - set(arguments) - set(clash)
     body = _owned_through_frame(copy_tree(stmt), owned)
+    if clash:
+        typing = copy_tree(stmt.value)
+        if isinstance(stmt, gast.AugAssign):
+            typing = gast.BinOp(left=_load(target), op=stmt.op, right=typing)
+        stmts[index] = located(gast.Assign(targets=[gast.Name(
+            id=target, ctx=gast.Store(), annotation=None, type_comment=None)], value=call.value,
+            type_comment=None), stmt)
+        call.value.keywords = [gast.keyword(arg=VALUE_KEYWORD if isinstance(
+            stmt, gast.Assign) else UPDATE_KEYWORD, value=typing)]
+        body = [body, located(gast.Return(value=_load(target)), stmt)]
+    call.value.args = [located(_load(a), stmt) for a in arguments]
     island_fn = _compile(name, [FRAME] + arguments, body, stmt, filename, function)
     island = Island(island_fn, Origin(filename, stmt.lineno, stmt.col_offset), arguments, why,
-                    slot=int(name[len(PREFIX):]), owned=owned, stored=stored)
+                    slot=int(name[len(PREFIX):]), owned=owned, stored=stored,
+                    gives_value=bool(clash))
     island.reads_owned = frozenset((reads(stmt) | _augmented(stmt)) & owned)
     return name, island
+
+
+def _value_target(stmt):
+    """The one name ``stmt`` binds, where it is ``name = value`` or ``name op= value``; else
+    None (a value island gives compiled code one value)."""
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+            stmt.targets[0], gast.Name):
+        return stmt.targets[0].id
+    if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name):
+        return stmt.target.id
+    return None
 
 
 def _augmented(stmt):
@@ -297,7 +346,8 @@ def _owned_through_frame(stmt, owned):
 def _compile(name, params, stmt, where, filename, function):
     """``def name(params): stmt`` compiled as Python (compile_closed), at the statement's
     own lines."""
-    island_def = gast.copy_location(function_def(name, params, [stmt]), where)
+    body = stmt if isinstance(stmt, list) else [stmt]
+    island_def = gast.copy_location(function_def(name, params, body), where)
     return compile_closed(island_def, filename, function)
 
 

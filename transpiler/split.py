@@ -33,7 +33,7 @@ from . import anno
 from .island_frames import current_frame, pop, push
 from time import perf_counter as _clock
 from .islands import (PREFIX, SIMPLE as _SIMPLE, compile_closed, holds_line, is_island_call,
-                      island_names, make_island, refusal as island_refusal)
+                      island_names, make_island, refusal as island_refusal, without_typing)
 from .nodes import copy_tree, function_def, located, name as _name, walk
 from .source import FunctionSource, capture
 
@@ -387,7 +387,8 @@ def split(function, obj, make_jit, redirect=None, source=None, inner=False, fail
     _without_def_time_values(fdef)
     freevars = list(function.__code__.co_freevars)
     callees = redirect(function, fdef) if redirect is not None else {}
-    factory_def = _factory_def(fdef, freevars + list(callees))
+    # (a region split again: its driver runs its value islands' calls as Python)
+    factory_def = _factory_def(without_typing(fdef), freevars + list(callees))
     module = gast.Module(body=[factory_def], type_ignores=[])
     tree = gast.gast_to_ast(module)
     ast.fix_missing_locations(tree)
@@ -557,4 +558,4 @@ def _factory_def(fdef, freevars):
 def _compile_python(region_def, filename, function, islands=None):
     """The region as a plain Python function (its fallback), with the original lines,
     closing over ``function``'s cells and the ``islands`` (name -> Island) its code calls."""
-    return compile_closed(copy_tree(region_def), filename, function, islands)
+    return compile_closed(without_typing(copy_tree(region_def)), filename, function, islands)

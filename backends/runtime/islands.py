@@ -37,17 +37,36 @@ RESULT_TYPES = {"int": types.int64, "float": types.float64, "bool": types.boolea
                 "complex": types.complex128, "str": types.unicode_type}
 
 
+def result_type(kind):
+    """The Numba type a value of type string ``kind`` is unboxed as (a value island's:
+    ``np:<dtype>`` a NumPy scalar, ``arr:<dtype>:<ndim>`` an array of any layout: it may be a
+    view), or None."""
+    if kind in RESULT_TYPES:
+        return RESULT_TYPES[kind]
+    import numpy as np
+    from numba.np.numpy_support import from_dtype
+    parts = kind.split(":")
+    try:
+        if parts[0] == "np" and len(parts) == 2:
+            return from_dtype(np.dtype(parts[1]))
+        if parts[0] == "arr" and len(parts) == 3:
+            return types.Array(from_dtype(np.dtype(parts[1])), int(parts[2]), "A")
+    except Exception:   # noqa: BLE001 - not a type compiled code holds
+        return None
+    return None
+
+
 @intrinsic
 def python_island(typingctx, slot, kinds, values, result):
     """``python_island(slot, kinds, values, result)``: ``slot`` an integer, ``kinds`` a
-    string literal, ``values`` a tuple, ``result`` a string literal: a key of RESULT_TYPES,
-    the value's type, or ``""`` (a statement: None)."""
+    string literal, ``values`` a tuple, ``result`` a string literal: the value's type string
+    (result_type), or ``""`` (a statement: None)."""
     if not isinstance(slot, types.Integer) or not isinstance(
             kinds, (types.StringLiteral, types.UnicodeType)) or not isinstance(
             values, types.BaseTuple) or not isinstance(result, types.StringLiteral) or (
-            result.literal_value and result.literal_value not in RESULT_TYPES):
+            result.literal_value and result_type(result.literal_value) is None):
         return None
-    returned = RESULT_TYPES.get(result.literal_value, types.none)
+    returned = result_type(result.literal_value) if result.literal_value else types.none
     sig = signature(returned, slot, kinds, values, result)
 
     def codegen(context, builder, sig, args):

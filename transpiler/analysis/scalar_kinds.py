@@ -44,9 +44,10 @@ _methods = {}
 
 
 def _method(name):
-    """``obj.name(*args)`` as a function (one per name: it keys the result-type cache)."""
+    """``obj.name(*args, **keywords)`` as a function (one per name: it keys the result-type
+    cache)."""
     if name not in _methods:
-        _methods[name] = lambda obj, *args: getattr(obj, name)(*args)
+        _methods[name] = lambda obj, *args, **keywords: getattr(obj, name)(*args, **keywords)
     return _methods[name]
 
 
@@ -76,13 +77,16 @@ def sample(kind):
 _cache = {}
 
 
-def _apply(fn, kinds):
-    key = (fn, kinds)
+def _apply(fn, kinds, keywords=()):
+    """The type string of ``fn(*samples of kinds, **dict(keywords))``: NumPy's own result
+    type, found by running it once on sample values (``keywords``: literal values only, as
+    ``axis=0, keepdims=True``; a tuple of pairs)."""
+    key = (fn, kinds, keywords)
     if key not in _cache:
         try:
             with warnings.catch_warnings(), np.errstate(all="ignore"), random_state_kept(fn):
                 warnings.simplefilter("ignore")
-                _cache[key] = type_of_value(fn(*[sample(k) for k in kinds]))
+                _cache[key] = type_of_value(fn(*[sample(k) for k in kinds], **dict(keywords)))
         except Exception:  # noqa: BLE001 - no result type known
             _cache[key] = UNKNOWN
     return _cache[key]

@@ -36,6 +36,7 @@ from .list_results import iterated_elements
 from .derived_types import (applied_type, list_item_types, part_types, sequence_compare_types,
                             sequences_compared)
 from ..island_frames import Island
+from .keyword_calls import island_types, library_call, literal_keywords
 from .scopes import local_definitions, local_names, nested_reads, own_nodes
 from ..nodes import child_nodes, walk
 
@@ -336,8 +337,8 @@ class ScalarTypes(ScalarMerges):
         if any(isinstance(a, gast.Starred) for a in node.args):
             return {UNKNOWN}
         if isinstance(node.func, gast.Name) and node.func.id not in self.types and \
-                isinstance(island := self.resolve(node.func), Island) and island.result_kind:
-            return {island.result_kind}     # an expression island (transpiler.islands)
+                isinstance(island := self.resolve(node.func), Island):
+            return island_types(self, node, island)     # transpiler.islands
         typed = dtype_call(self, node)      # np.zeros(n, np.int8), a.astype("f4")
         if typed is not None:
             return typed
@@ -353,10 +354,13 @@ class ScalarTypes(ScalarMerges):
             positional = positional_call(node, fn) if self.callees is not None else None
             if positional is not None:      # a user function's g(x, y=v): as g(x, v)
                 return self.of(positional)
+            keywords = literal_keywords(self, node.keywords)     # axis=0: NumPy's own type
+            if keywords is not None:
+                return library_call(self, node, keywords)
             if not (isinstance(node.func, gast.Attribute) and node.func.attr in ("var", "std")
                     and all(k.arg == "ddof" for k in node.keywords)):
                 return {UNKNOWN}
-            # ddof changes the divisor, not the result's type (numpy/_core/_methods.py _var)
+            # ddof changes the divisor, not the result's type (numpy/_core/_methods.py)
             node = gast.Call(func=node.func, args=node.args, keywords=[])
         func = node.func
         if isinstance(func, gast.Name) and func.id in self.local_defs and \
@@ -500,7 +504,7 @@ class ScalarTypes(ScalarMerges):
             return self._static(node.value)
         return False
 
-    def _combine(self, fn, arg_types):
+    def _combine(self, fn, arg_types, keywords=()):
         if fn is None:
             return {UNKNOWN}
         if any(not kinds for kinds in arg_types):
@@ -512,7 +516,7 @@ class ScalarTypes(ScalarMerges):
             elif CALL in kinds:
                 out.add(CALL)
             else:
-                out.add(_apply(fn, kinds))
+                out.add(_apply(fn, kinds, keywords))
         return out or {UNKNOWN}
 
     def _parents(self):

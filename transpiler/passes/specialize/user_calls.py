@@ -28,6 +28,12 @@ def _static_key(value):
     return ("id", id(value))
 
 
+# the dtypes a value island may give compiled code (backends/runtime/islands.py unboxes them)
+_ISLAND_DTYPES = frozenset(("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                            "uint32", "uint64", "float32", "float64", "complex64",
+                            "complex128"))
+
+
 class UserCalls:
     """Calls converted into calls of generated functions."""
 
@@ -52,11 +58,33 @@ class UserCalls:
             kinds.append(next(iter(found)))
             values.append(self._m(self.expr(arg), arg))
         packed = gast.Tuple(elts=values, ctx=gast.Load())
+        result = island.result_kind or ""
+        kinds = ";".join(kinds)
+        if island.gives_value:
+            result = self._island_value_kind(node, island)
+            kinds += "|" + result       # checked when it runs (island_frames.call_island)
         call = gast.Call(func=self.program.ir_symbol("python_island").ref(), args=[
             gast.Constant(value=island.slot, kind=None),
-            gast.Constant(value=";".join(kinds), kind=None), packed,
-            gast.Constant(value=island.result_kind or "", kind=None)], keywords=[])
+            gast.Constant(value=kinds, kind=None), packed,
+            gast.Constant(value=result, kind=None)], keywords=[])
         return gast.copy_location(call, node)
+
+    def _island_value_kind(self, node, island):
+        """The one type string of a value island's value (its statement's expression, typed
+        by the scalar analysis): a Python number, a NumPy scalar or an array of a dtype
+        compiled code holds; else the statement stays Python with its loop."""
+        if UNTYPED_CHECK.get():
+            return "float"      # (checked before any call: typed at the call)
+        found = self.scalar_types.of(node) if self.scalar_types is not None else set()
+        kind = next(iter(found)) if len(found) == 1 else None
+        dtype = kind.split(":")[1] if kind and kind.startswith(("np:", "arr:")) else None
+        if kind is None or not (kind in ("int", "float", "bool", "complex") or (
+                dtype is not None and dtype in _ISLAND_DTYPES)):
+            self.fail(node, f"the statement at line {island.origin.lineno} runs as Python "
+                            "inside the compiled loop, but the value it gives compiled code "
+                            "is not of one known type there (types: "
+                            f"{', '.join(sorted(found)) or 'none'})")
+        return kind
 
     def _user_callable(self, callee, node):
         """``(python function, bound self Static or None)`` for a call graphjit converts."""

@@ -1,0 +1,213 @@
+"""Value islands (transpiler/islands.py): a statement ``x = e`` or ``x op= e`` that compiled
+code cannot compute exactly, whose ``x`` the compiled loop reads, runs as Python inside the
+loop and gives compiled code its value, typed by the scalar analysis of ``e`` and checked when
+it runs. Each case runs plainly and through one jitted object (first and second call),
+comparing values, types, dtypes, argument mutation and exceptions; explain() must show the
+loop compiled and the statement as an island."""
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import transpiler as tp
+from transpiler.island_frames import _is_kind
+
+
+def line_of(fn, text):
+    import inspect
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+def compiled_lines(jitted):
+    return sorted(r.origin.lineno for r in jitted.explain().rows
+                  if r.region.strip().startswith("loop") and r.status == "compiled")
+
+
+def island_lines(jitted):
+    return sorted(r.origin.lineno for r in jitted.explain().rows
+                  if r.region.strip().startswith("island"))
+
+
+def quiet(fn, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        return fn(*args)
+
+
+def same(expected, actual):
+    assert type(actual) is type(expected), (type(actual), type(expected))
+    if isinstance(expected, tuple):
+        assert len(actual) == len(expected)
+        for e, a in zip(expected, actual):
+            same(e, a)
+    elif isinstance(expected, np.ndarray):
+        assert actual.dtype == expected.dtype and actual.shape == expected.shape
+        assert actual.tobytes() == expected.tobytes()
+    else:
+        assert actual == expected or (actual != actual and expected != expected)
+
+
+def check(fn, make, loop_text, island_text, calls=2):
+    """Plain vs jitted (``calls`` times through one object): results and arguments equal;
+    the loop at ``loop_text`` compiled with an island at ``island_text``."""
+    jitted = tp.jit(fn)
+    for _ in range(calls):
+        plain_args, jit_args = make(), make()
+        expected = fn(*plain_args)
+        actual = quiet(jitted, *jit_args)
+        same(expected, actual)
+        for p, j in zip(plain_args, jit_args):
+            if isinstance(p, np.ndarray):
+                same(p, j)
+    assert line_of(fn, loop_text) in compiled_lines(jitted), str(jitted.explain())
+    assert line_of(fn, island_text) in island_lines(jitted), str(jitted.explain())
+    return jitted
+
+
+def centers(X, labels, k):
+    C = np.zeros((k, X.shape[1]), dtype=X.dtype)
+    total = 0.0
+    for j in range(k):
+        mu = X[labels == j].mean(axis=0)        # NumPy's pairwise order: an island
+        for d in range(X.shape[1]):
+            C[j, d] = mu[d] * 2
+            total += mu[d]
+    return C, total
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_an_array_value_island_in_an_outer_loop(dtype):
+    rng = np.random.default_rng(0)
+    X = rng.random((50, 3)).astype(dtype)
+    labels = rng.integers(0, 4, 50)
+    check(centers, lambda: (X, labels, 4), "for j in range(k)", "X[labels == j].mean")
+
+
+def median_total(X):
+    total = np.float64(0.0)
+    count = 0
+    for j in range(X.shape[0]):
+        t = np.median(X[j])                     # np.float64: kept an np.float64
+        total = total + t
+        c = np.count_nonzero(X[j] > 0.5)        # a Python int
+        count += c
+    return total, count
+
+
+def test_number_value_islands_keep_python_and_numpy_types():
+    X = np.random.default_rng(1).random((9, 6))
+    check(median_total, lambda: (X,), "for j in range(X.shape[0])", "np.median")
+
+
+def sums_into(s, X, k):
+    for j in range(k):
+        s += X[j::k].sum(axis=0)                # s updated in place by Python
+        s[0] = s[0] + 1.0
+    return s
+
+
+def test_an_in_place_update_island_of_an_argument():
+    X = np.random.default_rng(2).random((40, 3))
+    check(sums_into, lambda: (np.zeros(3), X, 4), "for j in range(k)", "s += X[j::k]")
+
+
+def percentile_rows(X, q, out):
+    for j in range(X.shape[0]):
+        p = np.percentile(X[j], q[j], axis=0)   # q[3] is out of range: ValueError
+        out[j] = p[0] + p[1]
+    return out
+
+
+def test_a_value_island_that_raises_after_effects():
+    X = np.random.default_rng(6).random((5, 4, 2))
+    q = np.array([10.0, 50.0, 90.0, 150.0, 20.0])
+    jitted = tp.jit(percentile_rows)
+    for _ in range(2):
+        plain_out, jit_out = np.zeros(5), np.zeros(5)
+        with pytest.raises(ValueError) as plain_error:
+            percentile_rows(X, q, plain_out)
+        with pytest.raises(ValueError) as jit_error:
+            quiet(jitted, X, q, jit_out)
+        assert str(jit_error.value) == str(plain_error.value)
+        same(plain_out, jit_out)                # the stores before the raise, as Python's
+    assert line_of(percentile_rows, "np.percentile") in island_lines(jitted), \
+        str(jitted.explain())
+
+
+def shrink(X, tol):
+    steps = 0
+    v = X.copy()
+    while v.std() > tol:
+        w = np.sort(v, axis=0)                 # an island in a while loop
+        for i in range(v.shape[0]):
+            v[i] = (v[i] + w[i]) * 0.5
+        v = v * 0.5
+        steps += 1
+    return steps, v
+
+
+def test_a_value_island_in_a_while_loop():
+    X = np.random.default_rng(3).random(8)
+    check(shrink, lambda: (X, 1e-3), "while v.std() > tol", "np.sort(v, axis=0)")
+
+
+def threaded(X, labels, k):
+    return centers(X, labels, k)
+
+
+def test_value_islands_under_threads():
+    rng = np.random.default_rng(4)
+    X = rng.random((60, 3))
+    labels = rng.integers(0, 3, 60)
+    expected = centers(X, labels, 3)
+    jitted = tp.jit(centers)
+    results, errors = [None] * 4, []
+
+    def work(k):
+        try:
+            for _ in range(3):
+                results[k] = quiet(jitted, X, labels, 3)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for r in results:
+        same(expected, r)
+
+
+def helper(row):
+    return row.sum(axis=0) if row.ndim > 1 else row.max()
+
+
+def untyped_value(X):
+    total = 0.0
+    for j in range(X.shape[0]):
+        v = helper(X[j])        # a user function: compiled code may convert it
+        total += v
+    return total
+
+
+def test_a_value_of_no_one_known_type_is_correct():
+    X = np.random.default_rng(5).random((6, 4))
+    jitted = tp.jit(untyped_value)
+    for _ in range(2):
+        same(untyped_value(X), quiet(jitted, X))
+
+
+@pytest.mark.parametrize("value, kind, expected", [
+    (1.5, "float", True), (np.float64(1.5), "float", False), (np.float64(1.5), "np:float64", True),
+    (1, "int", True), (True, "int", False), (True, "bool", True), (np.int64(1), "int", False),
+    (np.zeros((2, 2), np.float32), "arr:float32:2", True),
+    (np.zeros((2, 2), np.float32), "arr:float64:2", False),
+    (np.zeros(2, np.float32), "arr:float32:2", False),
+    (np.ma.zeros(2), "arr:float64:1", False), (1 + 2j, "complex", True)])
+def test_a_value_is_checked_against_its_type_exactly(value, kind, expected):
+    """A value island's value is checked against the type compiled code was specialized on
+    (a graphjit bug would be loud, never a silent conversion)."""
+    assert _is_kind(value, kind) is expected

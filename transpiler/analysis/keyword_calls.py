@@ -1,0 +1,90 @@
+"""Result types of calls with keywords for the scalar-type analysis
+(transpiler.analysis.scalar_types): NumPy calls whose keywords are literals
+(``x.mean(axis=0)``, ``np.sum(a, axis=1, keepdims=True)``, ``a.astype(dtype=np.float32)``),
+typed by running NumPy itself once on sample values (scalar_kinds._apply: NumPy's own type
+and dimension rules, not a table of ours), and value islands' calls (transpiler.islands),
+typed by the statement's own expression kept as their keyword.
+"""
+import gast
+import numpy as np
+
+from ..island_frames import UPDATE_KEYWORD
+from .scalar_kinds import CALL, UNKNOWN, _constant, _method
+
+_NOT_LITERAL = object()
+
+
+def literal_keywords(analysis, keywords):
+    """``((name, value), ...)`` of a call's keywords when each value is a literal (a number,
+    a string, True/False/None, a tuple of them) or a NumPy scalar type or dtype named
+    statically (``dtype=np.float32``); None otherwise, and for ``out=`` (the result is that
+    array) and ``**kw``. ``analysis``: the ScalarTypes (its ``resolve``)."""
+    found = []
+    for keyword in keywords:
+        if keyword.arg is None or keyword.arg == "out":
+            return None
+        value = _literal(keyword.value)
+        if value is _NOT_LITERAL and isinstance(keyword.value, (gast.Name, gast.Attribute)):
+            static = analysis.resolve(keyword.value)
+            if isinstance(static, np.dtype) or (isinstance(static, type) and (
+                    issubclass(static, np.generic) or static in (int, float, bool, complex))):
+                value = static
+        if value is _NOT_LITERAL:
+            return None
+        found.append((keyword.arg, value))
+    return tuple(found)
+
+
+def library_call(analysis, node, keywords):
+    """The result types (a set of type strings) of ``node``, a call with literal ``keywords``
+    (literal_keywords) of an array's method or of a NumPy function: NumPy's own, on samples;
+    ``{"?"}`` for any other callee."""
+    func = node.func
+    args = [analysis.of(a) for a in node.args]
+    if isinstance(func, gast.Attribute) and not analysis._static(func.value):
+        base = analysis.of(func.value)
+        if not base:
+            return set()                # not known yet in the fixpoint (bottom)
+        if all(k.startswith(("arr:", "np:")) for k in base):
+            return analysis._combine(_method(func.attr), [base] + args, keywords)
+        return {UNKNOWN}
+    fn = analysis.resolve(func) if isinstance(func, (gast.Name, gast.Attribute)) else \
+        analysis.unknown
+    if isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").split(".")[0] \
+            == "numpy" and not (isinstance(fn, type) and issubclass(fn, np.generic)):
+        return analysis._combine(fn, args, keywords)
+    return {UNKNOWN}
+
+
+def island_types(analysis, node, island):
+    """The types of a call of ``island`` (transpiler.island_frames.Island): an expression
+    island's fixed type; a value island's, those of the statement's expression, kept as its
+    keyword (``x op= e`` of an array ``x`` updates it in place, NumPy casting into its dtype:
+    ``x``'s type; of a number, ``x op e``'s); a statement island gives nothing compiled code
+    reads (``CALL``)."""
+    if island.result_kind:
+        return {island.result_kind}
+    if not island.gives_value:
+        return {CALL}
+    keyword = node.keywords[0]
+    if keyword.arg == UPDATE_KEYWORD:
+        base = analysis.of(keyword.value.left)
+        if not base:
+            return set()                # not known yet in the fixpoint (bottom)
+        if all(k.startswith("arr:") for k in base):
+            return base
+    return analysis.of(keyword.value)
+
+
+def _literal(node):
+    """The value of a literal (a constant, a negated number, a tuple of literals), or
+    _NOT_LITERAL."""
+    if isinstance(node, gast.Constant) and not isinstance(node.value, bytes):
+        return node.value
+    number = _constant(node)
+    if number is not None:
+        return number
+    if isinstance(node, gast.Tuple) and not any(isinstance(e, gast.Starred) for e in node.elts):
+        items = tuple(_literal(e) for e in node.elts)
+        return _NOT_LITERAL if any(i is _NOT_LITERAL for i in items) else items
+    return _NOT_LITERAL
