@@ -17,12 +17,15 @@ def _cases():
     rng = np.random.default_rng(0)
     X = rng.random((4000, 8))
     C0 = X[:8].copy()
+    labels = rng.integers(0, 8, X.shape[0])
     values = rng.random(200_000)
     grid = rng.random((200, 200))
     return [
         ("dict argument (row norms)", K.row_norms_with_settings,
          lambda: (X, {"tag": "bench", "verbose": False}), 20.0),
         ("k-means, mean(axis=0) island", K.kmeans, lambda: (X, C0.copy(), 3), 20.0),
+        ("group z-scores, mean/std value islands", K.standardize_groups,
+         lambda: (X, labels, 8), None),
         ("scan logging to a list", K.logged_scan, lambda: (values, []), None),
         ("exp of an argument's interior", K.stencil_exp, lambda: (grid.copy(), 5), None),
     ]

@@ -163,7 +163,7 @@ def _islands(data):
             continue
         detail = (f"{row['loops']} compiled loop(s), {row['islands']} island(s); "
                   f"{'equal' if row['equal'] else 'DIFFERS from plain'}")
-        label = "9a" if not found else "9b"
+        label = "9" + "abcdefgh"[len(found)]
         found.append(_goal(label, f"{row['name']}: plain / graphjit", row["speedup"], "x",
                            ">=", row["goal"], detail, ""))
     return found

@@ -78,13 +78,16 @@ def island_types(analysis, node, island):
 
 def _literal(node):
     """The value of a literal (a constant, a negated number, a tuple of literals), or
-    _NOT_LITERAL."""
-    if isinstance(node, gast.Constant) and not isinstance(node.value, bytes):
+    _NOT_LITERAL. Numbers beyond 64 in size are not taken: the call runs on samples, and a
+    keyword may be a size (``np.ones(shape=10**9)`` must not allocate while transpiling)."""
+    if isinstance(node, gast.Constant) and not isinstance(node.value, bytes) and not (
+            type(node.value) in (int, float, complex) and abs(node.value) > 64):
         return node.value
     number = _constant(node)
-    if number is not None:
+    if number is not None and abs(number) <= 64:
         return number
-    if isinstance(node, gast.Tuple) and not any(isinstance(e, gast.Starred) for e in node.elts):
+    if isinstance(node, gast.Tuple) and len(node.elts) <= 8 and not any(
+            isinstance(e, gast.Starred) for e in node.elts):
         items = tuple(_literal(e) for e in node.elts)
         return _NOT_LITERAL if any(i is _NOT_LITERAL for i in items) else items
     return _NOT_LITERAL
