@@ -186,15 +186,16 @@ def test_two_islands_reading_one_dict_keep_the_loop_compiled():
 
 
 def accumulate_then_store(d, a):
-    s = 0.0
+    s = 0
     for i in range(len(a)):
-        s += a[i]               # a Python float or an np.float64 by path
+        s += a[i]               # a Python int or an np.float64 by path
         d[i] = s
     return s
 
 
 def test_a_region_that_runs_as_python_runs_its_loop_as_written():
-    """The island cannot take 's' (two types by path): the region runs as Python, the loop as
+    """The island cannot take 's' (two types by path, compiled code holds them otherwise: a
+    float or an np.float64 it now takes, as the one reaching it): the region runs as Python, the loop as
     written (no island calls, plain speed), with the same answer."""
     expected, (plain_d, _), got, (d, _) = both(accumulate_then_store,
                                                lambda: ({}, np.arange(4.0)))

@@ -211,3 +211,47 @@ def test_a_value_is_checked_against_its_type_exactly(value, kind, expected):
     """A value island's value is checked against the type compiled code was specialized on
     (a graphjit bug would be loud, never a silent conversion)."""
     assert _is_kind(value, kind) is expected
+
+
+# -- island reads of a name that is a Python number or a NumPy scalar by path -------------------
+
+def running_log(x, log):
+    e = 0.0
+    for i in range(x.shape[0]):
+        e += x[i]                   # from here on an np.float64, 0.0 before the loop
+        log.append(e)               # the island reads it as the np.float64 it is
+    return e
+
+
+def log_before_update(x, log):
+    e = 0.0
+    for i in range(x.shape[0]):
+        log.append(e)               # a float at i == 0, an np.float64 after
+        e += x[i]
+    return e
+
+
+def log_after_branch(x, log):
+    e = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            e = x[i]                # an np.float64 on one path, an int on the other
+        log.append(e)
+    return e
+
+
+@pytest.mark.parametrize("fn", [running_log, log_before_update, log_after_branch])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_an_island_reads_a_merged_number_as_python_holds_it(fn, dtype):
+    x = (np.random.default_rng(7).random(12) * 4).astype(dtype)
+    jitted = tp.jit(fn)
+    for _ in range(2):
+        plain_log, jit_log = ["start"], ["start"]
+        expected = fn(x, plain_log)
+        actual = quiet(jitted, x, jit_log)
+        same(expected, actual)
+        assert len(jit_log) == len(plain_log)
+        for p, j in zip(plain_log, jit_log):
+            same(p, j)                  # each element's type, as Python held it there
+    if fn is running_log and dtype is np.float64:
+        assert line_of(fn, "for i in range") in compiled_lines(jitted), str(jitted.explain())

@@ -24,6 +24,20 @@ class ScalarMerges:
     """The merge checks of :class:`~transpiler.analysis.scalar_types.ScalarTypes` (its
     ``types``, ``definitions``, ``of`` and the other attributes it sets)."""
 
+    def boxed_as(self, read):
+        """The one type Python holds in ``read`` (a Name load of a local whose name merges a
+        Python number with the NumPy scalar compiled code holds alike: ``e = 0.0; e +=
+        a[i]``), found from the definitions reaching it (def-use chains): after ``e +=
+        a[i]`` in the loop's body, an np.float64, whatever ``e`` held before the loop. None
+        where those definitions give both, or the name is no such merge. A Python island reads
+        the value so (transpiler.passes.specialize.user_calls)."""
+        if alike_pair(set(self.of(read))) is None:
+            return None
+        if getattr(self, "_reaching_reads", None) is None:
+            self._reaching_reads = self._read_types()
+        found = self._reaching_reads.get(id(read), ())
+        return next(iter(found)) if len(found) == 1 else None
+
     def float_storage(self, weak=()):
         """Names merging Python floats with one NumPy float type ``np:D`` (float32, float16)
         that compiled code may keep in float64, which holds every value of both exactly.

@@ -45,6 +45,10 @@ class UserCalls:
         kinds, values = [], []
         for arg in node.args:
             found = self.scalar_types.of(arg) if self.scalar_types is not None else set()
+            if len(found) > 1 and not UNTYPED_CHECK.get():
+                # a float or an np.float64 by path: which one reaches this read
+                boxed = self.scalar_types.boxed_as(arg)
+                found = {boxed} if boxed is not None else found
             if UNTYPED_CHECK.get():
                 found = {UNKNOWN_TYPE}      # (checked before any call: typed at the call)
             elif len(found) != 1 or not (next(iter(found)) in ("int", "float", "bool",
