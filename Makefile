@@ -118,3 +118,13 @@ test-path-types: $(STAMP)
 .PHONY: test-layouts
 test-layouts: $(STAMP)
 	GRAPHJIT_LAYOUTS_FULL=1 $(PY) -m pytest -q $(PYTEST_ARGS) tests/test_ufunc_layouts.py
+
+# Numba's own test usecases run plainly and through graphjit, the plain call as oracle
+# (tools/numba_usecases.py): a summary table and the wrong/crash cases. DIR holds the usecase
+# modules, extracted first with `$(PY) tools/numba_usecases.py --extract GITDIR DIR`. Not part
+# of `make test`. `make numba-usecases DIR=/tmp/numba_usecases NUMBA_USECASES_ARGS="--json x"`
+.PHONY: numba-usecases
+NUMBA_USECASES_ARGS ?= --jobs 2
+numba-usecases: $(STAMP)
+	@test -n "$(DIR)" || { echo "usage: make numba-usecases DIR=/path/to/usecase/modules"; exit 2; }
+	$(PY) tools/numba_usecases.py $(DIR) $(NUMBA_USECASES_ARGS)

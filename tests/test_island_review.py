@@ -194,9 +194,10 @@ def accumulate_then_store(d, a):
 
 
 def test_a_region_that_runs_as_python_runs_its_loop_as_written():
-    """The island cannot take 's' (two types by path, compiled code holds them otherwise: a
-    float or an np.float64 it now takes, as the one reaching it): the region runs as Python, the loop as
-    written (no island calls, plain speed), with the same answer."""
+    """The island cannot take 's' (an int or an np.float64 by path, which compiled code
+    holds otherwise; a float or an np.float64 it takes as the one reaching the read): the
+    region runs as Python, the loop as written (no island calls, plain speed), with the same
+    answer."""
     expected, (plain_d, _), got, (d, _) = both(accumulate_then_store,
                                                lambda: ({}, np.arange(4.0)))
     assert_same(expected, got)
