@@ -1,6 +1,7 @@
 """Compile-time tables of the number rules: which of graphjit's helpers (transpiler.helpers)
 the specializer calls instead of a library call or an operator, and which calls it refuses.
 """
+import cmath
 import math
 
 from .helpers.math_checks import (
@@ -8,6 +9,7 @@ from .helpers.math_checks import (
     checked_cosh, checked_exp, checked_expm1, checked_floor, checked_frexp, checked_int,
     checked_ldexp, checked_log, checked_log10, checked_log1p, checked_log2, checked_math_pow,
     checked_sin, checked_sinh, checked_sqrt, checked_tan, checked_trunc, to_complex, to_float)
+from .helpers import cmath_checks
 from .helpers.numpy_arith import (
     alike_div, alike_floordiv, alike_lshift, alike_mod, alike_rshift, numpy_cdiv128,
     numpy_cdiv64, numpy_floordiv, numpy_mod, numpy_pow, numpy_scalar_floordiv, numpy_scalar_mod,
@@ -32,9 +34,25 @@ REPLACEMENTS = {
     math.tan: checked_tan, math.pow: checked_math_pow, math.ldexp: checked_ldexp,
     math.frexp: checked_frexp,
 }
+# cmath: arguments as CPython takes them (complex128), its errors and special values run as
+# Python (transpiler.helpers.cmath_checks)
+REPLACEMENTS.update({getattr(cmath, name): getattr(cmath_checks, "cmath_" + name) for name in (
+    "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "log", "log10",
+    "phase", "polar", "rect", "sin", "sinh", "sqrt", "tan", "tanh")})
 """Library callable -> the checked function the converter calls instead (calls with
 ``REPLACEMENT_ARITY`` positional arguments, default one)."""
-REPLACEMENT_ARITY = {math.pow: 2, math.ldexp: 2}
+REPLACEMENT_ARITY = {math.pow: 2, math.ldexp: 2, cmath.rect: 2}
+# (callable, number of positional arguments) -> the checked function, where it differs by arity
+REPLACEMENTS_BY_ARITY = {(cmath.log, 2): cmath_checks.cmath_log_base}
+
+
+def replacement(fn, arity):
+    """The checked function the converter calls instead of ``fn`` with ``arity`` positional
+    arguments (and no keywords), or None."""
+    found = REPLACEMENTS_BY_ARITY.get((fn, arity))
+    if found is None and arity == REPLACEMENT_ARITY.get(fn, 1):
+        found = REPLACEMENTS.get(fn)
+    return found
 
 # math functions CPython implements itself where Numba calls libm: the results differ in the
 # last bits (math.gamma, math.lgamma: about 2 in 3 arguments; math.hypot: 1 in 500, measured

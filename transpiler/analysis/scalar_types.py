@@ -409,6 +409,8 @@ class ScalarTypes(ScalarMerges):
                     "arr:") and next(iter(args[0])).endswith(":1"):
                 return {"np:" + next(iter(args[0])).split(":")[1]}   # one of its elements
             return set().union(*args) if len(args) > 1 else {UNKNOWN}
+        if getattr(fn, "__module__", None) == "cmath":    # a Python complex, float or bool
+            return self._combine(fn, args)
         if getattr(fn, "__module__", None) == "math":
             found = self._combine(fn, args)
             return {"float" if k == UNKNOWN and UNKNOWN not in set().union(*args) else k

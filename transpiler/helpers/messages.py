@@ -57,6 +57,9 @@ CREATED_FLOAT = ("a float outside the integer dtype's range (or nan) converted i
 USER_EXCEPTION = ("an exception of a class defined in Python code: the call runs again as Python "
                   "to raise it (graphjit)")
 
+CMATH_SPECIAL = ("a cmath function of a value where CPython's special values, errors or last "
+                 "digits are its own (graphjit)")
+
 NOT_REPRESENTABLE = (
     USER_EXCEPTION,
     "int beyond int64 in compiled code (graphjit)",
@@ -75,6 +78,7 @@ NOT_REPRESENTABLE = (
     CREATED_FLOAT,
     INT_TRUEDIV_INEXACT,
     IDENTITY_NAN,
+    CMATH_SPECIAL,
 )
 
 

@@ -19,7 +19,7 @@ from ...helpers.numpy_calls import (
 from ...helpers.numpy_reductions import (
     numpy_complex_sum, numpy_integer_mean, numpy_integer_std, numpy_integer_var, numpy_mean,
     numpy_std, numpy_sum, numpy_var, python_max_1d, python_min_1d)
-from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENT_ARITY, REPLACEMENTS
+from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENTS, replacement
 from ...ir import opaque as ir_opaque, weak as ir_weak
 from ...island_frames import Island
 from ...nodes import walk
@@ -226,11 +226,11 @@ class Calls:
             # of an integer: the int itself (CPython's int.__floor__); the float route would
             # round beyond 2**53
             return self._call_user(node, REPLACEMENTS[int], None)
-        if (_hashable(fn) and fn in REPLACEMENTS and
-                len(node.args) == REPLACEMENT_ARITY.get(fn, 1) and not node.keywords
+        checked = replacement(fn, len(node.args)) if _hashable(fn) else None
+        if (checked is not None and not node.keywords
                 and self.fidelity     # not inside one of graphjit's own helpers
                 and not self.program.runs_python):  # Python's own calls are Python's
-            return self._call_user(node, REPLACEMENTS[fn], None)
+            return self._call_user(node, checked, None)
         if is_numba_dispatcher(fn):
             return self._numba_function_call(node, callee)
         if getattr(fn, "__graphjit_do_not_convert__", False):
