@@ -9,6 +9,7 @@ import gast
 
 from .scalar_kinds import _PY, _SAME, CALL, UNKNOWN
 from .list_results import list_result_problem
+from .set_uses import set_problem
 from ..nodes import walk
 
 
@@ -79,9 +80,9 @@ def merge_problems(self, weak=(), renamed=None):
     operation = _operation_by_path(self, set(weak) | set(self.float_names))
     if operation is not None:
         found.append(operation)
-    listed = list_result_problem(self)
-    if listed is not None:
-        found.append(listed)
+    for problem in (list_result_problem(self), set_problem(self)):
+        if problem is not None:
+            found.append(problem)
     for ret in returns:
         untyped = self._untyped_tuple_item(ret.value)
         if untyped is not None:

@@ -133,6 +133,10 @@ class Environment:
     def expr_Attribute(self, node):
         base = self.expr(node.value)
         if not isinstance(base, Static):
+            if self.fidelity and node.attr.startswith("_") and not node.attr.startswith("__"):
+                # Numba's own fields (a string's _data, _length): Python's values have none
+                self.fail(node, f"the attribute {node.attr!r} of a value compiled code holds "
+                                "(Numba's internal fields are not Python's)")
             return gast.Attribute(value=base, attr=node.attr, ctx=gast.Load())
         obj = base.value
         try:

@@ -3,6 +3,8 @@ checked stores and in-place updates), ``return``, ``raise``, ``assert`` and assi
 Control flow is in ``control_flow``, nested definitions in ``local_functions``.
 """
 
+import types
+
 import gast
 import numpy as np
 
@@ -376,6 +378,9 @@ class Statements:
                         # Numba hands a NumPy scalar type back as a dtype (np.int8 -> dtype)
                         self.fail(part, "returning a NumPy scalar type from compiled code "
                                         "(it would come back as a dtype)")
+                    if isinstance(value, Static) and isinstance(value.value, types.ModuleType):
+                        # Numba cannot box a module (numba's usecases: `return np`)
+                        self.fail(part, "a module returned from compiled code")
                     if isinstance(value, Static) and isinstance(value.value, type) and \
                             isinstance(node.value, gast.Tuple):
                         # `return s, type(s)`: Numba cannot box a class inside a tuple
