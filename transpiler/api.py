@@ -77,7 +77,8 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
         params = list(self._signature.parameters.values())
         self._params = [p.name for p in params]
         self._simple = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
-        self._varargs = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in params)
+        # (bound in the signature's order and passed positionally: passes/specialize)
+        self._varargs = all(p.kind != p.VAR_KEYWORD for p in params)
         unknown = set(self.static_argnames) - set(self._params)
         if unknown:
             raise ValueError(f"static_argnames {sorted(unknown)} are not parameters of "
@@ -173,11 +174,11 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
         if values is None or not self._varargs:    # *args: a tuple argument (passes/specialize)
             if values is not None:
                 error = UnsupportedConstruct(
-                    "parameters other than positional-or-keyword ones and *args (**kwargs, "
-                    "keyword-only, positional-only) are not converted yet",
+                    "a **kwargs parameter is not converted yet",
                     origin_of(self.python_function))
                 if self._fullgraph():
                     raise error
+                self._signature_refusal = str(error)     # (explain)
                 self._fall_back(Specialization(str(error)), None)
             return self._python(obj, args, kwargs)  # Python raises the binding TypeError
         specs = self._specs_for(obj)

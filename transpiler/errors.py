@@ -96,6 +96,13 @@ def _is_generated(path, generated_path):
     return path == generated_path or path.endswith("/" + generated_path.rsplit("/", 1)[-1])
 
 
+def _ours(origin):
+    """Whether ``origin`` is a line of graphjit's own package (a helper it calls)."""
+    import os
+    package = os.path.dirname(os.path.abspath(__file__))
+    return os.path.abspath(origin.filename).startswith(package + os.sep)
+
+
 def translate_numba_error(exc, generated_path, line_map, where):
     """Turn a Numba compile-time error into a :class:`TranspileError` in the user's terms.
 
@@ -116,8 +123,10 @@ def translate_numba_error(exc, generated_path, line_map, where):
         path = match.group(1) or match.group(3)
         line = int(match.group(2) or match.group(4))
         if _is_generated(path, generated_path) and line in line_map:
-            origin = line_map[line]
-            break
+            if origin is None or _ours(origin):
+                origin = line_map[line]     # the first line of the user's (not a helper's)
+            if not _ours(origin):
+                break
     headline = []
     for raw in text.splitlines():
         line = raw.strip()

@@ -15,6 +15,9 @@ def explain(jit_function, obj):
     rows = []
     if env_flag("GRAPHJIT_DISABLE"):
         rows.append(ExplainRow("function", origin, "python", "GRAPHJIT_DISABLE is set"))
+    refused = getattr(jit_function, "_signature_refusal", None)
+    if refused is not None:     # its parameters: every call runs as Python (api._call)
+        rows.append(ExplainRow("function", origin, "python", refused))
     specs = list(jit_function._specs_for(obj))
     if obj is not None:
         specs.extend(s for s in jit_function._shared_for(obj) if _holds_for(s, obj))

@@ -392,7 +392,7 @@ class ScalarTypes(ScalarMerges):
         if fn is self.unknown:
             return {UNKNOWN}
         args = [self.of(a) for a in node.args]
-        if fn in _PY_CALLS and fn is not len:
+        if any(fn is k for k in _PY_CALLS) and fn is not len:     # (fn may be unhashable)
             if fn is int and args and args[0] <= {"int", "bool", "float"} | set(_SAME.values()):
                 return {"int"}
             return {_PY_CALLS[fn]}

@@ -458,7 +458,17 @@ def specialize(program, function, self_value=None, static_args=None, source=None
     """
     source = source or capture(function)
     fargs = source.node.args
-    if fargs.vararg is not None and not (fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs):
+    if fargs.kwarg is None and (fargs.kwonlyargs or fargs.posonlyargs):
+        # keyword-only and positional-only parameters: the dispatcher binds every argument in
+        # the signature's order, defaults applied (arguments.bind_values): all positional here
+        node = copy.copy(source.node)
+        node.args = copy.copy(fargs)
+        node.args.args = list(fargs.posonlyargs) + list(fargs.args) + (
+            [fargs.vararg] if fargs.vararg is not None else []) + list(fargs.kwonlyargs)
+        node.args.posonlyargs, node.args.kwonlyargs, node.args.kw_defaults = [], [], []
+        node.args.vararg, node.args.defaults = None, []
+        source = FunctionSource(source.function, source.filename, node)
+    elif fargs.vararg is not None and not fargs.kwarg:
         # `def f(a, *rest)`: the dispatcher binds `rest` to a tuple, passed as a parameter
         node = copy.copy(source.node)
         node.args = copy.copy(fargs)

@@ -36,6 +36,9 @@ class LocalFunction:
         name (str): name for the generated function.
     """
 
+    # how a refusal names it (nodes._describe)
+    description = "a nested function or lambda used other than by calling it"
+
     def __init__(self, node, owner, captures, static_captures, defaults, name):
         self.node = node
         self.owner = owner

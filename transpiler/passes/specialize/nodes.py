@@ -10,6 +10,9 @@ from ...nodes import assign, const, copy_tree, name as name_node, walk
 
 
 def _describe(value):
+    own = getattr(type(value), "description", None)     # graphjit's own (LocalFunction)
+    if isinstance(own, str):
+        return own
     return f"{type(value).__module__}.{type(value).__qualname__} object"
 
 
