@@ -227,13 +227,8 @@ class Calls:
             # round beyond 2**53
             return self._call_user(node, REPLACEMENTS[int], None)
         checked = replacement(fn, len(node.args)) if _hashable(fn) else None
-        if checked is not None and fn in (float, int, complex) and node.args and (
-                isinstance(node.args[0], (gast.Tuple, gast.List, gast.Set, gast.Dict)) or (
-                    isinstance(node.args[0], gast.Name) and
-                    node.args[0].id in self.tuple_params)):
-            # (Numba's np.float64 of a tuple makes an array; numba's usecases)
-            self.fail(node, f"{fn.__name__}() of a tuple, list, set or dict: Python raises "
-                            "TypeError")
+        if checked is not None and fn in (float, int, complex):
+            self._refuse_number_of_container(node, fn)
         if (checked is not None and not node.keywords
                 and self.fidelity     # not inside one of graphjit's own helpers
                 and not self.program.runs_python):  # Python's own calls are Python's

@@ -52,6 +52,15 @@ class Refusals:
         self.program.numba_gaps.append(UnsupportedConstruct(
             f"{reason} (in {self.fn.__qualname__})", self.src.origin(node)))
 
+    def _refuse_number_of_container(self, node, fn):
+        """``float(t)``, ``int(t)``, ``complex(t)`` of a tuple, list, set or dict: Python
+        raises TypeError; Numba's ``np.float64`` of a tuple makes an array (Numba's usecases)."""
+        arg = node.args[0] if node.args else None
+        if isinstance(arg, (gast.Tuple, gast.List, gast.Set, gast.Dict)) or (
+                isinstance(arg, gast.Name) and arg.id in self.tuple_params):
+            self.fail(node, f"{fn.__name__}() of a tuple, list, set or dict: Python raises "
+                            "TypeError")
+
     def _check_list_elements(self, fdef):
         """Fall back where a list would hold numbers of more than one type: Numba's lists
         have one element type, so ``[42.0]`` then ``.append(0)`` would hold 0.0, ``[1] +
