@@ -188,6 +188,7 @@ def split_rows(split, depth=0):
         if why is not None:
             status, detail = "python", why
         if why is None and region.islands and region.python_seconds is not None and \
+                region.compiled_seconds is not None and \
                 region.python_seconds < region.compiled_seconds:
             status, detail = "python", (
                 f"runs as written in Python: faster than compiled with its Python islands "

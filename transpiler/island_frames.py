@@ -94,6 +94,12 @@ def push(islands, values, family):
     return frame
 
 
+def island_barrier():
+    """Push a frame no region call chains to (a new call of a split function: its region
+    frames take no parent across it); pop it with :func:`pop`."""
+    return push({}, {}, object())
+
+
 def current_frame():
     """The Frame of the current region call."""
     return _stack()[-1]
@@ -184,9 +190,10 @@ def _is_kind(value, kind):
     """Whether ``value`` is of type string ``kind`` exactly (transpiler.analysis.scalar_kinds:
     ``int``, ``float``, ``bool``, ``complex``, ``np:<dtype>``, ``arr:<dtype>:<ndim>``)."""
     if kind.startswith("arr:"):
+        # (native byte order, aligned, writeable: what compiled code assumes of an array)
         _, dtype, ndim = kind.split(":")
-        return type(value) is _numpy().ndarray and value.dtype.name == dtype and \
-            value.ndim == int(ndim)
+        return type(value) is _numpy().ndarray and value.dtype == _numpy().dtype(dtype) and \
+            value.ndim == int(ndim) and value.flags.aligned and value.flags.writeable
     if kind.startswith("np:"):
         return type(value) is _numpy().dtype(kind[3:]).type
     return type(value).__name__ == kind and type(value) in (int, float, bool, complex)

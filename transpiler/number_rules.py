@@ -4,6 +4,8 @@ the specializer calls instead of a library call or an operator, and which calls 
 import cmath
 import math
 
+import numpy as np
+
 from .helpers.math_checks import (
     checked_acos, checked_acosh, checked_asin, checked_atanh, checked_ceil, checked_cos,
     checked_cosh, checked_exp, checked_expm1, checked_floor, checked_frexp, checked_int,
@@ -54,11 +56,23 @@ def replacement(fn, arity):
         found = REPLACEMENTS.get(fn)
     return found
 
-# math functions CPython implements itself where Numba calls libm: the results differ in the
-# last bits (math.gamma, math.lgamma: about 2 in 3 arguments; math.hypot: 1 in 500, measured
-# on 60,000 random arguments). The converter falls back on them.
-DIFFERENT_MATH = {math.gamma: "math.gamma()", math.lgamma: "math.lgamma()",
-                  math.hypot: "math.hypot()"}
+# Library calls whose compiled result differs from Python's -> why; the converter falls back
+# on them. math functions CPython implements itself where Numba calls libm: the results
+# differ in the last bits (math.gamma, math.lgamma: about 2 in 3 arguments; math.hypot: 1 in
+# 500, measured on 60,000 random arguments). NumPy functions that give a read-only view,
+# where Numba's is writable (a store through it changed the argument where NumPy raises).
+_LIBM = "is CPython's own implementation; the compiled one (libm) differs in the last digits"
+_READ_ONLY = "gives a read-only view in NumPy (a store raises), a writable one compiled"
+DIFFERENT_CALLS = {math.gamma: f"math.gamma() {_LIBM}", math.lgamma: f"math.lgamma() {_LIBM}",
+                   math.hypot: f"math.hypot() {_LIBM}",
+                   np.broadcast_to: f"np.broadcast_to() {_READ_ONLY}",
+                   np.lib.stride_tricks.sliding_window_view:
+                       f"sliding_window_view() {_READ_ONLY}",
+                   np.cov: "np.cov() in compiled code adds in another order (the last bits "
+                           "differ)",
+                   np.corrcoef: "np.corrcoef() in compiled code adds in another order (the "
+                                "last bits differ)",
+                   np.linalg.pinv: "np.linalg.pinv() in compiled code differs in the last bits"}
 
 # math functions of real numbers: Python converts their arguments to a (64-bit) float, so a
 # float32 argument gives a float64 result; Numba would compute in float32. The converter

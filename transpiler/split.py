@@ -30,7 +30,7 @@ from .analysis.definite_assignment import annotate_defined
 from .analysis.scopes import local_names, nested_reads, parameter_names
 from .errors import Origin, TranspileError
 from . import anno
-from .island_frames import current_frame, pop, push
+from .island_frames import current_frame, island_barrier, pop, push
 from time import perf_counter as _clock
 from .islands import (PREFIX, SIMPLE as _SIMPLE, compile_closed, holds_line, is_island_call,
                       island_names, make_island, refusal as island_refusal, without_typing)
@@ -163,9 +163,18 @@ class SplitFunction:
         # Python), not values made again by each call's factory
         driver.__defaults__ = self.function.__defaults__
         driver.__kwdefaults__ = self.function.__kwdefaults__
-        if obj is None:
-            return driver(*args, **kwargs)
-        return driver(obj, *args, **kwargs)
+        # A call of the user's function (not of a region split again) starts its own chain
+        # of island frames: a recursive call from an island must not take its caller's
+        # frames as its parents (island_frames.Frame)
+        barrier = None if getattr(self.function, "__graphjit_outer__", None) else \
+            island_barrier()
+        try:
+            if obj is None:
+                return driver(*args, **kwargs)
+            return driver(obj, *args, **kwargs)
+        finally:
+            if barrier is not None:
+                pop(barrier)
 
 
 def split(function, obj, make_jit, redirect=None, source=None, inner=False, failed=None,

@@ -38,14 +38,22 @@ def literal_keywords(analysis, keywords):
 def library_call(analysis, node, keywords):
     """The result types (a set of type strings) of ``node``, a call with literal ``keywords``
     (literal_keywords) of an array's method or of a NumPy function: NumPy's own, on samples;
-    ``{"?"}`` for any other callee."""
+    ``{"?"}`` for any other callee. Outside a value island (where Python computes the call)
+    only calls of arrays: a NumPy scalar's (``np.round(x[j], decimals=1)``) converts by the
+    specializer's scalar rules, which take positional arguments (a float32 came back a
+    Python float)."""
     func = node.func
     args = [analysis.of(a) for a in node.args]
+    if not getattr(analysis, "island_value", False) and not all(
+            kinds and all(k.startswith("arr:") for k in kinds) for kinds in args):
+        return {UNKNOWN}
     if isinstance(func, gast.Attribute) and not analysis._static(func.value):
         base = analysis.of(func.value)
         if not base:
             return set()                # not known yet in the fixpoint (bottom)
-        if all(k.startswith(("arr:", "np:")) for k in base):
+        if all(k.startswith("arr:") for k in base) or (
+                getattr(analysis, "island_value", False) and all(
+                    k.startswith(("arr:", "np:")) for k in base)):
             return analysis._combine(_method(func.attr), [base] + args, keywords)
         return {UNKNOWN}
     fn = analysis.resolve(func) if isinstance(func, (gast.Name, gast.Attribute)) else \
@@ -73,7 +81,43 @@ def island_types(analysis, node, island):
             return set()                # not known yet in the fixpoint (bottom)
         if all(k.startswith("arr:") for k in base):
             return base
-    return analysis.of(keyword.value)
+    if _unsure(analysis, keyword.value):
+        return {UNKNOWN}
+    # (ScalarTypes.island_value: True while typing a value island's expression)
+    saved, analysis.island_value = getattr(analysis, "island_value", False), True
+    try:
+        return analysis.of(keyword.value)
+    finally:
+        analysis.island_value = saved
+
+
+# NumPy functions whose result's dimensions or dtype depend on the values or shapes (not only
+# on the operands' types: samples would type them wrong) or that give read-only views
+_UNSURE = frozenset({"squeeze", "real_if_close", "cross", "as_strided", "sliding_window_view",
+                     "broadcast_to", "broadcast_arrays", "frombuffer", "lib", "emath",
+                     "nonzero", "where", "argwhere", "flatnonzero"})
+
+
+def _unsure(analysis, expr):
+    """Whether the expression of a value island calls something whose result type the
+    samples may not give (_UNSURE), or may be a Python int beyond int64 (an int from anything
+    but a NumPy call: ``math.comb``, int arithmetic; compiled code cannot hold it, and the
+    loop could not run again as Python after the island ran)."""
+    for node in gast.walk(expr):
+        if isinstance(node, gast.Attribute) and node.attr in _UNSURE:
+            return True
+        if isinstance(node, gast.Name) and node.id in _UNSURE:
+            return True
+        if isinstance(node, gast.Attribute) and node.attr in ("newbyteorder", "byteswap"):
+            return True
+        if isinstance(node, gast.Constant) and isinstance(node.value, str) and any(
+                c in node.value for c in "<>=|"):
+            return True     # a dtype of a byte order: ">f8" (compiled code's is native)
+    if analysis.of(expr) == {"int"} and not (
+            isinstance(expr, gast.Call) and (getattr(analysis.resolve(expr.func), "__module__",
+                                                     None) or "").startswith("numpy")):
+        return True
+    return False
 
 
 def _literal(node):

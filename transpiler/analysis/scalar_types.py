@@ -354,8 +354,8 @@ class ScalarTypes(ScalarMerges):
             positional = positional_call(node, fn) if self.callees is not None else None
             if positional is not None:      # a user function's g(x, y=v): as g(x, v)
                 return self.of(positional)
-            keywords = literal_keywords(self, node.keywords)     # axis=0: NumPy's own type
-            if keywords is not None:
+            keywords = literal_keywords(self, node.keywords)
+            if keywords is not None:    # axis=0: NumPy's own type
                 return library_call(self, node, keywords)
             if not (isinstance(node.func, gast.Attribute) and node.func.attr in ("var", "std")
                     and all(k.arg == "ddof" for k in node.keywords)):

@@ -103,8 +103,15 @@ def cmath_log10(z):
 
 
 def cmath_sqrt(z):
+    """CPython's c_sqrt scales a subnormal part first (Numba's does not: other digits)."""
     z = np.complex128(z)
+    if _subnormal(z.real) or _subnormal(z.imag):
+        raise ValueError(CMATH_SPECIAL)
     return _checked(z, cmath.sqrt(z))
+
+
+def _subnormal(x):
+    return x != 0.0 and abs(x) < _DBL_MIN
 
 
 def cmath_exp(z):
@@ -181,19 +188,23 @@ def cmath_asinh(z):
 
 
 def cmath_phase(z):
+    """atan2; CPython raises OverflowError (ERANGE) where it underflows: a nonzero imaginary
+    part and a result below DBL_MIN."""
     z = np.complex128(z)
-    if not _finite(z):
+    phi = math.atan2(z.imag, z.real)
+    if not _finite(z) or (z.imag != 0.0 and abs(phi) < _DBL_MIN):
         raise ValueError(CMATH_SPECIAL)
-    return math.atan2(z.imag, z.real)
+    return phi
 
 
 def cmath_polar(z):
     """``(abs(z), phase(z))``: CPython raises OverflowError where the modulus overflows."""
     z = np.complex128(z)
     r = _libm_hypot(z.real, z.imag)
-    if not _finite(z) or not math.isfinite(r):
+    phi = math.atan2(z.imag, z.real)
+    if not _finite(z) or not math.isfinite(r) or (z.imag != 0.0 and abs(phi) < _DBL_MIN):
         raise ValueError(CMATH_SPECIAL)
-    return r, math.atan2(z.imag, z.real)
+    return r, phi
 
 
 def cmath_rect(r, phi):

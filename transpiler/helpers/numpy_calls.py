@@ -80,7 +80,16 @@ def numpy_arange3(start, stop, step):
         raise ValueError("arange: cannot compute length")
     if length == math.inf or length == -math.inf:
         raise ValueError("Maximum allowed size exceeded")
-    return np.arange(start, stop, step)
+    out = np.arange(start, stop, step)
+    # NumPy fills from the third element on as start + i * (a[1] - a[0]), in the array's
+    # dtype (numpy/_core/src/multiarray/arraytypes.c.src, @NAME@_fill); Numba as start +
+    # i * step (the last bits of a float step differ: np.arange(1, 2.2, 0.3))
+    if out.shape[0] > 2:
+        first = out[0]
+        delta = out[1] - out[0]
+        for i in range(2, out.shape[0]):
+            out[i] = first + out.dtype.type(i) * delta
+    return out
 
 
 def numpy_clip(a, low, high):

@@ -19,7 +19,7 @@ from ...helpers.numpy_calls import (
 from ...helpers.numpy_reductions import (
     numpy_complex_sum, numpy_integer_mean, numpy_integer_std, numpy_integer_var, numpy_mean,
     numpy_std, numpy_sum, numpy_var, python_max_1d, python_min_1d)
-from ...number_rules import DIFFERENT_MATH, FLOAT_MATH, REPLACEMENTS, replacement
+from ...number_rules import DIFFERENT_CALLS, FLOAT_MATH, REPLACEMENTS, replacement
 from ...ir import opaque as ir_opaque, weak as ir_weak
 from ...island_frames import Island
 from ...nodes import walk
@@ -62,6 +62,7 @@ class Calls:
         callee = self.expr(node.func)
         if isinstance(callee, Static) and isinstance(callee.value, Island):
             return self.python_island(node, callee.value)   # (user_calls)
+        self._refuse_unordered(node, callee)
         if not isinstance(callee, Static) and isinstance(node.func, gast.Name):
             callee = self._held_callee(node.func) or callee
         if not isinstance(callee, Static) and isinstance(node.func, gast.Attribute) and \
@@ -202,9 +203,8 @@ class Calls:
         if _hashable(fn) and fn in _DIFFERENT_BUILTINS:
             self.fail(node, f"{_DIFFERENT_BUILTINS[fn]} in compiled code does not give "
                             "Python's result")
-        if _hashable(fn) and fn in DIFFERENT_MATH:
-            self.fail(node, f"{DIFFERENT_MATH[fn]} is CPython's own implementation; the "
-                            "compiled one (libm) differs in the last digits")
+        if _hashable(fn) and fn in DIFFERENT_CALLS:
+            self.gap(node, DIFFERENT_CALLS[fn])
         if _hashable(fn) and fn is math.ldexp and len(node.args) == 2 and \
                 self.numbers.kind(node.args[1]) != "int":
             self.fail(node, "math.ldexp() with an exponent that may not be a Python int "

@@ -3,8 +3,10 @@ statements, expressions and builtins not converted, and the check that a list ne
 numbers of several types.
 """
 import gast
+import numpy as np
 
 from ...analysis.scalar_types import CALL as CALL_TYPE, UNKNOWN as UNKNOWN_TYPE
+from ...analysis.static_values import Static
 from ...errors import UnsupportedConstruct
 from ...nodes import walk
 
@@ -60,6 +62,27 @@ class Refusals:
                 isinstance(arg, gast.Name) and arg.id in self.tuple_params):
             self.fail(node, f"{fn.__name__}() of a tuple, list, set or dict: Python raises "
                             "TypeError")
+
+    def _refuse_unordered(self, node, callee):
+        """Calls whose compiled order of operations is not NumPy's: ``argsort`` but stable
+        (NumPy's and Numba's quicksorts order ties otherwise; a stable sort's order is
+        unique); ``np.arange`` with a ``dtype=`` of float arguments (NumPy fills in that dtype
+        from its first two elements: helpers.numpy_calls.numpy_arange3)."""
+        if not self.fidelity:
+            return
+        fn = callee.value if isinstance(callee, Static) else None
+        name = node.func.attr if isinstance(node.func, gast.Attribute) else None
+        if fn is np.argsort or (fn is None and name == "argsort"):
+            kind = [k.value for k in node.keywords if k.arg == "kind"]
+            if not (kind and isinstance(kind[0], gast.Constant) and kind[0].value in (
+                    "stable", "mergesort")):
+                self.gap(node, "argsort() but a stable one (kind='stable'): NumPy's quicksort "
+                                "orders equal elements otherwise than the compiled one")
+        if fn is np.arange and any(k.arg == "dtype" for k in node.keywords) and (
+                self.scalar_types is None or any(
+                    self.scalar_types.of(a) - {"int", "bool"} for a in node.args)):
+            self.gap(node, "np.arange() of floats with a dtype: NumPy fills it in that dtype "
+                            "from its first two elements, the compiled one otherwise")
 
     def _check_list_elements(self, fdef):
         """Fall back where a list would hold numbers of more than one type: Numba's lists
