@@ -127,6 +127,8 @@ def translate_numba_error(exc, generated_path, line_map, where):
                 origin = line_map[line]     # the first line of the user's (not a helper's)
             if not _ours(origin):
                 break
+    if origin is not None and _ours(origin):
+        origin = None       # only a helper's line: the user's function instead
     headline = []
     for raw in text.splitlines():
         line = raw.strip()

@@ -44,6 +44,8 @@ def library_call(analysis, node, keywords):
     Python float)."""
     func = node.func
     args = [analysis.of(a) for a in node.args]
+    if any(not kinds for kinds in args):
+        return set()                    # an operand not known yet in the fixpoint (bottom)
     if not getattr(analysis, "island_value", False) and not all(
             kinds and all(k.startswith("arr:") for k in kinds) for kinds in args):
         return {UNKNOWN}
