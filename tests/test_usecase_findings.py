@@ -107,3 +107,32 @@ def module_result():
 @pytest.mark.parametrize("fn, args", [(private_field, ("abc",)), (module_result, ())])
 def test_numba_fields_and_modules_are_python_values(fn, args):
     both(fn, *args)
+
+
+def non_boxable():
+    return np
+
+
+try:
+    from numba.extending import overload
+
+    @overload(non_boxable)
+    def _non_boxable_overload():
+        def implementation():
+            return np
+        return implementation
+except ImportError:     # (numba is a dependency: never)
+    pass
+
+
+def returns_non_boxable():
+    return non_boxable()
+
+
+def test_a_result_numba_cannot_box_runs_again_as_python():
+    """A Numba overload returning a module compiles, but Numba cannot box its result: the
+    effect-free call runs again as Python (it raised TypeError)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tp.FallbackWarning)
+        jitted = tp.jit(returns_non_boxable)
+        assert jitted() is np and jitted() is np

@@ -83,5 +83,8 @@ NOT_REPRESENTABLE = (
 
 
 def not_representable(exc):
-    """Whether exception ``exc`` is compiled code saying Python's result does not fit it."""
-    return type(exc) in (OverflowError, ValueError) and str(exc) in NOT_REPRESENTABLE
+    """Whether exception ``exc`` is compiled code saying Python's result does not fit it, or
+    Numba failing to box a result as a Python object (a module a Numba overload returned:
+    numba's test_extending usecases)."""
+    return (type(exc) in (OverflowError, ValueError) and str(exc) in NOT_REPRESENTABLE) or (
+        type(exc) is TypeError and str(exc).startswith("cannot convert native "))
