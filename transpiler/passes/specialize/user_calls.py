@@ -16,6 +16,7 @@ from ...source import capture, FunctionSource
 from .. import tuple_arguments
 from .local_functions import LocalFunction, NotYetDefined
 from ...analysis.scalar_types import UNKNOWN as UNKNOWN_TYPE
+from ...analysis.merge_problems import _names
 from ...island_frames import UNTYPED_CHECK
 from .nodes import _Converted, _generated_name, _load
 
@@ -55,10 +56,9 @@ class UserCalls:
                                                                  "complex") or
                                          next(iter(found)).startswith(("np:", "arr:"))):
                 self.fail(arg, f"the statement at line {island.origin.lineno} runs as Python "
-                               f"inside the compiled loop, but {arg.id!r} is not of one "
-                               "known type there (types: "
-                               f"{', '.join(sorted(found)) or 'none'}): compiled code could "
-                               "not give it to Python as Python holds it")
+                               f"inside the compiled loop, but {arg.id!r} is "
+                               f"{_names(found) or 'of no type known'} there, by path: "
+                               "compiled code could not give it to Python as Python holds it")
             kinds.append(next(iter(found)))
             values.append(self._m(self.expr(arg), arg))
         packed = gast.Tuple(elts=values, ctx=gast.Load())
@@ -86,8 +86,8 @@ class UserCalls:
                 dtype is not None and dtype in _ISLAND_DTYPES)):
             self.fail(node, f"the statement at line {island.origin.lineno} runs as Python "
                             "inside the compiled loop, but the value it gives compiled code "
-                            "is not of one known type there (types: "
-                            f"{', '.join(sorted(found)) or 'none'})")
+                            f"is {_names(found) or 'of no type known'} there (compiled code "
+                            "takes a number or an array of one type)")
         return kind
 
     def _user_callable(self, callee, node):
