@@ -194,13 +194,15 @@ def split_rows(split, depth=0):
                 f"runs as written in Python: faster than compiled with its Python islands "
                 f"({region.python_seconds * 1e3:.3f} ms against "
                 f"{region.compiled_seconds * 1e3:.3f} ms, measured at its 2nd and 3rd calls)")
+        inner_rows = [row for inner in (_region_splits(region) if why is not None else ())
+                      for row in split_rows(inner, depth + 1)]
+        if any(row.status == "compiled" for row in inner_rows):
+            detail = f"as a whole: {detail} (split below)"     # (not a contradiction)
         rows.append(ExplainRow(f"{indent}loop, lines {first}-{last}", region.origin, status,
                                detail))
         if status == "compiled":
             rows.extend(island_rows(region, indent + "  "))
-        if why is not None:
-            for inner in _region_splits(region):
-                rows.extend(split_rows(inner, depth + 1))
+        rows.extend(inner_rows)
     for origin, why in split.python_parts:
         rows.append(ExplainRow(f"{indent}loop", origin, "python", why))
     if depth == 0:
