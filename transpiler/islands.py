@@ -11,7 +11,11 @@ statement) that the converter's error names. Names the statement uses fall in tw
 
 - *compiled* names appear in the loop outside the islands; the island reads them as arguments
   (boxed as Python holds them) and may not store into them (compiled code would not see the
-  store): such a statement stays Python with its loop;
+  store), except a *value island*: ``x = e`` / ``x op= e`` returns the value of ``x`` to
+  compiled code, typed by the scalar analysis of ``e`` (kept as the call's keyword,
+  VALUE_KEYWORD / UPDATE_KEYWORD, and removed by :func:`without_typing` wherever the code runs
+  as Python) and checked when it runs (island_frames.call_island); any other such statement
+  stays Python with its loop;
 - *island-owned* names appear only in islands (a dict argument read there, a string the
   island builds): they live in the region call's Frame, read and stored through it, passed in
   by the driver (those defined where the loop starts) and returned to it (those live after).
