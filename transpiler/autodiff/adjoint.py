@@ -14,7 +14,8 @@ import re
 
 import numpy as np
 
-from .values import Dyn, Lazy, Op, Static, Tup, dyns, reads, render, render_index
+from .values import (Dyn, Lazy, Op, Static, Tup, dyns, reads, render, render_index,
+                     walk_statements)
 
 
 class Emitter:
@@ -353,15 +354,6 @@ _VIEWS = ("np.broadcast_to(", "np.reshape(", "np.transpose(", "np.expand_dims(",
           "np.ravel(", "_ad.unbroadcast(", "_ad.sum_grad(", "_ad.mean_grad(",
           "_ad.transpose_grad(", "_ad.cast_like(", "_ad.product_grad_t(", "_ad.matmul_grad(",
           "_ad.dot_grad(", "_ad.concatenate_grad(", "_ad.stack_grad(")
-
-
-def walk_statements(statements):
-    """Every statement, also inside control flow."""
-    for stmt in statements:
-        yield stmt
-        if not isinstance(stmt, Op):
-            for block in stmt.children():
-                yield from walk_statements(block)
 
 
 def walk_ops(statements):

@@ -21,7 +21,7 @@ import re
 import gast
 
 from ..errors import UnsupportedConstruct
-from .values import Dyn, Op, RuntimeRange, Static, is_active, reads, render
+from .values import Dyn, Op, RuntimeRange, Static, is_active, reads, render, stores_in
 
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 
@@ -85,16 +85,6 @@ def _same_value(env, carried, defined):
     """Names bound to the same array as a carried name (an alias ``b = a``)."""
     values = {id(env.names[n]) for n in carried if isinstance(env.names[n], Dyn)}
     return {n for n in defined if isinstance(env.names[n], Dyn) and id(env.names[n]) in values}
-
-
-def _stores_in(statements):
-    """Whether a store runs in ``statements`` (nested blocks included)."""
-    for stmt in statements:
-        if hasattr(stmt, "targets"):
-            return True
-        if not isinstance(stmt, Op) and any(_stores_in(b) for b in stmt.children()):
-            return True
-    return False
 
 
 def has_jump(body):
@@ -346,7 +336,7 @@ class LoopStmt:
         goes on a tape (compiled code takes number tapes only)."""
         from .rules import UNARY
         self.remat = []
-        if _stores_in(self.body):
+        if stores_in(self.body):
             # an array stored into in this loop may have changed since the value was made:
             # computed again, it would read the store (the undo log restores it later)
             return

@@ -8,7 +8,7 @@ import re
 import numpy as np
 
 from .adjoint import Emitter, _typed
-from .values import Dyn, Op, Static, Tup, reads
+from .values import Dyn, Op, Static, Tup, reads, stores_in, walk_statements
 
 
 def facts_of(values):
@@ -244,7 +244,6 @@ def _shape_static(program, facts):
 def _kind_changing(statements, facts):
     """A loop's carried names whose kind (number or array, ndim) the first run saw change
     (``h = 0.0``, then an array) or could not see (the loop ran no iteration)."""
-    from .adjoint import walk_statements
     starts = {s.target: s.args[0] for s in walk_statements(statements)
               if isinstance(s, Op) and s.args}
     found = set()
@@ -271,7 +270,6 @@ def _path_dependent(statements, seeds=()):
     """Names whose kind (a number or an array, its ndim) may depend on the path taken: what
     a branch merges (the first run saw one branch only), ``seeds``, and everything computed
     from them. Nothing of them is taken from the first run's facts."""
-    from .adjoint import walk_statements
     from .control import IfStmt
     found = set(seeds)
     for stmt in walk_statements(statements):
@@ -340,7 +338,7 @@ def _emit(program, wrt, has_aux, facts):
         value_text = "_value"
         if has_aux:
             emitter.line(f"_aux = _ad.snapshot({emitter.render(aux)})"
-                         if _has_stores(program.body) else f"_aux = {emitter.render(aux)}",
+                         if stores_in(program.body) else f"_aux = {emitter.render(aux)}",
                          program.result_origin)
             aux = Static(None)
         aux_text = "_aux" if has_aux else emitter.render(aux)
@@ -354,12 +352,3 @@ def _emit(program, wrt, has_aux, facts):
     _seed(emitter, result, f"{program.result_origin}")
     emitter.backward(program.body)
     return emitter, value_text, aux_text
-
-
-def _has_stores(statements):
-    for stmt in statements:
-        if hasattr(stmt, "targets"):
-            return True
-        if not isinstance(stmt, Op) and any(_has_stores(b) for b in stmt.children()):
-            return True
-    return False

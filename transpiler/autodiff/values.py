@@ -216,3 +216,18 @@ def is_user_function(value):
         return False
     module = getattr(value, "__module__", "") or ""
     return not (module.startswith("numpy") or module.startswith("transpiler.autodiff"))
+
+
+def walk_statements(statements):
+    """Every statement, also inside control flow (statements with ``children``)."""
+    for stmt in statements:
+        yield stmt
+        if not isinstance(stmt, Op):
+            for block in stmt.children():
+                yield from walk_statements(block)
+
+
+def stores_in(statements):
+    """Whether a store (a statement with ``targets``) runs in ``statements``, nested blocks
+    included."""
+    return any(hasattr(stmt, "targets") for stmt in walk_statements(statements))
