@@ -5,7 +5,6 @@ it runs. Each case runs plainly and through one jitted object (first and second 
 comparing values, types, dtypes, argument mutation and exceptions; explain() must show the
 loop compiled and the statement as an island."""
 import threading
-import warnings
 
 import numpy as np
 import pytest
@@ -14,39 +13,7 @@ import transpiler as tp
 from transpiler.island_frames import _is_kind
 
 
-def line_of(fn, text):
-    import inspect
-    lines, first = inspect.getsourcelines(fn)
-    return first + next(i for i, line in enumerate(lines) if text in line)
-
-
-def compiled_lines(jitted):
-    return sorted(r.origin.lineno for r in jitted.explain().rows
-                  if r.region.strip().startswith("loop") and r.status == "compiled")
-
-
-def island_lines(jitted):
-    return sorted(r.origin.lineno for r in jitted.explain().rows
-                  if r.region.strip().startswith("island"))
-
-
-def quiet(fn, *args):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", tp.FallbackWarning)
-        return fn(*args)
-
-
-def same(expected, actual):
-    assert type(actual) is type(expected), (type(actual), type(expected))
-    if isinstance(expected, tuple):
-        assert len(actual) == len(expected)
-        for e, a in zip(expected, actual):
-            same(e, a)
-    elif isinstance(expected, np.ndarray):
-        assert actual.dtype == expected.dtype and actual.shape == expected.shape
-        assert actual.tobytes() == expected.tobytes()
-    else:
-        assert actual == expected or (actual != actual and expected != expected)
+from island_checks import compiled_lines, island_lines, line_of, quiet, same
 
 
 def check(fn, make, loop_text, island_text, calls=2):

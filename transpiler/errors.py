@@ -96,11 +96,12 @@ def _is_generated(path, generated_path):
     return path == generated_path or path.endswith("/" + generated_path.rsplit("/", 1)[-1])
 
 
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
 def _ours(origin):
     """Whether ``origin`` is a line of graphjit's own package (a helper it calls)."""
-    import os
-    package = os.path.dirname(os.path.abspath(__file__))
-    return os.path.abspath(origin.filename).startswith(package + os.sep)
+    return os.path.abspath(origin.filename).startswith(_PACKAGE)
 
 
 def translate_numba_error(exc, generated_path, line_map, where):

@@ -180,28 +180,35 @@ _BOXERS = {}     # kinds string -> a converter per value (None: as compiled code
 
 
 def _boxers(kinds):
-    """``(converters, expected)`` of a ``kinds`` string (call_island): a converter per read,
-    or () where none converts; the value island's result kind after a ``|``, or None."""
+    """``(converters, expected, check)`` of a ``kinds`` string (call_island): a converter per
+    read, or () where none converts; the value island's result kind after a ``|`` and its
+    check (_kind_check), or None, None."""
     kinds, _, result = kinds.partition("|")
-    return _converters(kinds), (result or None)
+    return _converters(kinds), (result or None), (_kind_check(result) if result else None)
 
 
 def _is_kind(value, kind):
     """Whether ``value`` is of type string ``kind`` exactly (transpiler.analysis.scalar_kinds:
     ``int``, ``float``, ``bool``, ``complex``, ``np:<dtype>``, ``arr:<dtype>:<ndim>``)."""
+    return _kind_check(kind)(value)
+
+
+def _kind_check(kind):
+    """The test of :func:`_is_kind` for ``kind``, its dtype and class found once (it runs at
+    each value island's call)."""
     if kind.startswith("arr:"):
+        import numpy as np
+        _, name, ndim = kind.split(":")
+        dtype, ndim = np.dtype(name), int(ndim)
         # (native byte order, aligned, writeable: what compiled code assumes of an array)
-        _, dtype, ndim = kind.split(":")
-        return type(value) is _numpy().ndarray and value.dtype == _numpy().dtype(dtype) and \
-            value.ndim == int(ndim) and value.flags.aligned and value.flags.writeable
+        return lambda value: type(value) is np.ndarray and value.dtype == dtype and \
+            value.ndim == ndim and value.flags.aligned and value.flags.writeable
     if kind.startswith("np:"):
-        return type(value) is _numpy().dtype(kind[3:]).type
-    return type(value).__name__ == kind and type(value) in (int, float, bool, complex)
-
-
-def _numpy():
-    import numpy
-    return numpy
+        import numpy as np
+        scalar = np.dtype(kind[3:]).type
+        return lambda value: type(value) is scalar
+    python = {"int": int, "float": float, "bool": bool, "complex": complex}.get(kind)
+    return lambda value: python is not None and type(value) is python
 
 
 def _converters(kinds):
@@ -236,12 +243,12 @@ def call_island(slot, kinds, values):
     found = _BOXERS.get(kinds)
     if found is None:
         found = _BOXERS[kinds] = _boxers(kinds)
-    boxers, expected = found
+    boxers, expected, check = found
     if boxers:
         values = tuple(value if convert is None else convert(value)
                        for convert, value in zip(boxers, values))
     result = island.run_in(frame, values)
-    if expected is not None and not _is_kind(result, expected):
+    if check is not None and not check(result):
         # the scalar analysis typed the statement's value otherwise than Python computed it:
         # a graphjit bug, said at the user's line rather than converted silently
         raise TypeError(f"graphjit: the statement at {island.origin} (run as Python inside "

@@ -154,6 +154,8 @@ class SplitFunction:
         self.python_parts = python_parts
         self.callees = callees or {}     # name -> the compiled callee the driver calls
         self._factory = factory
+        # a split of the user's function, not of a region (a region's function has this)
+        self._top = not getattr(function, "__graphjit_outer__", None)
 
     def __call__(self, obj, args, kwargs):
         closure = self.function.__closure__ or ()
@@ -166,8 +168,7 @@ class SplitFunction:
         # A call of the user's function (not of a region split again) starts its own chain
         # of island frames: a recursive call from an island must not take its caller's
         # frames as its parents (island_frames.Frame)
-        barrier = None if getattr(self.function, "__graphjit_outer__", None) else \
-            island_barrier()
+        barrier = island_barrier() if self._top else None
         try:
             if obj is None:
                 return driver(*args, **kwargs)

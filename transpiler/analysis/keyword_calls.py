@@ -83,42 +83,42 @@ def island_types(analysis, node, island):
             return set()                # not known yet in the fixpoint (bottom)
         if all(k.startswith("arr:") for k in base):
             return base
-    if _unsure(analysis, keyword.value):
+    expr = keyword.value
+    if _unsure(expr):
         return {UNKNOWN}
     # (ScalarTypes.island_value: True while typing a value island's expression)
     saved, analysis.island_value = getattr(analysis, "island_value", False), True
     try:
-        return analysis.of(keyword.value)
+        found = analysis.of(expr)
     finally:
         analysis.island_value = saved
+    if found == {"int"} and not (isinstance(expr, gast.Call) and (getattr(
+            analysis.resolve(expr.func), "__module__", None) or "").startswith("numpy")):
+        # a Python int not from NumPy (math.comb, int arithmetic) may pass int64: compiled
+        # code cannot hold it, and the loop cannot run again as Python after the island ran
+        return {UNKNOWN}
+    return found
 
 
 # NumPy functions whose result's dimensions or dtype depend on the values or shapes (not only
-# on the operands' types: samples would type them wrong) or that give read-only views
+# on the operands' types: samples would type them wrong), that give read-only views or that
+# change the byte order (compiled code's is native)
 _UNSURE = frozenset({"squeeze", "real_if_close", "cross", "as_strided", "sliding_window_view",
                      "broadcast_to", "broadcast_arrays", "frombuffer", "lib", "emath",
-                     "nonzero", "where", "argwhere", "flatnonzero"})
+                     "nonzero", "where", "argwhere", "flatnonzero", "newbyteorder",
+                     "byteswap"})
 
 
-def _unsure(analysis, expr):
-    """Whether the expression of a value island calls something whose result type the
-    samples may not give (_UNSURE), or may be a Python int beyond int64 (an int from anything
-    but a NumPy call: ``math.comb``, int arithmetic; compiled code cannot hold it, and the
-    loop could not run again as Python after the island ran)."""
+def _unsure(expr):
+    """Whether the expression of a value island names something of _UNSURE, or a dtype of a
+    byte order (``">f8"``): the samples may not give its result's type."""
     for node in gast.walk(expr):
-        if isinstance(node, gast.Attribute) and node.attr in _UNSURE:
-            return True
-        if isinstance(node, gast.Name) and node.id in _UNSURE:
-            return True
-        if isinstance(node, gast.Attribute) and node.attr in ("newbyteorder", "byteswap"):
+        if (isinstance(node, gast.Attribute) and node.attr in _UNSURE) or (
+                isinstance(node, gast.Name) and node.id in _UNSURE):
             return True
         if isinstance(node, gast.Constant) and isinstance(node.value, str) and any(
                 c in node.value for c in "<>=|"):
-            return True     # a dtype of a byte order: ">f8" (compiled code's is native)
-    if analysis.of(expr) == {"int"} and not (
-            isinstance(expr, gast.Call) and (getattr(analysis.resolve(expr.func), "__module__",
-                                                     None) or "").startswith("numpy")):
-        return True
+            return True
     return False
 
 
