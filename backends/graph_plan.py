@@ -281,7 +281,7 @@ class _Inliner:
             return gast.Attribute(value=value, attr=node.attr, ctx=gast.Load())
         node = copy.copy(node)
         for field, child in gast.iter_fields(node):
-            if isinstance(child, gast.expr):
+            if isinstance(child, (gast.expr, gast.Slice)):   # (gast.Slice is not an expr)
                 setattr(node, field, self.operand(child, env, fn, where))
             elif isinstance(child, list):
                 setattr(node, field, [self.operand(c, env, fn, where) if isinstance(

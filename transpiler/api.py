@@ -359,7 +359,9 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
         spec.backend_name = self._backend_name()
         return spec
 
-    def _specialize_for(self, obj, values):
+    def _specialize_for(self, obj, values, native=False):
+        """The Specialization for ``obj`` and ``values``; ``native``: Numba's, never a NumPy
+        graph, and no split where it does not convert (tier 1, transpiler.tiers)."""
         from . import pipeline
         from .boxing import set_boxing
 
@@ -373,8 +375,11 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
                 fn, obj, static_args, source=self._source, python_args=python_args,
                 numpy_args=numpy_args, arg_keys=arg_keys, check_int=self.check_int_overflow,
                 backend_name=self._backend_name(), cache=self.cache,
-                boundscheck=self.boundscheck, parallel=self.parallel, rerun=not self._fullgraph())
+                boundscheck=self.boundscheck, parallel=self.parallel, rerun=not self._fullgraph(),
+                native=native)
         except TranspileError as exc:
+            if native:
+                return Specialization(fallback_reason=str(exc))
             if self._fullgraph():
                 raise exc.with_traceback(None) from None
             spec = Specialization(fallback_reason=str(exc))
@@ -383,7 +388,7 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
                 spec.split = self._split(obj, exc)
             return spec
         except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code
-            if self._fullgraph():
+            if self._fullgraph() and not native:
                 raise
             return Specialization(
                 fallback_reason=f"internal error in graphjit ({type(exc).__name__}: {exc}); "

@@ -12,7 +12,7 @@ _DEVICE_BACKENDS = {"CPU": "numba-cpu", "GPU": "numba-cuda"}
 
 def set_context(mode=None, device_target=None, enable_compile_cache=None,
                 compile_cache_path=None, compile_cache_limit_mb=None, numpy_graph=None,
-                parallel=None):
+                parallel=None, tiers=None, native_after=None):
     """Set the execution mode, the device target and the compile cache (MindSpore's names).
 
     Args:
@@ -39,6 +39,13 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
             independent across cores (backends/parallel_cpu.py), ``"fast-reductions"``
             float sums too (their rounding then differs). Unset, ``$GRAPHJIT_PARALLEL``
             (``1`` or ``fast-reductions``), else False.
+        tiers (bool): measure which way runs a NumPy graph's calls fastest (the plain
+            function, the graph, or the graph compiled by Numba in the background once the
+            calls have taken as long as a compile: transpiler.tiers), and run that one. Unset,
+            on unless ``GRAPHJIT_TIERS=0``.
+        native_after (float): seconds of a specialization's calls after which its Numba code
+            (tier 1) is compiled. Unset, ``$GRAPHJIT_NATIVE_AFTER``, else the last such compile
+            time measured in the process (1 s before the first). A negative value: never.
 
     Raises:
         ValueError: unknown mode, device target or parallel value.
@@ -53,6 +60,11 @@ def set_context(mode=None, device_target=None, enable_compile_cache=None,
         _context["compile_cache_limit_mb"] = float(compile_cache_limit_mb)
     if numpy_graph is not None:
         _context["numpy_graph"] = bool(numpy_graph)
+    if tiers is not None:
+        _context["tiers"] = bool(tiers)
+    if native_after is not None:
+        after = float(native_after)
+        _context["native_after"] = float("inf") if after < 0 else after
     if mode is not None:
         if mode not in (GRAPH_MODE, PYNATIVE_MODE):
             raise ValueError(f"mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), got {mode!r}")
@@ -80,8 +92,9 @@ def parallel_value(value):
 
 def get_context(key):
     """Return a context value: ``"mode"``, ``"device_target"``, ``"enable_compile_cache"``,
-    ``"compile_cache_path"``, ``"compile_cache_limit_mb"`` or ``"numpy_graph"`` (the last four
-    resolved from the environment when unset).
+    ``"compile_cache_path"``, ``"compile_cache_limit_mb"``, ``"numpy_graph"``, ``"parallel"``,
+    ``"tiers"`` or ``"native_after"`` (all but the first two resolved from the environment when
+    unset; ``native_after`` may stay None: transpiler.tiers estimates it).
 
     Raises:
         ValueError: unknown key.
@@ -93,6 +106,12 @@ def get_context(key):
     if key == "numpy_graph" and _context[key] is None:
         return os.environ.get("GRAPHJIT_NUMPY_GRAPH", "1").strip().lower() not in (
             "0", "false", "no", "off")
+    if key == "tiers" and _context[key] is None:
+        return os.environ.get("GRAPHJIT_TIERS", "1").strip().lower() not in (
+            "0", "false", "no", "off")
+    if key == "native_after" and _context[key] is None:
+        after = os.environ.get("GRAPHJIT_NATIVE_AFTER", "").strip()
+        return None if not after else float("inf") if float(after) < 0 else float(after)
     if key == "parallel" and _context[key] is None:
         flag = os.environ.get("GRAPHJIT_PARALLEL", "").strip().lower()
         return "fast-reductions" if flag.replace("_", "-") == "fast-reductions" else \

@@ -37,6 +37,8 @@ def explain(jit_function, obj):
             if spec.graph_refusal is not None:
                 how += f" (not a NumPy graph: {spec.graph_refusal})"
             rows.append(ExplainRow("function", origin, "compiled", how))
+            for race in list(spec.__dict__.get("races", {}).values()):   # transpiler.tiers
+                rows.append(ExplainRow("function", origin, *race.describe()))
             gpu_rows = getattr(spec.backend, "explain_rows", None)
             if gpu_rows is not None:   # numba-cuda: which parts run on the GPU, and why not
                 rows.extend(ExplainRow(*row) for row in gpu_rows())

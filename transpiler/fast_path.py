@@ -29,6 +29,7 @@ import os
 import sys
 import warnings
 
+from . import tiers
 from .arguments import value_problem
 from .python_scope import run_reaching
 from .context import _DEVICE_BACKENDS as _BACKENDS
@@ -302,7 +303,12 @@ class FastPath:
                 spec.unknown_boxes is None or _fixed_overload(kinds)):
             # (random: always a miss; a result part of unknown type: its box is checked per
             # overload on the general path, and only these types fix the overload)
-            self._fast_keep(table, kinds, _compiled(spec, kinds, spec.backend_name))
+            decision = _compiled(spec, kinds, spec.backend_name)
+            if spec.backend.name == "numpy-graph" and tiers.enabled():
+                # which of plain, the graph and Numba's code runs: measured (transpiler.tiers)
+                decision = tiers.race_for(spec, kinds, decision, self.python_function,
+                                          run_reaching, _MISS, _compiled)
+            self._fast_keep(table, kinds, decision)
 
     def _fast_keep_refusal(self, table, args, names, reason):
         """Keep a refusal (``reason``, of argument ``names``) where the argument types alone

@@ -137,9 +137,12 @@ def load(backend, generated, function):
 
 def compile_function(function, self_value=None, static_args=None, *, source=None,
                      python_args=None, numpy_args=None, arg_keys=None, check_int=True,
-                     backend_name, cache=None, boundscheck=True, parallel=None, rerun=True):
+                     backend_name, cache=None, boundscheck=True, parallel=None, rerun=True,
+                     native=False):
     """Steps 1-4 for one specialization of ``function`` (transpiler.api). ``rerun``: a call
     may run again as Python when compiled code says so (not under ``fullgraph=True``).
+    ``native``: compile with Numba even where the NumPy graph would take the code (tier 1,
+    transpiler.tiers); what Numba would compute otherwise than NumPy then raises.
 
     Returns:
         Compiled
@@ -149,7 +152,7 @@ def compile_function(function, self_value=None, static_args=None, *, source=None
             backend bug (the caller falls back).
     """
     from .context import get_context
-    graph = backend_name == "numba-cpu" and get_context("numpy_graph") and \
+    graph = not native and backend_name == "numba-cpu" and get_context("numpy_graph") and \
         numpy_args is not None
     # The eager backend runs Python: what Numba would compute otherwise never matters there.
     program, entry = transpile(function, self_value, static_args, source=source,

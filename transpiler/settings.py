@@ -7,4 +7,4 @@ PYNATIVE_MODE = 1
 # One dict, shared: transpiler.context knows it as ``_context``.
 CONTEXT = {"mode": PYNATIVE_MODE, "device_target": "CPU", "enable_compile_cache": None,
            "compile_cache_path": None, "compile_cache_limit_mb": None,
-           "numpy_graph": None, "parallel": None}
+           "numpy_graph": None, "parallel": None, "tiers": None, "native_after": None}

@@ -1,0 +1,276 @@
+"""Tiers: which code runs the calls of a NumPy graph specialization, chosen by measuring.
+
+A plain jitted function whose code is straight-line array code gets a NumPy graph
+(backends/numpy_graph.py): no compile, the first call is immediate, but every NumPy call keeps
+its dispatch and its temporary array. Three ways can run such a call, all giving the plain
+call's answer:
+
+- ``plain``: the Python function itself (the truth; at small sizes often the fastest);
+- ``tier 0``: the NumPy graph (fewer temporaries, in place where the shapes allow);
+- ``tier 1``: the same specialization compiled by Numba (``pipeline.compile_function(...,
+  native=True)``): one native function, element-wise operations in Numba's loops, NumPy's own
+  inner loops for transcendental functions (backends/runtime/ufunc_loops.py), so its bits are
+  NumPy's. Where Numba would compute otherwise than NumPy the converter refuses (the program's
+  ``numba_gaps``, raised when not deferred) and tier 1 is not made: the reason is kept.
+
+How a :class:`TierRace` (one per specialization and argument-type key, a decision of the
+dispatcher's fast path, transpiler.fast_path) chooses:
+
+1. race: the first calls go round-robin over the ways, each call timed; after ``RACE_CALLS``
+   calls of each, the way of the lowest median runs from then on. Effects happen once: each
+   call runs exactly one way.
+2. ski rental: the time spent in calls is summed; once it reaches the estimated compile time
+   (``native_after``: the last tier-1 compile time measured in this process, 1 s before any), tier
+   1 is compiled in a background thread while the calls go on (rent until the rent paid equals
+   the price, then buy: never worse than twice the better choice). A function called for less
+   than that never compiles.
+3. when tier 1 is ready, race again among the three; then the winner runs, untimed.
+
+Tier 1 is only tried where its Numba overload can be fixed ahead: no runtime inputs beyond the
+arguments, a result boxed the same for every call (spec.unknown_boxes), no random state. Its
+overload is compiled for the arguments' Numba types; an array argument's layout, alignment and
+writeability (``ndarray.flags.num``) are compared at each call, and a call with another layout
+runs tier 0 (no compile on the caller's path).
+
+``GRAPHJIT_TIERS=0`` (or ``set_context(tiers=False)``) keeps tier 0 for every call, unmeasured.
+"""
+import atexit
+import threading
+import time
+
+from .context import get_context
+
+RACE_CALLS = 7          # timed calls of each way before choosing (a median of 7)
+_perf = time.perf_counter
+# ndarray.flags.num bits that select a Numba array type: C and F contiguity, alignment,
+# writeability (numpy/_core/include/numpy/ndarraytypes.h NPY_ARRAY_*)
+_LAYOUT_BITS = 0x1 | 0x2 | 0x100 | 0x400
+_estimate = [1.0]       # the estimated tier-1 compile time, seconds (the last one measured)
+_threads = []           # compile threads (joined at exit: a compile is never cut short)
+
+
+def enabled():
+    """Whether tiers are measured and tier 1 made (the ``tiers`` context setting)."""
+    return get_context("tiers")
+
+
+def compile_after():
+    """Seconds of calls after which tier 1 is compiled: ``set_context(native_after=)``, else
+    the last tier-1 compile time measured in this process (1 s before any)."""
+    after = get_context("native_after")
+    return _estimate[0] if after is None else after
+
+
+class TierRace:
+    """The fast-path decision of one NumPy graph specialization ``spec`` for arguments of
+    exact types ``kinds``: ``race(jit, args)`` runs the call one way (module docstring) and
+    returns its result, or ``fast_path._MISS`` when tier 0's guards do not hold.
+
+    Attributes read by explain(): ``calls`` (way -> calls run), ``seconds`` (way -> timed
+    seconds), ``timed`` (way -> timed calls), ``chosen`` (the way running now, or None while
+    racing), ``tier1`` (None, ``"compiling"``, ``"ready"`` or why it was not made),
+    ``compile_seconds``.
+    """
+
+    def __init__(self, spec, kinds, tier0, plain, miss, compiled):
+        self.spec = spec
+        self._compiled = compiled   # fast_path._compiled: a specialization's decision
+        self.kinds = kinds
+        self._miss = miss
+        self._ways = {"tier 0": tier0, "plain": plain}
+        self._racing = ["tier 0", "plain"]
+        self._samples = {"tier 0": [], "plain": []}
+        self._turn = 0
+        self._lock = threading.Lock()
+        self._spent = 0.0
+        self._run = None            # the chosen way's decision, once settled
+        self.chosen = None
+        self.calls = {"tier 0": 0, "plain": 0, "tier 1": 0}
+        self.seconds = {"tier 0": 0.0, "plain": 0.0, "tier 1": 0.0}
+        self.timed = {"tier 0": 0, "plain": 0, "tier 1": 0}
+        self.tier1 = None
+        self.compile_seconds = None
+        self._watch = True          # summing time for the ski-rental rule
+        self._after = compile_after()   # read once: the environment is not read per call
+
+    def __call__(self, jit, args):
+        run = self._run
+        if run is not None and not self._watch:
+            self.calls[self.chosen] += 1
+            result = run(jit, args)
+            if result is self._miss and self.chosen == "tier 1":
+                return self._ways["tier 0"](jit, args)
+            return result
+        return self._timed(jit, args)
+
+    def _timed(self, jit, args):
+        if self._run is not None:
+            name = self.chosen
+        else:
+            racing = self._racing
+            name = racing[self._turn % len(racing)]
+            self._turn += 1
+        start = _perf()
+        result = self._ways[name](jit, args)
+        elapsed = _perf() - start
+        if result is self._miss:
+            if name != "tier 1":
+                return result       # tier 0's guards fail: the general path decides
+            name = "tier 0"         # another layout than tier 1's overload: no compile here
+            start = _perf()
+            result = self._ways[name](jit, args)
+            elapsed = _perf() - start
+            if result is self._miss:
+                return result
+        self.calls[name] += 1
+        self.seconds[name] += elapsed
+        self.timed[name] += 1
+        if self._run is None:
+            samples = self._samples[name]
+            samples.append(elapsed)
+            if all(len(self._samples[n]) >= RACE_CALLS for n in self._racing):
+                self._settle()
+        self._spent += elapsed
+        if self._watch and self.tier1 is None and self._spent >= self._after:
+            self._start_tier1(jit, args)
+        return result
+
+    def _settle(self):
+        """Choose the way of the lowest median time (racing threads: the first wins)."""
+        with self._lock:
+            if self._run is not None:
+                return
+            medians = {n: sorted(s)[len(s) // 2] for n, s in self._samples.items()
+                       if n in self._racing and s}
+            self.chosen = min(medians, key=medians.get)
+            self._run = self._ways[self.chosen]
+            self._watch = self.tier1 is None      # go on summing until tier 1 is tried
+
+    def _start_tier1(self, jit, args):
+        with self._lock:
+            if self.tier1 is not None:
+                return
+            self.tier1 = "compiling"
+            self._watch = False
+        thread = threading.Thread(target=self._make_tier1, args=(jit, args),
+                                  name="graphjit-tier1", daemon=True)
+        _threads.append(thread)
+        thread.start()
+
+    def _make_tier1(self, jit, args):
+        """Compile tier 1 for calls like ``args`` (in the background thread); then race it."""
+        start = _perf()
+        try:
+            why, decision = native_decision(jit, self.spec, self.kinds, args, self._compiled,
+                                            self._miss)
+        except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code
+            why, decision = f"internal error in graphjit ({type(exc).__name__}: {exc})", None
+        seconds = _perf() - start
+        with self._lock:
+            self.compile_seconds = seconds
+            if decision is None:
+                self.tier1 = why
+                self._watch = False
+                return
+            _estimate[0] = seconds
+            self._ways["tier 1"] = decision
+            self._samples = {n: [] for n in self._ways}
+            self._racing = list(self._ways)
+            self._turn = 0
+            self.tier1 = "ready"
+            self._watch = False
+            self._run = None        # race again, tier 1 included
+            self.chosen = None
+
+
+    def describe(self):
+        """``(status, text)`` for explain(): the way running now (``"compiled"`` for tier 0
+        and 1, ``"python"`` for plain), how often each ran and its mean time, tier 1's state."""
+        kinds = ", ".join(getattr(k, "__name__", str(k)) for k in self.kinds)
+        ran = []
+        for name in ("plain", "tier 0", "tier 1"):
+            if self.calls[name]:
+                timed = self.timed[name]
+                mean = f", {self.seconds[name] / timed * 1e6:.1f} us each over {timed} " \
+                    "timed" if timed else ""
+                ran.append(f"{name} {self.calls[name]} call(s){mean}")
+        now = self.chosen or "racing"
+        tier1 = self.tier1
+        if tier1 is None:
+            tier1 = f"not compiled yet (after {self._after:.2g} s of calls; " \
+                f"{self._spent:.2g} s so far)"
+        elif tier1 == "ready":
+            tier1 = f"compiled by Numba in {self.compile_seconds:.2f} s (background thread)"
+        elif tier1 != "compiling":
+            tier1 = f"not made: {tier1}"
+        status = "python" if now == "plain" else "compiled"
+        return status, (f"tiers for ({kinds}): runs {now}; {'; '.join(ran) or 'no calls'}; "
+                        f"tier 1 {tier1}")
+
+
+def native_decision(jit, spec, kinds, args, compiled, miss):
+    """Tier 1 for the calls of ``spec`` with arguments like ``args``: ``(None, decision)``,
+    where ``decision(jit, args)`` runs the Numba specialization (``compiled``:
+    fast_path._compiled) or returns ``miss`` for an array of another layout; or
+    ``(why not, None)``."""
+    made = jit._specialize_for(None, args, native=True)
+    if made.fallback_reason is not None:
+        return made.fallback_reason, None
+    made.backend_name = spec.backend_name
+    if made.program.entry.inputs:
+        return "its Numba code reads runtime inputs beyond the arguments", None
+    if made.program.uses_random:
+        return "it draws random numbers (NumPy's state is carried per call)", None
+    if made.unknown_boxes is not None or made.writeback:
+        return "its result's box is checked per overload", None
+    inputs = made.prepare(None, args, made.roots, made.constants)
+    if inputs != ():
+        return "its guards do not hold for these arguments", None
+    import numba
+    dynamic = [args[i] for i in made.dynamic_indices]
+    made.function.compile(tuple(numba.typeof(v) for v in dynamic))
+    np = __import__("numpy")
+    layouts = tuple((i, a.flags.num & _LAYOUT_BITS) for i, a in enumerate(args)
+                    if isinstance(a, np.ndarray))
+    run = compiled(made, kinds, made.backend_name)
+
+    def run_tier1(jit, args):
+        for i, bits in layouts:
+            if args[i].flags.num & _LAYOUT_BITS != bits:
+                return miss
+        return run(jit, args)
+    run_tier1.spec = made
+    return None, run_tier1
+
+
+def plain_way(python, run_reaching):
+    """The way ``plain``: the Python function ``python`` called as the fallback calls it
+    (the Cells it reaches compiled: transpiler.python_scope)."""
+    def run_plain(jit, args):
+        if jit.__dict__.get("_reaches") is False:
+            return python(*args)
+        return run_reaching(jit, python, args, {})
+    return run_plain
+
+
+def race_for(spec, kinds, tier0, python, run_reaching, miss, compiled):
+    """The :class:`TierRace` of ``spec`` for argument types ``kinds`` (one per pair, kept on
+    the specialization so that a decision made again keeps its measurements)."""
+    races = spec.__dict__.setdefault("races", {})
+    race = races.get(kinds)
+    if race is None:
+        race = races.setdefault(kinds, TierRace(spec, kinds, tier0,
+                                                plain_way(python, run_reaching), miss, compiled))
+    return race
+
+
+def join_compiles(timeout=30.0):
+    """Wait for the tier-1 compiles under way (at exit, so none is cut short: a daemon
+    thread stopped inside LLVM may crash the interpreter's exit), at most ``timeout``
+    seconds in all."""
+    deadline = _perf() + timeout
+    for thread in list(_threads):
+        thread.join(max(0.0, deadline - _perf()))
+
+
+atexit.register(join_compiles)
