@@ -55,6 +55,10 @@ _REDUCTION_HELPERS = {"numpy_sum": "sum", "numpy_complex_sum": "sum", "numpy_mea
                       "numpy_integer_mean": "mean", "numpy_var": "var", "numpy_std": "std",
                       "numpy_integer_var": "var", "numpy_integer_std": "std"}
 _BUILTIN_HELPERS = {"python_max_1d": "max", "python_min_1d": "min"}
+# transpiler.helpers.numpy_axis_reductions: ``helper(a, axis[, ddof])`` is ``a.<method>(axis=,
+# ddof=)``; ``keep_axis(helper(...), axis)`` the same with ``keepdims=True``.
+_AXIS_HELPERS = {"numpy_sum_axis": "sum", "numpy_mean_axis": "mean", "numpy_var_axis": "var",
+                 "numpy_std_axis": "std", "numpy_max_axis": "max", "numpy_min_axis": "min"}
 # transpiler.helpers.numpy_calls: NumPy functions as Numba must spell them (np.clip with a
 # bound that may be NaN, np.roll with an axis, np.arange's zero step); NumPy itself runs the
 # plain call and raises its own errors.
@@ -355,6 +359,14 @@ class _Inliner:
                 array, shape = (self.operand(a, env, fn, where) for a in args)
                 return gast.Call(func=gast.Attribute(value=array, attr="reshape",
                                                      ctx=gast.Load()), args=[shape], keywords=[])
+            if callee.qualname == "keep_axis" and len(args) == 2:
+                inner = args[0]
+                held = self.functions.get(inner.func.id) if isinstance(inner, gast.Call) and \
+                    isinstance(inner.func, gast.Name) else None
+                if held is not None and held.is_helper and held.qualname in _AXIS_HELPERS:
+                    return self.axis_reduction(held.qualname, inner.args, True, env, fn, where)
+            if callee.qualname in _AXIS_HELPERS and len(args) in (2, 3):
+                return self.axis_reduction(callee.qualname, args, False, env, fn, where)
             if callee.qualname in _REDUCTION_HELPERS and len(args) in (1, 2):
                 array = self.operand(args[0], env, fn, where)   # NumPy's own pairwise sum
                 ddof = [gast.keyword(arg="ddof", value=self.operand(args[1], env, fn, where))
@@ -399,6 +411,19 @@ class _Inliner:
                 self.ops.append(Op([flat], a, where, fn.filename))
                 inner[p] = flat
         return self.inline(callee, inner)
+
+    def axis_reduction(self, qualname, args, keepdims, env, fn, where):
+        """``a.<method>(axis=k[, ddof=d][, keepdims=True])``: NumPy's own reduction for the
+        helper ``qualname`` of transpiler.helpers.numpy_axis_reductions called on ``args``."""
+        array = self.operand(args[0], env, fn, where)
+        keywords = [gast.keyword(arg="axis", value=self.operand(args[1], env, fn, where))]
+        if len(args) == 3:
+            keywords.append(gast.keyword(arg="ddof", value=self.operand(args[2], env, fn, where)))
+        if keepdims:
+            keywords.append(gast.keyword(arg="keepdims", value=gast.Constant(value=True,
+                                                                             kind=None)))
+        return gast.Call(func=gast.Attribute(value=array, attr=_AXIS_HELPERS[qualname],
+                                             ctx=gast.Load()), args=[], keywords=keywords)
 
     def expr_generic(self, node, env, fn, where):
         node = copy.copy(node)

@@ -41,6 +41,8 @@ import time
 from .context import get_context
 
 RACE_CALLS = 7          # timed calls of each way before choosing (a median of 7)
+RACE_AGAIN = 64         # untimed calls of the chosen way before the ways race again
+RACE_AGAIN_MOST = 1 << 16
 _perf = time.perf_counter
 # ndarray.flags.num bits that select a Numba array type: C and F contiguity, alignment,
 # writeability (numpy/_core/include/numpy/ndarraytypes.h NPY_ARRAY_*)
@@ -67,9 +69,10 @@ class TierRace:
     returns its result, or ``fast_path._MISS`` when tier 0's guards do not hold.
 
     Attributes read by explain(): ``calls`` (way -> calls run), ``seconds`` (way -> timed
-    seconds), ``timed`` (way -> timed calls), ``chosen`` (the way running now, or None while
-    racing), ``tier1`` (None, ``"compiling"``, ``"ready"`` or why it was not made),
-    ``compile_seconds``.
+    seconds), ``timed`` (way -> timed calls), ``medians`` (way -> its median seconds in the
+    last race), ``chosen`` (the way running now, or None while racing), ``tier1`` (None,
+    ``"compiling"``, ``"ready"`` or why it was not made), ``compile_seconds``. After
+    ``RACE_AGAIN`` untimed calls the ways race again, then after twice as many, and so on.
     """
 
     def __init__(self, spec, kinds, tier0, plain, miss, compiled):
@@ -85,18 +88,23 @@ class TierRace:
         self._spent = 0.0
         self._run = None            # the chosen way's decision, once settled
         self.chosen = None
-        self.calls = {"tier 0": 0, "plain": 0, "tier 1": 0}
+        self._calls = {"tier 0": 0, "plain": 0, "tier 1": 0}   # flushed counts (calls)
         self.seconds = {"tier 0": 0.0, "plain": 0.0, "tier 1": 0.0}
         self.timed = {"tier 0": 0, "plain": 0, "tier 1": 0}
         self.tier1 = None
         self.compile_seconds = None
+        self._count = 0             # calls of the chosen way, untimed, since it was chosen
+        self.medians = {}           # way -> its median seconds in the last race
+        self._next_race = RACE_AGAIN   # ... after which the ways race again
         self._watch = True          # summing time for the ski-rental rule
         self._after = compile_after()   # read once: the environment is not read per call
 
     def __call__(self, jit, args):
         run = self._run
         if run is not None and not self._watch:
-            self.calls[self.chosen] += 1
+            count = self._count = self._count + 1
+            if count >= self._next_race:
+                self._race_again()
             result = run(jit, args)
             if result is self._miss and self.chosen == "tier 1":
                 return self._ways["tier 0"](jit, args)
@@ -122,7 +130,7 @@ class TierRace:
             elapsed = _perf() - start
             if result is self._miss:
                 return result
-        self.calls[name] += 1
+        self._calls[name] += 1
         self.seconds[name] += elapsed
         self.timed[name] += 1
         if self._run is None:
@@ -135,6 +143,33 @@ class TierRace:
             self._start_tier1(jit, args)
         return result
 
+    @property
+    def calls(self):
+        """way -> calls it ran (a new dict)."""
+        calls = dict(self._calls)
+        if self.chosen is not None:
+            calls[self.chosen] += self._count
+        return calls
+
+    def _flush(self):
+        """Count the untimed calls of the chosen way (under ``_lock``)."""
+        if self.chosen is not None:
+            self._calls[self.chosen] += self._count
+        self._count = 0
+
+    def _race_again(self):
+        """Race the ways again (the machine's load, the caches and the data change): after
+        ``RACE_AGAIN`` untimed calls, then twice as many each time, up to ``RACE_AGAIN_MOST``."""
+        with self._lock:
+            if self._run is None:
+                return
+            self._flush()
+            self._next_race = min(self._next_race * 2, RACE_AGAIN_MOST)
+            self._samples = {n: [] for n in self._ways}
+            self._racing = list(self._ways)
+            self._run = None
+            self.chosen = None
+
     def _settle(self):
         """Choose the way of the lowest median time (racing threads: the first wins)."""
         with self._lock:
@@ -143,6 +178,7 @@ class TierRace:
             medians = {n: sorted(s)[len(s) // 2] for n, s in self._samples.items()
                        if n in self._racing and s}
             self.chosen = min(medians, key=medians.get)
+            self.medians = medians
             self._run = self._ways[self.chosen]
             self._watch = self.tier1 is None      # go on summing until tier 1 is tried
 
@@ -179,6 +215,7 @@ class TierRace:
             self._turn = 0
             self.tier1 = "ready"
             self._watch = False
+            self._flush()
             self._run = None        # race again, tier 1 included
             self.chosen = None
 
@@ -188,12 +225,12 @@ class TierRace:
         and 1, ``"python"`` for plain), how often each ran and its mean time, tier 1's state."""
         kinds = ", ".join(getattr(k, "__name__", str(k)) for k in self.kinds)
         ran = []
+        calls = self.calls
         for name in ("plain", "tier 0", "tier 1"):
-            if self.calls[name]:
-                timed = self.timed[name]
-                mean = f", {self.seconds[name] / timed * 1e6:.1f} us each over {timed} " \
-                    "timed" if timed else ""
-                ran.append(f"{name} {self.calls[name]} call(s){mean}")
+            if calls[name]:
+                median = self.medians.get(name)
+                said = f" ({median * 1e6:.1f} us in the last race)" if median else ""
+                ran.append(f"{name} {calls[name]} call(s){said}")
         now = self.chosen or "racing"
         tier1 = self.tier1
         if tier1 is None:
@@ -221,14 +258,20 @@ def native_decision(jit, spec, kinds, args, compiled, miss):
         return "its Numba code reads runtime inputs beyond the arguments", None
     if made.program.uses_random:
         return "it draws random numbers (NumPy's state is carried per call)", None
-    if made.unknown_boxes is not None or made.writeback:
-        return "its result's box is checked per overload", None
+    if made.writeback:
+        return "it stores into attributes of its object", None
     inputs = made.prepare(None, args, made.roots, made.constants)
     if inputs != ():
         return "its guards do not hold for these arguments", None
     import numba
     dynamic = [args[i] for i in made.dynamic_indices]
-    made.function.compile(tuple(numba.typeof(v) for v in dynamic))
+    types = tuple(numba.typeof(v) for v in dynamic)
+    made.function.compile(types)
+    if made.unknown_boxes is not None:      # a result part of a type the analyses do not know
+        from .result_box_check import result_box_problem
+        why = result_box_problem(made.function, types, made.unknown_boxes)
+        if why is not None:
+            return why, None
     np = __import__("numpy")
     layouts = tuple((i, a.flags.num & _LAYOUT_BITS) for i, a in enumerate(args)
                     if isinstance(a, np.ndarray))

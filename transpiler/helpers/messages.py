@@ -39,6 +39,12 @@ CLIP_NAN = ("np.clip with a NaN bound: NumPy gives NaN, Numba ignores the bound 
 SUM_ORDER = ("a sum of an array that is neither 1-D nor contiguous: NumPy adds in the order of "
              "its iterator's buffers, which compiled code does not reproduce (graphjit)")
 
+AXIS_ORDER = ("a reduction along an axis of an array whose strides do not fix NumPy's order of "
+              "operations (reversed, broadcast or overlapping) (graphjit)")
+
+MINMAX_TIE = ("a max or min along an axis over a NaN, over zeros of both signs or over an empty "
+              "slice: NumPy's result or error is its own (graphjit)")
+
 EMPTY_MEAN = "the mean of an empty array: NumPy warns and gives nan (graphjit)"
 
 VAR_DDOF = ("a variance with ddof >= the number of elements: NumPy warns and gives inf or nan "
@@ -73,6 +79,8 @@ NOT_REPRESENTABLE = (
     RESHAPE_STRIDED,
     CLIP_NAN,
     SUM_ORDER,
+    AXIS_ORDER,
+    MINMAX_TIE,
     EMPTY_MEAN,
     VAR_DDOF,
     CREATED_FLOAT,

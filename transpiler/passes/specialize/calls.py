@@ -16,9 +16,7 @@ from ...analysis.static_values import FOLDABLE_BUILTINS, is_scalar, library_refe
 from ...helpers.numpy_calls import (
     numpy_arange3, numpy_clip, numpy_clip_array, numpy_random_seed, numpy_random_uniform,
     numpy_reshape, numpy_roll_axis)
-from ...helpers.numpy_reductions import (
-    numpy_complex_sum, numpy_integer_mean, numpy_integer_std, numpy_integer_var, numpy_mean,
-    numpy_std, numpy_sum, numpy_var, python_max_1d, python_min_1d)
+from ...helpers.numpy_reductions import python_max_1d, python_min_1d
 from ...number_rules import DIFFERENT_CALLS, FLOAT_MATH, REPLACEMENTS, replacement
 from ...ir import opaque as ir_opaque, weak as ir_weak
 from ...island_frames import Island
@@ -26,25 +24,12 @@ from ...nodes import walk
 from .nodes import k_ok, _defines_trunc, _describe, _hashable, _pure
 from .numpy_scalar_rules import Abs
 from .python_number_rules import _IR_CHECKED, _IR_OPERATORS
+from .reductions import exact_reduction
 from .refusals import _DIFFERENT_BUILTINS
 
 # Python's ints define __floor__/__ceil__/__trunc__ (the int itself); NumPy's integer scalars
 # do not, so math.floor goes through float there (np.int64(2**53 + 1) -> 2**53), as Numba's.
 _INTEGER_TYPES = frozenset({"int", "bool"})
-
-
-# NumPy reductions compiled exactly (transpiler.helpers.numpy_reductions), by array kind:
-# "f" float32/float64, "c" complex, "i" integer or bool (their sums Numba gives exactly).
-_REDUCTIONS = {
-    "sum": {"f": numpy_sum, "c": numpy_complex_sum},
-    "mean": {"f": numpy_mean, "i": numpy_integer_mean},
-    "var": {"f": numpy_var, "i": numpy_integer_var},
-    "std": {"f": numpy_std, "i": numpy_integer_std},
-}
-# Reductions Numba compiles with other arithmetic than NumPy's for float/complex arrays.
-_DIFFERENT_REDUCTIONS = frozenset({
-    "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile",
-    "nanmean", "nanstd", "nanvar", "nansum", "average", "norm"})
 
 
 # Shifts and axes np.roll's helper takes: ints whose `%` with an int64 stays an integer
@@ -56,7 +41,7 @@ class Calls:
     """``expr_Call``: the rule a call takes."""
 
     def expr_Call(self, node):
-        exact = self._exact_reduction(node)
+        exact = exact_reduction(self, node)
         if exact is not None:
             return exact
         callee = self.expr(node.func)
@@ -305,56 +290,6 @@ class Calls:
             return call
         return gast.Call(func=self.materialize(Static(widened), node), args=[call],
                          keywords=[])
-
-    def _exact_reduction(self, node):
-        """``a.sum()``, ``a.mean()``, ``a.var()``, ``a.std()`` and their ``np.`` forms of an
-        array (ndim >= 1, no axis or dtype; ``ddof=`` for var/std): NumPy's pairwise sums bit
-        for bit (transpiler.helpers.numpy_reductions), where Numba adds in order. Other NumPy
-        reductions Numba computes otherwise (``np.median``, ``np.linalg.norm``, an ``axis=``
-        of a float array...) are refused (``gap``). None: another rule. Not for the eager
-        backend (NumPy itself runs there) nor inside helpers."""
-        if not self.fidelity or self.scalar_types is None or self.program.runs_python or \
-                not isinstance(node.func, gast.Attribute) or any(
-                    isinstance(a, gast.Starred) for a in node.args):
-            return None
-        name = node.func.attr
-        if name not in _REDUCTIONS and name not in _DIFFERENT_REDUCTIONS:
-            return None
-        receiver = self.scalar_types.of(node.func.value)
-        if len(receiver) == 1 and next(iter(receiver)).startswith("arr:"):
-            array, rest = node.func.value, list(node.args)      # a.sum(...)
-        else:
-            module = self.expr(node.func.value)
-            if not isinstance(module, Static) or not node.args or module.value not in (
-                    np, np.linalg) or (module.value is np.linalg) != (name == "norm"):
-                return None
-            array, rest = node.args[0], list(node.args[1:])     # np.sum(a, ...)
-        kinds = self.scalar_types.of(array)
-        if len(kinds) != 1 or not next(iter(kinds)).startswith("arr:"):
-            return None
-        _, dtype, ndim = next(iter(kinds)).split(":")
-        kind = np.dtype(dtype).kind
-        keywords = {k.arg: k.value for k in node.keywords}
-        plain = not rest and not set(keywords) - ({"ddof"} if name in ("var", "std") else set())
-        helper = _REDUCTIONS.get(name, {}).get("c" if kind == "c" else "f" if kind == "f"
-                                                 else "i") if plain and int(ndim) >= 1 else None
-        if helper is not None:
-            args = [self.value(array)]
-            if name in ("var", "std"):
-                ddof = keywords.get("ddof")
-                if ddof is not None and not self.scalar_types.of(ddof) <= {"int", "bool"}:
-                    return None     # a float ddof: NumPy's own rules, not compiled exactly
-                args.append(self.value(ddof) if ddof is not None else gast.Constant(
-                    value=0, kind=None))
-            return self._call_helper(node, helper, args)
-        if name in _DIFFERENT_REDUCTIONS or kind in "fc":
-            self.gap(node, f"{name}() of a {dtype} array here: NumPy computes it with its own "
-                           "order of additions (pairwise sums, buffers), Numba otherwise (the "
-                           "last bits differ)")
-        elif not plain and (name in ("mean", "var", "std") or ndim == "1"):
-            self.gap(node, f"{name}() of a {dtype} array with an axis: NumPy sums it in float64 "
-                           "through its buffers or gives a NumPy scalar, Numba otherwise")
-        return None
 
     def _type_of(self, node):
         """``type(v)`` of a runtime value: the Python or NumPy class its one known type is
