@@ -25,13 +25,15 @@ hits every way alike. First calls include transpiling and compiling.
     ``numba.njit(parallel=True)`` with ``prange``; compile cost; the break-even trip count.
 11. A training step of the seed network (benchmarks/train_bench.py): NumPy by hand,
     ``nn.TrainOneStepCell`` in PYNATIVE_MODE and GRAPH_MODE, ``jax.jit`` where installed.
+12. Twenty everyday NumPy functions at three sizes (benchmarks/everyday_bench.py): plain,
+    ``tp.jit`` after its tiers settled (transpiler/tiers.py), ``jax.jit``.
 
 Last, the summary (benchmarks/summary.py): issue #18's goals, each with this run's figure, the
 goal, PASS/MISS and the other ways beside it; written to build/bench.json as ``goals``.
 
 ``GRAPHJIT_BENCH_QUICK=1`` runs a tenth of the rounds (noisy; for development);
 ``GRAPHJIT_BENCH_ONLY=seed,arrays,...`` runs only the named sections (seed, transpile, kernels,
-fresh, import, mixed, float32, arrays, dispatch, parallel, islands, train); the summary says "not run" for the others.
+fresh, import, mixed, float32, arrays, dispatch, parallel, islands, train, everyday); the summary says "not run" for the others.
 
 BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1`` unless the shell sets it): NumPy and Numba
 (through SciPy) each load their own OpenBLAS, and on a small busy machine their two thread pools
@@ -59,6 +61,7 @@ import numba  # noqa: E402 - after the BLAS setting, on purpose
 import numpy as np  # noqa: E402
 
 import array_bench  # noqa: E402
+import everyday_bench  # noqa: E402
 import island_bench  # noqa: E402
 import train_bench  # noqa: E402
 import kernels  # noqa: E402
@@ -573,7 +576,8 @@ def main():
         ("dispatch", "dispatch", bench_dispatch, show_dispatch),
         ("parallel", "parallel", parallel_bench.bench_parallel, parallel_bench.show_parallel),
         ("islands", "islands", island_bench.bench_islands, island_bench.show_islands),
-        ("train", "train", train_bench.bench_train, train_bench.show_train)]
+        ("train", "train", train_bench.bench_train, train_bench.show_train),
+        ("everyday", "everyday", everyday_bench.bench_everyday, everyday_bench.show_everyday)]
     try:
         for name, key, measure, show in sections:
             if only and name not in only:

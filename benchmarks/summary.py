@@ -188,12 +188,36 @@ def _training(data):
     return found
 
 
+def _everyday(data):
+    """Issue #50: twenty everyday NumPy functions at three sizes (section 12)."""
+    every = data.get("everyday", {})
+    summary, rows = every.get("summary", {}), every.get("rows", [])
+    found = []
+    for label, size, target in (("12a", "small", 2.0), ("12b", "medium", 1.5),
+                                ("12c", "large", 1.5)):
+        s = summary.get(size)
+        detail = (f"worst {s['worst']:.2f}x, {s['at_least_095']} of {s['count']} at least "
+                  f"0.95x" if s else "")
+        beside = (f"jax.jit {s['jax_geomean']:.2f}x" if s and s["jax_geomean"] ==
+                  s["jax_geomean"] else "jax: not installed")
+        found.append(_goal(label, f"everyday NumPy functions, {size}: plain / graphjit "
+                           "(geometric mean)", s["geomean"] if s else None, "x", ">=", target,
+                           detail, beside))
+    first = max((r["first_ms"] for r in rows), default=None)
+    found.append(_goal("12d", "everyday NumPy functions: slowest first call",
+                       first / 1e3 if first is not None else None, "s", "<=", 0.5))
+    differ = sum(not r["equal"] for r in rows) if rows else None
+    found.append(_goal("12e", "everyday NumPy functions: results differing from plain",
+                       differ, "", "<=", 0))
+    return found
+
+
 def goals(data):
-    """Every goal of issues #18, #19, #48 and #51 from this run's ``data``, in the issues'
-    order."""
+    """Every goal of issues #18, #19, #48, #50 and #51 from this run's ``data``, in the
+    issues' order."""
     return (_seed_fresh(data) + _seed_calls(data) + _kernels(data) + _arrays(data)
             + _dispatch(data) + _transpile(data) + _parallel(data) + _islands(data)
-            + _training(data))
+            + _training(data) + _everyday(data))
 
 
 def _figure(value, unit):

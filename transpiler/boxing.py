@@ -86,3 +86,6 @@ def set_boxing(spec, made):
         *tagged[1:], kinds=kinds) if tagged else reboxer(kinds)
     if made.backend.name == "numba-cpu":
         spec.unknown_boxes = unknown_parts(kinds, getattr(made.entry, "returns_value", True))
+        if tagged and spec.unknown_boxes:
+            # compiled code returns (value, flag): the paths are inside its item 0
+            spec.unknown_boxes = tuple((0,) + tuple(path) for path in spec.unknown_boxes)

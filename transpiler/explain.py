@@ -38,7 +38,7 @@ def explain(jit_function, obj):
                 how += f" (not a NumPy graph: {spec.graph_refusal})"
             rows.append(ExplainRow("function", origin, "compiled", how))
             for race in list(spec.__dict__.get("races", {}).values()):   # transpiler.tiers
-                rows.append(ExplainRow("function", origin, *race.describe()))
+                rows.append(ExplainRow("tiers", origin, *race.describe()))
             gpu_rows = getattr(spec.backend, "explain_rows", None)
             if gpu_rows is not None:   # numba-cuda: which parts run on the GPU, and why not
                 rows.extend(ExplainRow(*row) for row in gpu_rows())
@@ -219,7 +219,9 @@ class ExplainRow(tuple):
 
     ``status`` is ``"compiled"`` or ``"python"``; with the numba-cuda backend also ``"gpu"`` (a
     region mapped to kernels) or ``"cpu"`` (a region of a compiled function that stays on the
-    CPU); under ``jit(parallel=True)`` a loop's ``"parallel"`` or ``"serial"``; ``origin`` the user's file:line (an
+    CPU); under ``jit(parallel=True)`` a loop's ``"parallel"`` or ``"serial"``; a ``"tiers"`` row
+    (a NumPy graph's calls, transpiler.tiers) the way running them: ``"plain"``, ``"tier 0"``,
+    ``"tier 1"`` or ``"racing"``; ``origin`` the user's file:line (an
     :class:`~transpiler.errors.Origin`, or None).
     """
 

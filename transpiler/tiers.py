@@ -83,11 +83,9 @@ class TierRace:
         self._ways = {"tier 0": tier0, "plain": plain}
         self._racing = ["tier 0", "plain"]
         self._samples = {"tier 0": [], "plain": []}
-        self._turn = 0
         self._lock = threading.Lock()
         self._spent = 0.0
-        self._run = None            # the chosen way's decision, once settled
-        self.chosen = None
+        self._settled = None        # (the chosen way's decision, its name), once settled
         self._calls = {"tier 0": 0, "plain": 0, "tier 1": 0}   # flushed counts (calls)
         self.seconds = {"tier 0": 0.0, "plain": 0.0, "tier 1": 0.0}
         self.timed = {"tier 0": 0, "plain": 0, "tier 1": 0}
@@ -100,30 +98,31 @@ class TierRace:
         self._after = compile_after()   # read once: the environment is not read per call
 
     def __call__(self, jit, args):
-        run = self._run
-        if run is not None and not self._watch:
+        settled = self._settled     # (decision, way): one read, so never half-updated
+        if settled is not None and not self._watch:
             count = self._count = self._count + 1
             if count >= self._next_race:
                 self._race_again()
-            result = run(jit, args)
-            if result is self._miss and self.chosen == "tier 1":
+            result = settled[0](jit, args)
+            if result is self._miss and settled[1] == "tier 1":
+                self._count -= 1        # another layout than tier 1's overload: tier 0 runs
+                self._calls["tier 0"] += 1
                 return self._ways["tier 0"](jit, args)
             return result
-        return self._timed(jit, args)
+        return self._timed(jit, args, settled)
 
-    def _timed(self, jit, args):
-        if self._run is not None:
-            name = self.chosen
-        else:
-            racing = self._racing
-            name = racing[self._turn % len(racing)]
-            self._turn += 1
+    def _timed(self, jit, args, settled):
+        if settled is not None:
+            name = settled[1]
+        else:   # the way with the fewest samples (a way whose calls raise gets more turns)
+            samples = self._samples
+            name = min(self._racing, key=lambda n: len(samples.get(n, ())))
         start = _perf()
         result = self._ways[name](jit, args)
         elapsed = _perf() - start
         if result is self._miss:
             if name != "tier 1":
-                return result       # tier 0's guards fail: the general path decides
+                return result       # the guards fail: the general path decides
             name = "tier 0"         # another layout than tier 1's overload: no compile here
             start = _perf()
             result = self._ways[name](jit, args)
@@ -133,10 +132,11 @@ class TierRace:
         self._calls[name] += 1
         self.seconds[name] += elapsed
         self.timed[name] += 1
-        if self._run is None:
-            samples = self._samples[name]
-            samples.append(elapsed)
-            if all(len(self._samples[n]) >= RACE_CALLS for n in self._racing):
+        if settled is None:
+            samples = self._samples.get(name)
+            if samples is not None and len(samples) < RACE_CALLS:
+                samples.append(elapsed)
+            if all(len(self._samples.get(n, ())) >= RACE_CALLS for n in self._racing):
                 self._settle()
         self._spent += elapsed
         if self._watch and self.tier1 is None and self._spent >= self._after:
@@ -151,36 +151,44 @@ class TierRace:
             calls[self.chosen] += self._count
         return calls
 
+    @property
+    def chosen(self):
+        """The way running the calls now, or None while the ways race."""
+        settled = self._settled
+        return None if settled is None else settled[1]
+
     def _flush(self):
         """Count the untimed calls of the chosen way (under ``_lock``)."""
-        if self.chosen is not None:
-            self._calls[self.chosen] += self._count
+        settled = self._settled
+        if settled is not None:
+            self._calls[settled[1]] += self._count
         self._count = 0
 
     def _race_again(self):
         """Race the ways again (the machine's load, the caches and the data change): after
         ``RACE_AGAIN`` untimed calls, then twice as many each time, up to ``RACE_AGAIN_MOST``."""
         with self._lock:
-            if self._run is None:
+            if self._settled is None:
                 return
             self._flush()
             self._next_race = min(self._next_race * 2, RACE_AGAIN_MOST)
             self._samples = {n: [] for n in self._ways}
             self._racing = list(self._ways)
-            self._run = None
-            self.chosen = None
+            self._settled = None
 
     def _settle(self):
         """Choose the way of the lowest median time (racing threads: the first wins)."""
         with self._lock:
-            if self._run is not None:
+            if self._settled is not None:
                 return
             medians = {n: sorted(s)[len(s) // 2] for n, s in self._samples.items()
                        if n in self._racing and s}
-            self.chosen = min(medians, key=medians.get)
+            chosen = min(medians, key=medians.get)
             self.medians = medians
-            self._run = self._ways[self.chosen]
-            self._watch = self.tier1 is None      # go on summing until tier 1 is tried
+            self._count = 0
+            self._settled = (self._ways[chosen], chosen)
+            # go on summing until tier 1 is tried (never, with native_after < 0)
+            self._watch = self.tier1 is None and self._after != float("inf")
 
     def _start_tier1(self, jit, args):
         with self._lock:
@@ -190,8 +198,8 @@ class TierRace:
             self._watch = False
         thread = threading.Thread(target=self._make_tier1, args=(jit, args),
                                   name="graphjit-tier1", daemon=True)
-        _threads.append(thread)
         thread.start()
+        _threads[:] = [t for t in _threads if t.is_alive()] + [thread]
 
     def _make_tier1(self, jit, args):
         """Compile tier 1 for calls like ``args`` (in the background thread); then race it."""
@@ -212,17 +220,16 @@ class TierRace:
             self._ways["tier 1"] = decision
             self._samples = {n: [] for n in self._ways}
             self._racing = list(self._ways)
-            self._turn = 0
             self.tier1 = "ready"
             self._watch = False
             self._flush()
-            self._run = None        # race again, tier 1 included
-            self.chosen = None
+            self._settled = None    # race again, tier 1 included
 
 
     def describe(self):
-        """``(status, text)`` for explain(): the way running now (``"compiled"`` for tier 0
-        and 1, ``"python"`` for plain), how often each ran and its mean time, tier 1's state."""
+        """``(status, text)`` for explain(): the way running now (``"plain"``, ``"tier 0"``,
+        ``"tier 1"``, or ``"racing"``), how often each ran and its median time in the last
+        race, tier 1's state."""
         kinds = ", ".join(getattr(k, "__name__", str(k)) for k in self.kinds)
         ran = []
         calls = self.calls
@@ -240,8 +247,7 @@ class TierRace:
             tier1 = f"compiled by Numba in {self.compile_seconds:.2f} s (background thread)"
         elif tier1 != "compiling":
             tier1 = f"not made: {tier1}"
-        status = "python" if now == "plain" else "compiled"
-        return status, (f"tiers for ({kinds}): runs {now}; {'; '.join(ran) or 'no calls'}; "
+        return now, (f"tiers for ({kinds}): runs {now}; {'; '.join(ran) or 'no calls'}; "
                         f"tier 1 {tier1}")
 
 
@@ -260,6 +266,15 @@ def native_decision(jit, spec, kinds, args, compiled, miss):
         return "it draws random numbers (NumPy's state is carried per call)", None
     if made.writeback:
         return "it stores into attributes of its object", None
+    blas = _blas_call(made.source)
+    if blas:
+        return (f"it calls {blas}, which Numba computes with SciPy's BLAS or LAPACK, NumPy with "
+                "its own (the last bits differ)"), None
+    if not _ERRSTATE:
+        _ERRSTATE.append(_errstate())
+    errstate, default = _ERRSTATE[0]
+    if errstate is None:
+        return "this NumPy's np.errstate cannot be read at each call", None
     inputs = made.prepare(None, args, made.roots, made.constants)
     if inputs != ():
         return "its guards do not hold for these arguments", None
@@ -278,6 +293,8 @@ def native_decision(jit, spec, kinds, args, compiled, miss):
     run = compiled(made, kinds, made.backend_name)
 
     def run_tier1(jit, args):
+        if errstate.get() is not default:
+            return miss     # inside np.errstate: NumPy raises or calls back, Numba cannot
         for i, bits in layouts:
             if args[i].flags.num & _LAYOUT_BITS != bits:
                 return miss
@@ -286,10 +303,15 @@ def native_decision(jit, spec, kinds, args, compiled, miss):
     return None, run_tier1
 
 
-def plain_way(python, run_reaching):
+def plain_way(python, run_reaching, spec, miss):
     """The way ``plain``: the Python function ``python`` called as the fallback calls it
-    (the Cells it reaches compiled: transpiler.python_scope)."""
+    (the Cells it reaches compiled: transpiler.python_scope), for the calls ``spec``'s guards
+    hold for (others, ``miss``: the general path decides, as for tier 0)."""
+    prepare, roots, constants = spec.prepare, spec.roots, spec.constants
+
     def run_plain(jit, args):
+        if prepare(None, args, roots, constants) is None:
+            return miss
         if jit.__dict__.get("_reaches") is False:
             return python(*args)
         return run_reaching(jit, python, args, {})
@@ -303,8 +325,42 @@ def race_for(spec, kinds, tier0, python, run_reaching, miss, compiled):
     race = races.get(kinds)
     if race is None:
         race = races.setdefault(kinds, TierRace(spec, kinds, tier0,
-                                                plain_way(python, run_reaching), miss, compiled))
+                                                plain_way(python, run_reaching, spec, miss),
+                                                miss, compiled))
     return race
+
+
+def _blas_call(source):
+    """The first matrix product or ``np.linalg`` call in the generated ``source`` (``"@"``,
+    ``"np.dot"``...), else None: Numba runs them through SciPy's BLAS and LAPACK, whose last
+    bits differ from NumPy's (measured: ``inv`` of 3 x 3, a 1000 x 3 @ 3 x 1000 product)."""
+    import ast
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            return "a matrix product (@)"
+        if isinstance(node, ast.Attribute) and node.attr in _BLAS_NAMES:
+            return f"{node.attr}()"
+    return None
+
+
+_BLAS_NAMES = frozenset({"dot", "matmul", "vdot", "inner", "tensordot", "einsum", "linalg",
+                         "kron", "trace"})
+
+
+def _errstate():
+    """NumPy's errstate context variable and its value outside any ``np.errstate`` (numpy/
+    _core/_ufunc_config.py), or ``(None, None)`` where this NumPy has none."""
+    import contextvars
+    try:
+        from numpy._core import _ufunc_config
+        variable = _ufunc_config._extobj_contextvar
+        # its default (a context where nothing set it: np.seterr() sets it too)
+        return variable, contextvars.Context().run(variable.get)
+    except (ImportError, AttributeError, LookupError):
+        return None, None
+
+
+_ERRSTATE = []     # [(variable, default)], read at the first tier-1 compile (NumPy loaded)
 
 
 def join_compiles(timeout=30.0):
