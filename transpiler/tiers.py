@@ -16,8 +16,10 @@ call's answer:
 How a :class:`TierRace` (one per specialization and argument-type key, a decision of the
 dispatcher's fast path, transpiler.fast_path) chooses:
 
-1. race: the first calls go round-robin over the ways, each call timed; after ``RACE_CALLS``
-   calls of each, the way of the lowest median runs from then on. Effects happen once: each
+1. race: the first calls go to the ways in turn, ``RACE_RUN`` calls in a row each (steady
+   state, as in the caller's loop; the first of a run not counted), each call timed; once
+   each way has ``RACE_CALLS`` counted calls, the way of the lowest median runs from then
+   on; the ways race again after 64 calls, then 128, ... (the load and the data change). Effects happen once: each
    call runs exactly one way.
 2. ski rental: the time spent in calls is summed; once it reaches the estimated compile time
    (``native_after``: the last tier-1 compile time measured in this process, 1 s before any), tier
@@ -40,7 +42,9 @@ import time
 
 from .context import get_context
 
-RACE_CALLS = 7          # timed calls of each way before choosing (a median of 7)
+RACE_RUN = 4            # a way runs this many calls in a row in a race, the first not counted
+RACE_CALLS = 9          # counted calls of each way before choosing (a median of 9)
+RACE_TIMED = RACE_CALLS // (RACE_RUN - 1) * RACE_RUN    # timed calls of each way in a race
 RACE_AGAIN = 64         # untimed calls of the chosen way before the ways race again
 RACE_AGAIN_MOST = 1 << 16
 _perf = time.perf_counter
@@ -83,6 +87,7 @@ class TierRace:
         self._ways = {"tier 0": tier0, "plain": plain}
         self._racing = ["tier 0", "plain"]
         self._samples = {"tier 0": [], "plain": []}
+        self._turn = ("plain", 0)   # the way of the current run of race calls, calls left
         self._lock = threading.Lock()
         self._spent = 0.0
         self._settled = None        # (the chosen way's decision, its name), once settled
@@ -112,11 +117,18 @@ class TierRace:
         return self._timed(jit, args, settled)
 
     def _timed(self, jit, args, settled):
+        counted = settled is None
         if settled is not None:
             name = settled[1]
-        else:   # the way with the fewest samples (a way whose calls raise gets more turns)
-            samples = self._samples
-            name = min(self._racing, key=lambda n: len(samples.get(n, ())))
+        else:
+            name, left = self._turn
+            if left <= 0 or name not in self._racing:
+                # a run of calls for the way with the fewest samples (whose calls raise: more)
+                samples = self._samples
+                name = min(self._racing, key=lambda n: len(samples.get(n, ())))
+                left = RACE_RUN
+            counted = left < RACE_RUN   # a run's first call is not: caches, branches
+            self._turn = (name, left - 1)
         start = _perf()
         result = self._ways[name](jit, args)
         elapsed = _perf() - start
@@ -134,7 +146,7 @@ class TierRace:
         self.timed[name] += 1
         if settled is None:
             samples = self._samples.get(name)
-            if samples is not None and len(samples) < RACE_CALLS:
+            if counted and samples is not None and len(samples) < RACE_CALLS:
                 samples.append(elapsed)
             if all(len(self._samples.get(n, ())) >= RACE_CALLS for n in self._racing):
                 self._settle()
