@@ -420,10 +420,10 @@ def test_solve_in_tier1_gives_numpys_bits():
     tiers.join_compiles()
     # Numba's LAPACK (SciPy's) gives other last bits than NumPy's: tier 1 is refused
     assert race.tier1 not in (None, "ready", "compiling"), race.tier1
-    assert "LAPACK" in race.tier1 and "linalg" in race.tier1
+    assert "LAPACK" in race.tier1 and "linalg.solve" in race.tier1
     caller(3 * RACE + 10)
     assert race.calls["tier 1"] == 0
-    assert "not made: it calls linalg()" in str(caller.jitted.explain())
+    assert "not made: " in str(caller.jitted.explain())
 
 
 def test_errstate_raise_in_tier1():

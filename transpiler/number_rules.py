@@ -81,14 +81,6 @@ DIFFERENT_CALLS.update({fn: f"np.linalg.{fn.__name__}() {_LAPACK}" for fn in (
     np.linalg.eigh, np.linalg.eigvals, np.linalg.eigvalsh, np.linalg.svd, np.linalg.qr,
     np.linalg.cholesky, np.linalg.lstsq, np.linalg.matrix_rank, np.linalg.cond,
     np.linalg.matrix_power)})
-# Matrix products of float or complex arrays of two or more dimensions: Numba calls SciPy's
-# BLAS where NumPy picks its own BLAS call or loop by shape (measured: a 1000 x 3 @ 3 x 1000
-# product and a 1 x 300 matrix times a vector differ in the last bits); a product of two
-# vectors is the same dot in both (measured at 3 to 100,000 elements, float32 and float64).
-MATRIX_PRODUCT = ("a matrix product of float arrays (@, np.dot, np.matmul) in compiled code "
-                  "is SciPy's BLAS, NumPy's own in Python (the last bits differ for some "
-                  "shapes)")
-MATRIX_PRODUCT_CALLS = frozenset({np.dot, np.matmul, np.inner, np.tensordot})
 
 # math functions of real numbers: Python converts their arguments to a (64-bit) float, so a
 # float32 argument gives a float64 result; Numba would compute in float32. The converter

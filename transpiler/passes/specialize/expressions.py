@@ -12,7 +12,6 @@ from ...analysis.scalar_kinds import UNKNOWN as UNKNOWN_KIND
 from ...helpers.python_arith import identity_exact
 from .nodes import _Converted, _pure
 from .python_number_rules import _CHECKED_BINOPS
-from ...number_rules import MATRIX_PRODUCT
 from .refusals import _UNSUPPORTED_EXPRS
 
 _ORDERING = (gast.Eq, gast.NotEq, gast.Lt, gast.LtE, gast.Gt, gast.GtE)
@@ -88,9 +87,6 @@ class Expressions:
         alike = self._alike_op(node, node.op, [left, right], [node.left, node.right])
         if alike is not None:
             return alike
-        if isinstance(node.op, gast.MatMult) and self.fidelity and \
-                not self.program.runs_python and self._matrix_operands([node.left, node.right]):
-            self.gap(node, MATRIX_PRODUCT)
         if not isinstance(node.op, gast.MatMult):
             left, right = self._weak_pair(left, right, node.left, node.right)
             helper = self._weak_helper(node.op, left, right, node.left, node.right)

@@ -9,8 +9,6 @@ from ...analysis.scalar_types import CALL as CALL_TYPE, UNKNOWN as UNKNOWN_TYPE
 from ...analysis.static_values import Static
 from ...errors import UnsupportedConstruct
 from ...nodes import walk
-from ...number_rules import MATRIX_PRODUCT, MATRIX_PRODUCT_CALLS
-from .nodes import _hashable
 
 _UNSUPPORTED_STMTS = {
     gast.Try: "try/except", gast.With: "a with block", gast.AsyncWith: "async with",
@@ -80,33 +78,11 @@ class Refusals:
                     "stable", "mergesort")):
                 self.gap(node, "argsort() but a stable one (kind='stable'): NumPy's quicksort "
                                 "orders equal elements otherwise than the compiled one")
-        if (fn in MATRIX_PRODUCT_CALLS if _hashable(fn) and fn is not None else
-                name == "dot") and self._matrix_operands(
-                    node.args + ([node.func.value] if fn is None else [])):
-            self.gap(node, MATRIX_PRODUCT)
         if fn is np.arange and any(k.arg == "dtype" for k in node.keywords) and (
                 self.scalar_types is None or any(
                     self.scalar_types.of(a) - {"int", "bool"} for a in node.args)):
             self.gap(node, "np.arange() of floats with a dtype: NumPy fills it in that dtype "
                             "from its first two elements, the compiled one otherwise")
-
-    def _matrix_operands(self, operands):
-        """Whether a matrix product of ``operands`` may be one NumPy and Numba compute
-        otherwise (number_rules.MATRIX_PRODUCT): an operand of unknown type, or a float or
-        complex array of two or more dimensions."""
-        for operand in operands:
-            kinds = self.scalar_types.of(operand) if self.scalar_types is not None else set()
-            if not kinds:
-                return True
-            for kind in kinds:
-                if not kind.startswith("arr:"):
-                    if kind in (UNKNOWN_TYPE, CALL_TYPE):
-                        return True
-                    continue
-                _, dtype, ndim = kind.split(":")
-                if np.dtype(dtype).kind in "fc" and (not ndim.isdigit() or int(ndim) >= 2):
-                    return True
-        return False
 
     def _check_list_elements(self, fdef):
         """Fall back where a list would hold numbers of more than one type: Numba's lists
