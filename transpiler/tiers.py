@@ -22,7 +22,7 @@ dispatcher's fast path, transpiler.fast_path) chooses:
    on; the ways race again after 64 calls, then 128, ... (the load and the data change). Effects happen once: each
    call runs exactly one way.
 2. ski rental: the time spent in calls is summed; once it reaches the estimated compile time
-   (``native_after``: the last tier-1 compile time measured in this process, 1 s before any), tier
+   (``native_after``: the CPU time of the last tier-1 compile in this process, 1 s before any), tier
    1 is compiled in a background thread while the calls go on (rent until the rent paid equals
    the price, then buy: never worse than twice the better choice). A function called for less
    than that never compiles.
@@ -95,7 +95,8 @@ class TierRace:
         self.seconds = {"tier 0": 0.0, "plain": 0.0, "tier 1": 0.0}
         self.timed = {"tier 0": 0, "plain": 0, "tier 1": 0}
         self.tier1 = None
-        self.compile_seconds = None
+        self.compile_seconds = None     # wall time of tier 1's compile ...
+        self.compile_cpu_seconds = None     # ... and its thread's CPU time
         self._count = 0             # calls of the chosen way, untimed, since it was chosen
         self.medians = {}           # way -> its median seconds in the last race
         self._next_race = RACE_AGAIN   # ... after which the ways race again
@@ -215,20 +216,21 @@ class TierRace:
 
     def _make_tier1(self, jit, args):
         """Compile tier 1 for calls like ``args`` (in the background thread); then race it."""
-        start = _perf()
+        start, cpu = _perf(), time.thread_time()
         try:
             why, decision = native_decision(jit, self.spec, self.kinds, args, self._compiled,
                                             self._miss)
         except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code
             why, decision = f"internal error in graphjit ({type(exc).__name__}: {exc})", None
-        seconds = _perf() - start
+        seconds, cpu = _perf() - start, time.thread_time() - cpu
         with self._lock:
             self.compile_seconds = seconds
+            self.compile_cpu_seconds = cpu
             if decision is None:
                 self.tier1 = why
                 self._watch = False
                 return
-            _estimate[0] = seconds
+            _estimate[0] = cpu   # its own CPU time: the calls beside it made it longer
             self._ways["tier 1"] = decision
             self._samples = {n: [] for n in self._ways}
             self._racing = list(self._ways)
@@ -256,7 +258,8 @@ class TierRace:
             tier1 = f"not compiled yet (after {self._after:.2g} s of calls; " \
                 f"{self._spent:.2g} s so far)"
         elif tier1 == "ready":
-            tier1 = f"compiled by Numba in {self.compile_seconds:.2f} s (background thread)"
+            tier1 = (f"compiled by Numba in {self.compile_seconds:.2f} s in a background "
+                     f"thread ({self.compile_cpu_seconds:.2f} s of its CPU time)")
         elif tier1 != "compiling":
             tier1 = f"not made: {tier1}"
         return now, (f"tiers for ({kinds}): runs {now}; {'; '.join(ran) or 'no calls'}; "
