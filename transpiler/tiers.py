@@ -43,6 +43,7 @@ import threading
 import time
 
 from .context import get_context
+from .settings import CONTEXT as _CONTEXT
 
 RACE_RUN = 4            # a way runs this many calls in a row in a race, the first not counted
 RACE_CALLS = 9          # counted calls of each way before choosing (a median of 9)
@@ -106,6 +107,8 @@ class TierRace:
         self._after = compile_after()   # read once: the environment is not read per call
 
     def __call__(self, jit, args):
+        if _CONTEXT["tiers"] is False:      # set_context(tiers=False) after the race began
+            return self._ways["tier 0"](jit, args)
         settled = self._settled     # (decision, way): one read, so never half-updated
         if settled is not None and not self._watch:
             count = self._count = self._count + 1
@@ -283,10 +286,9 @@ def native_decision(jit, spec, kinds, args, compiled, miss):
         return "it draws random numbers (NumPy's state is carried per call)", None
     if made.writeback:
         return "it stores into attributes of its object", None
-    blas = _blas_call(made.source)
-    if blas:
-        return (f"it calls {blas}, which Numba computes with SciPy's BLAS or LAPACK, NumPy with "
-                "its own (the last bits differ)"), None
+    unchecked = _unchecked(made.source, args)
+    if unchecked:
+        return unchecked, None
     if not _ERRSTATE:
         _ERRSTATE.append(_errstate())
     errstate, default = _ERRSTATE[0]
@@ -398,21 +400,64 @@ def race_for(spec, kinds, tier0, python, run_reaching, miss, compiled):
     return race
 
 
-def _blas_call(source):
-    """The first matrix product or ``np.linalg`` call in the generated ``source`` (``"@"``,
-    ``"np.dot"``...), else None: Numba runs them through SciPy's BLAS and LAPACK, whose last
-    bits differ from NumPy's (measured: ``inv`` of 3 x 3, a 1000 x 3 @ 3 x 1000 product)."""
+def _unchecked(source, args):
+    """Why tier 1 is not tried for arguments ``args`` and the generated Numba ``source``, or
+    None. Tier 1 is only as exact as the Numba backend, which the NumPy graph's first call
+    never exercised; a review of tier 1 found Numba computing otherwise than NumPy in the
+    function forms of ufuncs (``np.floor_divide`` of inf, ``np.fmod``/``np.remainder`` of
+    negative ints, ``np.spacing(-0.0)``, ``np.sinc`` of float32, integer ``np.divmod`` by -1
+    killing the process), in float32 chains with an int from ``x.shape`` (computed in
+    float64), in complex multiplies (NumPy's loop uses FMA), in the result dtypes of small
+    integer arrays (float32 for NumPy's float16/float64), in matrix products and LAPACK
+    (SciPy's BLAS). So tier 1 takes float64 arrays (no other dtype), Python numbers and
+    float64/int64 scalars, and calls only of ``_TIER1_NUMPY`` and ``_TIER1_METHODS`` (NumPy's
+    own inner loops, ``ufunc_loop``, and graphjit's checked helpers are what the rest is)."""
     import ast
-    for node in ast.walk(ast.parse(source)):
+    import numpy as np
+    for value in args:
+        if isinstance(value, np.ndarray):
+            if value.dtype != np.float64:
+                return f"an argument is a {value.dtype} array (tier 1 takes float64 arrays)"
+        elif type(value) not in (int, float, bool, np.float64, np.int64, np.bool_):
+            return f"an argument is a {type(value).__name__} (tier 1 takes numbers and arrays)"
+    functions = [f for f in ast.parse(source).body
+                 if isinstance(f, ast.FunctionDef) and f.name != "_prepare"]
+    for node in (n for f in functions for n in ast.walk(f)):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-            return "a matrix product (@)"
-        if isinstance(node, ast.Attribute) and node.attr in _BLAS_NAMES:
-            return f"{node.attr}()"
+            return ("it has a matrix product (@), which Numba computes with SciPy's BLAS, "
+                    "NumPy with its own (the last bits differ)")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            receiver, name = node.func.value, node.func.attr
+            if isinstance(receiver, ast.Name) and receiver.id in ("np", "numpy", "_np"):
+                if name not in _TIER1_NUMPY:
+                    return (f"it calls np.{name}(), whose compiled form is not checked "
+                            "against NumPy's for tier 1")
+            elif isinstance(receiver, ast.Attribute) and isinstance(
+                    _root(receiver), ast.Name) and _root(receiver).id in ("np", "numpy", "_np"):
+                return f"it calls {name}() of a NumPy submodule"
+            elif name not in _TIER1_METHODS:
+                return f"it calls the method {name}(), not checked against NumPy's for tier 1"
     return None
 
 
-_BLAS_NAMES = frozenset({"dot", "matmul", "vdot", "inner", "tensordot", "einsum", "linalg",
-                         "kron", "trace"})
+def _root(node):
+    while isinstance(node, ast_attribute()):
+        node = node.value
+    return node
+
+
+def ast_attribute():
+    import ast
+    return ast.Attribute
+
+
+# NumPy functions whose compiled form equals NumPy's on float64 arrays (IEEE operations,
+# copies, comparisons: reviewed, and the axis-reduction helpers' own tests)
+_TIER1_NUMPY = frozenset({
+    "empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like", "float64", "int64",
+    "signbit", "sqrt", "where", "abs", "absolute", "negative", "cumsum", "maximum", "minimum",
+    "isnan", "isinf", "isfinite"})
+_TIER1_METHODS = frozenset({"reshape", "copy", "ravel", "transpose"})
 
 
 def _errstate():
