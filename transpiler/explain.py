@@ -34,6 +34,9 @@ def explain(jit_function, obj):
             summary = getattr(spec.backend, "summary", None)
             if summary is not None:     # numpy-graph: what the graph is
                 how += f": {summary()}"
+                if any(race.tier1 == "ready" for race in
+                       list(spec.__dict__.get("races", {}).values())):
+                    how += "; its tier 1 is compiled by Numba (the tiers row says which runs)"
             if spec.graph_refusal is not None:
                 how += f" (not a NumPy graph: {spec.graph_refusal})"
             rows.append(ExplainRow("function", origin, "compiled", how))

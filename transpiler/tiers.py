@@ -226,7 +226,11 @@ class TierRace:
             why, decision = native_decision(jit, self.spec, self.kinds, args, self._compiled,
                                             self._miss)
         except Exception as exc:  # noqa: BLE001 - a converter bug must not break user code
-            why, decision = f"internal error in graphjit ({type(exc).__name__}: {exc})", None
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            why, decision = (f"Numba did not compile it ({type(exc).__name__}: {first[:160]})"
+                             if type(exc).__module__.startswith("numba") else
+                             f"internal error in graphjit ({type(exc).__name__}: {first[:160]})"
+                             ), None
         seconds, cpu = _perf() - start, time.thread_time() - cpu
         with self._lock:
             self.compile_seconds = seconds
