@@ -287,9 +287,9 @@ def test_tier1_refused_keeps_the_reason():
 
 # -- 3. arrays of another layout than tier 1's ---------------------------------------------------
 
-@pytest.mark.parametrize("fn", [gelu_tail, rows_after_first])
-def test_other_layouts_than_tier1s(fn):
-    rng = np.random.default_rng(3)
+def tier1_settled(fn, rng):
+    """A Caller of ``fn`` on 6 x 10 float64 arrays whose race has settled on tier 1 (forced:
+    the other ways slowed), and the race."""
     caller = Caller(fn, lambda i: (floats(rng, (6, 10), np.float64),))
     caller(2 + 2 * RACE)
     race = the_race(caller.jitted)
@@ -298,6 +298,13 @@ def test_other_layouts_than_tier1s(fn):
     force_winner(race, "tier 1")
     caller(3 * RACE)
     assert race.chosen == "tier 1"
+    return caller, race
+
+
+@pytest.mark.parametrize("fn", [gelu_tail, rows_after_first])
+def test_other_layouts_than_tier1s(fn):
+    rng = np.random.default_rng(3)
+    caller, race = tier1_settled(fn, rng)
     base = floats(rng, (6, 10), np.float64)
     readonly = base.copy()
     readonly.setflags(write=False)
@@ -330,14 +337,7 @@ def test_other_layouts_than_tier1s(fn):
 
 def test_calls_of_another_layout_counted_as_tier0():
     rng = np.random.default_rng(4)
-    caller = Caller(gelu_tail, lambda i: (floats(rng, (6, 10), np.float64),))
-    caller(2 + 2 * RACE)
-    race = the_race(caller.jitted)
-    tiers.join_compiles()
-    assert race.tier1 == "ready", race.tier1
-    force_winner(race, "tier 1")
-    caller(3 * RACE)
-    assert race.chosen == "tier 1"
+    caller, race = tier1_settled(gelu_tail, rng)
     counted = dict(race.calls)
     x = np.asfortranarray(floats(rng, (6, 10), np.float64))
     assert same(caller.jitted(x), gelu_tail(x))

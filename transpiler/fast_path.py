@@ -104,13 +104,15 @@ def _fixed_overload(kinds):
                                       not issubclass(k, np.timedelta64)) for k in kinds)
 
 
-def _compiled(spec, kinds, backend_name):
+def _compiled(spec, kinds, backend_name, fixed_overload=False):
     """The decision "run compiled ``spec``": a function ``(jit, args)`` -> the result, or
     ``_MISS``. It checks what JitFunction._call and _run check per call (the backend, Numba
     compile failures recorded, ints within int64, the guards and runtime inputs through
     ``_prepare``, skipped when it only checks what the key holds) and runs what
     JitFunction._run_compiled runs, inline; where the arguments' types fix the overload, the
-    result's boxing is found once (Backend.result_converter)."""
+    result's boxing is found once (Backend.result_converter), as it is where the caller says
+    the key, the guards and its own checks fix the overload (``fixed_overload``: tier 1,
+    transpiler.tiers)."""
     dynamic_indices = spec.dynamic_indices
     checked = tuple(i for i in dynamic_indices if issubclass(kinds[i], _VALUE_CHECKED))
     identity = dynamic_indices == tuple(range(len(kinds)))
@@ -122,7 +124,8 @@ def _compiled(spec, kinds, backend_name):
         spec.boxer = backend.result_boxer(function)
     box_kinds, box = spec.boxer
     rebox = spec.rebox
-    fixed = [] if skip_prepare and _fixed_overload(kinds) else None   # [converter], once known
+    fixed = [] if fixed_overload or (skip_prepare and _fixed_overload(kinds)) else None
+    # (fixed: [converter], once known)
 
     def run_compiled(jit, args):
         if failed or backend_name != (jit.backend or _BACKENDS[_CONTEXT["device_target"]]):

@@ -38,6 +38,7 @@ runs tier 0 (no compile on the caller's path).
 
 ``GRAPHJIT_TIERS=0`` (or ``set_context(tiers=False)``) keeps tier 0 for every call, unmeasured.
 """
+import ast
 import atexit
 import threading
 import time
@@ -313,68 +314,20 @@ def native_decision(jit, spec, kinds, args, compiled, miss):
     np = __import__("numpy")
     layouts = tuple((i, a.flags.num & _LAYOUT_BITS) for i, a in enumerate(args)
                     if isinstance(a, np.ndarray))
-    if any(isinstance(a, (tuple, list)) for a in args):
-        run = compiled(made, kinds, made.backend_name)     # items: the general decision's checks
-
-        def run_tier1(jit, args):
-            if errstate.get() is not default:
-                return miss
-            for i, bits in layouts:
-                if args[i].flags.num & _LAYOUT_BITS != bits:
-                    return miss
-            return run(jit, args)
-    else:
-        run_tier1 = _lean(made, dynamic, layouts, errstate, default, miss)
-    run_tier1.spec = made
-    return None, run_tier1
-
-
-def _lean(made, dynamic, layouts, errstate, default, miss):
-    """Tier 1's call for arguments of scalars and arrays only, whose overload (compiled for
-    ``dynamic``) is fixed by the key, the guards and the layouts: fast_path._compiled's checks
-    and boxing without what cannot change (the overload's boxing found once). A call inside
-    ``np.errstate`` (NumPy raises or calls back there, Numba cannot), with another layout, an
-    int beyond int64 or failing guards is ``miss``."""
-    from .arguments import value_problem
-    from .context import _DEVICE_BACKENDS
-    from .settings import CONTEXT
-    function, prepare, roots, constants = made.function, made.prepare, made.roots, made.constants
-    indices = made.dynamic_indices
-    identity = indices == tuple(range(len(dynamic))) and len(indices) == len(dynamic)
-    checked = tuple(i for i in indices if type(dynamic[indices.index(i)]) is int)
-    convert = made.backend.result_converter(function, dynamic)
-    rebox, failed, backend_name = made.rebox, made.failed_types, made.backend_name
+    # scalars and arrays only: the key, the guards and the layouts fix the overload, whose
+    # boxing is then found once; tuples and lists: their items' types may vary
+    run = compiled(made, kinds, made.backend_name, fixed_overload=not any(
+        isinstance(a, (tuple, list)) for a in args))
 
     def run_tier1(jit, args):
-        if errstate.get() is not default or failed or backend_name != (
-                jit.backend or _DEVICE_BACKENDS[CONTEXT["device_target"]]):
-            return miss
+        if errstate.get() is not default:
+            return miss     # inside np.errstate: NumPy raises or calls back, Numba cannot
         for i, bits in layouts:
             if args[i].flags.num & _LAYOUT_BITS != bits:
-                return miss
-        for i in checked:
-            if value_problem(args[i]) is not None:
-                return miss
-        inputs = prepare(None, args, roots, constants)
-        if inputs is None:
-            return miss
-        values = args if identity else tuple(args[i] for i in indices)
-        try:
-            result = function(*values)
-        except Exception as exc:
-            done, result = jit._compiled_raised(exc, made, values, inputs, jit._plain, None,
-                                                args, args, {}, _no_state)
-            if not done:
-                raise  # the user's own exception, raised by the compiled code
-            return result
-        if convert is not None:
-            result = convert(result)
-        return result if rebox is None else rebox(result)
-    return run_tier1
-
-
-def _no_state(rerun):
-    """No random state to give back before Python runs (tier 1 draws no random numbers)."""
+                return miss     # another layout than the overload's: no compile here
+        return run(jit, args)
+    run_tier1.spec = made
+    return None, run_tier1
 
 
 def plain_way(python, run_reaching, spec, miss):
@@ -416,7 +369,6 @@ def _unchecked(source, args):
     (SciPy's BLAS). So tier 1 takes float64 arrays (no other dtype), Python numbers and
     float64/int64 scalars, and calls only of ``_TIER1_NUMPY`` and ``_TIER1_METHODS`` (NumPy's
     own inner loops, ``ufunc_loop``, and graphjit's checked helpers are what the rest is)."""
-    import ast
     import numpy as np
     for value in args:
         if isinstance(value, np.ndarray):
@@ -445,14 +397,10 @@ def _unchecked(source, args):
 
 
 def _root(node):
-    while isinstance(node, ast_attribute()):
+    """The name an attribute chain starts from (``np`` of ``np.linalg.inv``)."""
+    while isinstance(node, ast.Attribute):
         node = node.value
     return node
-
-
-def ast_attribute():
-    import ast
-    return ast.Attribute
 
 
 # NumPy functions whose compiled form equals NumPy's on float64 arrays (IEEE operations,
