@@ -16,7 +16,7 @@ from transpiler.ir import CHECKED_INT
 from transpiler.number_rules import NUMPY_DIVISION_HELPERS
 
 from .cuda_kernels import ERR, DEVICE_SUFFIX, DeviceRewriter, device_statements
-from transpiler.nodes import copy_tree, walk
+from transpiler.nodes import copy_tree, ufunc_call, walk
 
 _GRAPH_ATTRS = {"T", "shape", "dtype", "type", "reshape", "ndim"}
 _GRAPH_NUMPY = {"dot", "matmul", "maximum", "minimum", "add", "subtract", "multiply"}
@@ -494,8 +494,7 @@ def _strip_calls(node, name, first_called=False):
             if not isinstance(call.func, gast.Name) or call.func.id != name or call.keywords:
                 return call
             if first_called and call.args:
-                return gast.copy_location(gast.Call(func=call.args[0], args=call.args[1:],
-                                                    keywords=[]), call)
+                return ufunc_call(call)
             if not first_called and len(call.args) == 1:
                 return call.args[0]
             return call

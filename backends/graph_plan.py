@@ -38,7 +38,7 @@ import numpy as np
 from transpiler.ir import CHECKED_INT
 from transpiler.number_rules import NUMPY_DIVISION_HELPERS
 from transpiler.naming import fresh
-from transpiler.nodes import name as _name, walk
+from transpiler.nodes import name as _name, ufunc_call, walk
 
 from .graph_fusion import plan_fusion
 
@@ -144,7 +144,9 @@ def plan(program, numpy_args, reserved, numpy_name, python_args=None):
               if name in numpy_args and numpy_args[name][2] is not None]
     if any(numpy_args[name][3] == "object" for name in arrays):
         raise NotAGraph("an object array (its elements' Python methods run in NumPy's loops)")
-    arrays += [name for name, _ in entry.inputs]
+    # runtime inputs: arrays and NumPy scalars held by objects, and closures' floats once
+    # dynamic (transpiler/dynamic_numbers.py), which have no shape
+    arrays += [name for name, path in entry.inputs if not _python_float(program, path)]
     if not arrays:
         raise NotAGraph("no array argument or array attribute: scalar code compiles with Numba")
     python_args = python_args or {}
@@ -160,6 +162,12 @@ def plan(program, numpy_args, reserved, numpy_name, python_args=None):
     graph = Graph(params, arrays, ops, numpy_name, fusible)
     graph.integers = integers
     return graph
+
+
+def _python_float(program, path):
+    """Whether the runtime input read through ``path`` is guarded to be a Python float."""
+    guard = program.guards.get(path)
+    return guard is not None and guard.kind == "typekey" and guard.expected == ("type", float)
 
 
 class _Inliner:
@@ -336,9 +344,8 @@ class _Inliner:
         if name == self.opaque and len(node.args) == 1 and not node.keywords:
             return self.expr(node.args[0], env, fn, where)     # NumPy calls libm itself
         if name == self.ufunc_loop and node.args and not node.keywords:
-            # NumPy runs its own loop: the ufunc's call
-            return self.expr(gast.copy_location(gast.Call(func=node.args[0], args=node.args[1:],
-                                                          keywords=[]), node), env, fn, where)
+            # NumPy runs its own loop: the ufunc's call (a matrix product as the operator)
+            return self.expr(ufunc_call(node), env, fn, where)
         if name in self.checked and not node.keywords:
             form = self.checked[name]
             args = [self.operand(a, env, fn, where) for a in node.args]

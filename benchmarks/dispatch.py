@@ -6,7 +6,8 @@ machine hits them alike; the median is over rounds. The loop's own cost is in ev
 and cancels in the differences (``*_over_*_us``).
 
 - scalar: ``f(a, b) = a * b + 1`` compiled by graphjit (``tp.jit``) and by ``numba.njit``,
-  called with Python floats, with np.float32 scalars and with a small float64 array.
+  called with Python floats, with np.float32 scalars and with a small float64 array;
+  ``scalar8``, eight float arguments (the shape of numpy-benchmarks' ``hasting``), suffix ``_8``.
 - fallback: a function graphjit does not convert (``try``) called through ``tp.jit``, against
   the plain function; and a convertible one called with an argument type compiled code cannot
   take (a list), against the plain function. Warnings go through Python's filters as usual
@@ -38,6 +39,10 @@ BATCH = 200
 
 def scalar(a, b):
     return a * b + 1
+
+
+def scalar8(a, b, c, d, e, f, g, h):
+    return a * b + c * d - e * f + g * h
 
 
 def uses_try(a, b):
@@ -76,12 +81,14 @@ def measure(rounds=ROUNDS, batch=BATCH):
 
     Returns:
         dict: ``jit_scalar_us``, ``njit_scalar_us``, ``jit_over_njit_us`` (Python floats), the
-        same with ``_f32`` (np.float32 scalars) and ``_array`` (a float64 array of 4) suffixes,
+        same with ``_f32`` (np.float32 scalars), ``_array`` (a float64 array of 4) and ``_8``
+        (``scalar8``, eight Python floats) suffixes,
         ``fallback_us``, ``plain_us``, ``fallback_over_plain_us`` (a function that does not
         convert), ``refused_us``, ``refused_plain_us``, ``refused_over_plain_us`` (an argument
         type compiled code cannot take), ``warnings`` (the FallbackWarning messages shown).
     """
     jitted, njitted = tp.jit(scalar), numba.njit(scalar)
+    jitted8, njitted8 = tp.jit(scalar8), numba.njit(scalar8)
     fallback, refused = tp.jit(uses_try), tp.jit(takes_anything)
     cases = {"": (1.5, 2.0), "_f32": (np.float32(1.5), np.float32(2.0)),
              "_array": (np.arange(4.0), 2.0)}
@@ -95,13 +102,17 @@ def measure(rounds=ROUNDS, batch=BATCH):
             njitted(*args)
             ways["jit" + suffix] = (jitted, args)
             ways["njit" + suffix] = (njitted, args)
+        args8 = (1.5, 2.0, 0.5, 3.0, 1.25, 2.5, 0.75, 4.0)
+        jitted8(*args8)
+        njitted8(*args8)
+        ways["jit_8"], ways["njit_8"] = (jitted8, args8), (njitted8, args8)
         ways["fallback"] = (fallback, (1.5, 2.0))
         ways["plain"] = (uses_try, (1.5, 2.0))
         ways["refused"] = (refused, ([1, 2], 2))
         ways["refused_plain"] = (takes_anything, ([1, 2], 2))
         medians = _interleaved(ways, rounds, batch)
     result = {}
-    for suffix in cases:
+    for suffix in list(cases) + ["_8"]:
         jit, njit = medians["jit" + suffix], medians["njit" + suffix]
         result[f"jit_scalar{suffix}_us"] = jit
         result[f"njit_scalar{suffix}_us"] = njit

@@ -27,13 +27,16 @@ hits every way alike. First calls include transpiling and compiling.
     ``nn.TrainOneStepCell`` in PYNATIVE_MODE and GRAPH_MODE, ``jax.jit`` where installed.
 12. Twenty everyday NumPy functions at three sizes (benchmarks/everyday_bench.py): plain,
     ``tp.jit`` after its tiers settled (transpiler/tiers.py), ``jax.jit``.
+13. 200 closures with distinct captured floats (benchmarks/memory.py ``bench_closures``):
+    Numba compiles and memory kept, graphjit beside ``numba.njit``.
 
 Last, the summary (benchmarks/summary.py): issue #18's goals, each with this run's figure, the
 goal, PASS/MISS and the other ways beside it; written to build/bench.json as ``goals``.
 
 ``GRAPHJIT_BENCH_QUICK=1`` runs a tenth of the rounds (noisy; for development);
 ``GRAPHJIT_BENCH_ONLY=seed,arrays,...`` runs only the named sections (seed, transpile, kernels,
-fresh, import, mixed, float32, arrays, dispatch, parallel, islands, train, everyday); the summary says "not run" for the others.
+fresh, import, mixed, float32, arrays, dispatch, parallel, islands, train, everyday,
+closures); the summary says "not run" for the others.
 
 BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1`` unless the shell sets it): NumPy and Numba
 (through SciPy) each load their own OpenBLAS, and on a small busy machine their two thread pools
@@ -62,6 +65,7 @@ import numpy as np  # noqa: E402
 
 import array_bench  # noqa: E402
 import everyday_bench  # noqa: E402
+import memory  # noqa: E402
 import island_bench  # noqa: E402
 import train_bench  # noqa: E402
 import kernels  # noqa: E402
@@ -577,7 +581,8 @@ def main():
         ("parallel", "parallel", parallel_bench.bench_parallel, parallel_bench.show_parallel),
         ("islands", "islands", island_bench.bench_islands, island_bench.show_islands),
         ("train", "train", train_bench.bench_train, train_bench.show_train),
-        ("everyday", "everyday", everyday_bench.bench_everyday, everyday_bench.show_everyday)]
+        ("everyday", "everyday", everyday_bench.bench_everyday, everyday_bench.show_everyday),
+        ("closures", "closures", memory.bench_closures, memory.show_closures)]
     try:
         for name, key, measure, show in sections:
             if only and name not in only:

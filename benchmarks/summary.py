@@ -17,7 +17,8 @@ def _goal(gid, text, measured, unit, op, target, detail="", beside=""):
     if measured is None or measured != measured:
         result, measured = "not run", None
     else:
-        result = "PASS" if (measured <= target if op == "<=" else measured >= target) else "MISS"
+        met = {"<=": measured <= target, "<": measured < target, ">=": measured >= target}[op]
+        result = "PASS" if met else "MISS"
     return {"id": gid, "goal": text, "measured": measured, "unit": unit, "op": op,
             "target": target, "result": result, "detail": detail, "beside": beside}
 
@@ -122,6 +123,10 @@ def _dispatch(data):
               d.get("jit_over_njit_us"), "us", "<=", 1.0,
               f"tp.jit {d['jit_scalar_us']:.2f} us, njit {d['njit_scalar_us']:.2f} us"
               if "jit_scalar_us" in d else ""),
+        _goal("5c", "dispatch per call, 8 float arguments: tp.jit - njit",
+              d.get("jit_over_njit_8_us"), "us", "<=", 2.0,
+              f"tp.jit {d['jit_scalar_8_us']:.2f} us, njit {d['njit_scalar_8_us']:.2f} us"
+              if "jit_scalar_8_us" in d else ""),
         _goal("5b", "dispatch per call, fallen-back: tp.jit - plain",
               d.get("fallback_over_plain_us"), "us", "<=", 1.0,
               f"fallback {d['fallback_us']:.2f} us, plain {d['plain_us']:.2f} us"
@@ -212,19 +217,33 @@ def _everyday(data):
     return found
 
 
+def _closures(data):
+    """Issue #50: 200 closures with distinct captured floats (section 13)."""
+    c = data.get("closures", {})
+    g, n = c.get("graphjit"), c.get("njit")
+    beside = f"njit {n['compiles']} compiles, {n['mb']:.1f} MB" if n else ""
+    return [_goal("13a", f"{c.get('n', 200)} closures with distinct floats: Numba compiles",
+                  g["compiles"] if g else None, "compiles", "<=", 2, "", beside),
+            _goal("13b", f"{c.get('n', 200)} closures with distinct floats: memory kept",
+                  g["mb"] if g else None, "MB", "<", 40,
+                  f"{g['s']:.2f} s for all" if g else "", beside)]
+
+
 def goals(data):
     """Every goal of issues #18, #19, #48, #50 and #51 from this run's ``data``, in the
     issues' order."""
     return (_seed_fresh(data) + _seed_calls(data) + _kernels(data) + _arrays(data)
             + _dispatch(data) + _transpile(data) + _parallel(data) + _islands(data)
-            + _training(data) + _everyday(data))
+            + _training(data) + _everyday(data) + _closures(data))
 
 
 def _figure(value, unit):
     if value is None:
         return "not run"
-    if unit == "results":
+    if unit in ("results", "compiles"):
         return f"{value:.0f}"
+    if unit == "MB":
+        return f"{value:.1f} MB"
     return f"{value:.2f} {unit}" if unit in ("s", "ms", "us") else f"{value:.2f}x"
 
 

@@ -498,9 +498,15 @@ def test_threads_race_and_compile():
     assert not failures, failures[:5]
     race = the_race(jitted)
     assert race.tier1 == "ready", race.tier1
+    # the ways race again after 64, 128, 256... calls: the 600 calls after the compile may
+    # end inside a race (its length depends on how the threads' calls interleave)
+    extra, v = 0, np.random.default_rng(9).standard_normal(200)
+    while race.chosen is None and extra < 200:
+        assert same(jitted(v, 5), moving_average(v, 5))
+        extra += 1
     assert race.chosen in WAYS
     assert race.calls["tier 1"] >= RACE
-    assert sum(race.calls.values()) == 1200 - general[0]
+    assert sum(race.calls.values()) == 1200 + extra - general[0]
 
 
 # -- 6. tiers off -----------------------------------------------------------------------------
@@ -615,12 +621,35 @@ def affine(x, w, b):
     return x @ w + b
 
 
-def test_matrix_products_keep_numpys_blas():
-    """Numba's @ goes through SciPy's BLAS (a 1000 x 3 @ 3 x 1000 product differs from
-    NumPy's in the last bits): tier 1 is refused for code with a matrix product."""
+def affine_vector(x, v, b):
+    return x @ v + b
+
+
+@pytest.mark.parametrize("shape", [(1000, 3, 1000), (8, 4, 3), (1, 300, 5), (5, 300, 1),
+                                   (6, 1, 7)])
+def test_matrix_products_run_numpys_own_loop_in_tier_1(shape):
+    """A 2-D @ 2-D product compiles to NumPy's own matmul loop (its BLAS calls: Numba's @ is
+    SciPy's BLAS, and a 1000 x 3 @ 3 x 1000 product differed in the last bits): tier 1 runs it,
+    bit-equal to plain at every call, gemm, gemv and dot shapes alike."""
+    m, n, p = shape
     rng = np.random.default_rng(13)
-    caller = Caller(affine, lambda i: (rng.standard_normal((8, 4)), rng.standard_normal((4, 3)),
-                                       rng.standard_normal(3)))
+    caller = Caller(affine, lambda i: (rng.standard_normal((m, n)), rng.standard_normal((n, p)),
+                                       rng.standard_normal(p)))
+    caller(2 + 2 * RACE)
+    race = the_race(caller.jitted)
+    tiers.join_compiles()
+    assert race.tier1 == "ready", race.tier1
+    force_winner(race, "tier 1")
+    caller(2 * RACE + 2)
+    assert race.calls["tier 1"] > 0
+    caller.check_kept()
+
+
+def test_matrix_vector_products_keep_numpys_blas():
+    """``x @ v`` with a 1-D ``v`` is still Numba's @ (SciPy's BLAS): tier 1 is refused."""
+    rng = np.random.default_rng(14)
+    caller = Caller(affine_vector, lambda i: (rng.standard_normal((8, 4)),
+                                              rng.standard_normal(4), rng.standard_normal(8)))
     caller(2 + 2 * RACE)
     race = the_race(caller.jitted)
     tiers.join_compiles()

@@ -362,7 +362,7 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
     def _specialize_for(self, obj, values, native=False):
         """The Specialization for ``obj`` and ``values``; ``native``: Numba's, never a NumPy
         graph, and no split where it does not convert (tier 1, transpiler.tiers)."""
-        from . import pipeline
+        from . import dynamic_numbers, pipeline
         from .boxing import set_boxing
 
         fn = self.python_function
@@ -370,13 +370,24 @@ class JitFunction(SpecializationCache, FastPath, Fallback):
         params = self._params[offset:]
         static_args, python_args, numpy_args, arg_keys = argument_facts(
             params, values, self.static_argnames)
-        try:
-            made = pipeline.compile_function(
+        def compile_it():
+            return pipeline.compile_function(
                 fn, obj, static_args, source=self._source, python_args=python_args,
                 numpy_args=numpy_args, arg_keys=arg_keys, check_int=self.check_int_overflow,
                 backend_name=self._backend_name(), cache=self.cache,
                 boundscheck=self.boundscheck, parallel=self.parallel, rerun=not self._fullgraph(),
                 native=native)
+
+        try:
+            with dynamic_numbers.attempt() as used:
+                try:
+                    made = compile_it()
+                except TranspileError:
+                    if not used:
+                        raise
+                    # it compiled only with those numbers as constants (dynamic_numbers.py)
+                    dynamic_numbers.pin(used)
+                    made = compile_it()
         except TranspileError as exc:
             if native:
                 return Specialization(fallback_reason=str(exc))

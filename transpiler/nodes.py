@@ -198,3 +198,16 @@ def walk(node):
 def node_types(tree):
     """The set of the node classes in ``tree`` (one walk)."""
     return {type(node) for node in walk(tree)}
+
+
+def ufunc_call(call):
+    """The plain call that ``ufunc_loop(f, *operands)`` (transpiler.ir) stands for, for
+    backends that let NumPy or the device compute it: ``f(*operands)``, or ``a @ b`` where
+    ``f`` is np.matmul (Numba has no np.matmul; the NumPy graph keeps buffers for ``@``)."""
+    func, operands = call.args[0], call.args[1:]
+    if len(operands) == 2 and (isinstance(func, gast.Attribute) and func.attr == "matmul" or
+                               isinstance(func, gast.Name) and func.id == "matmul"):
+        out = gast.BinOp(left=operands[0], op=gast.MatMult(), right=operands[1])
+    else:
+        out = gast.Call(func=func, args=operands, keywords=[])
+    return gast.copy_location(out, call)

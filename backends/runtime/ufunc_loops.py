@@ -40,6 +40,12 @@ from numba.np.numpy_support import as_dtype as _gj_as_dtype
 from numba.np.numpy_support import from_dtype as _gj_from_dtype
 
 
+def _gj_registered_globals():
+    """The values Numba's typing registry already types (np.matmul is not one: Numba 0.68)."""
+    from numba.core.typing.templates import builtin_registry
+    return {value for value, _ in builtin_registry.globals}
+
+
 def ufunc_loop(ufunc, *operands):
     """``ufunc(*operands)`` computed by NumPy's own inner loop for the operands' dtypes (the
     identity of transpiler.ir.ufunc_loop in Python). Compiled: operands float32, float64,
@@ -119,15 +125,18 @@ def _gj_call_loop(builder, ufunc, types, count, pointers, steps):
         builder.store(step, builder.gep(stepv, index))
     dims = _gj_cgutils.alloca_once(builder, _GJ_INTP)
     builder.store(count, dims)
+    builder.call(loop, [argv, dims, stepv, _gj_loop_data(builder, data_name)])
+
+
+def _gj_loop_data(builder, data_name):
+    """The ``void *data`` argument of a loop: its registered symbol's address, or NULL."""
     if data_name is None:
-        data = _gj_ir.Constant(_GJ_I8P, None)
-    else:
-        data = module.globals.get(data_name)
-        if data is None:    # its address is the registered pointer
-            data = _gj_ir.GlobalVariable(module, _gj_ir.IntType(8), data_name)
-            data.linkage = "external"
-        data = builder.bitcast(data, _GJ_I8P)
-    builder.call(loop, [argv, dims, stepv, data])
+        return _gj_ir.Constant(_GJ_I8P, None)
+    data = builder.module.globals.get(data_name)
+    if data is None:    # its address is the registered pointer
+        data = _gj_ir.GlobalVariable(builder.module, _gj_ir.IntType(8), data_name)
+        data.linkage = "external"
+    return builder.bitcast(data, _GJ_I8P)
 
 
 def _gj_operand_dtype(numba_type):
@@ -158,6 +167,11 @@ class _gj_UFuncLoopTemplate(_gj_AbstractTemplate):
             return None
         result = _gj_from_dtype(_gj_np.dtype(types[-1]))
         arrays = [a for a in operands if isinstance(a, _gj_types.Array)]
+        if ufunc is _gj_np.matmul:
+            # NumPy's gufunc loop (a matrix product, _gj_matmul_impl): 2-D operands only
+            if len(arrays) != 2 or any(a.ndim != 2 for a in arrays):
+                return None
+            return _gj_signature(_gj_types.Array(result, 2, "C"), args[0], *operands)
         if arrays:
             # (an N-d result is F-ordered for F-ordered operands; arrays of several ndims
             # broadcast: NumPy's own call, _gj_numpy_call)
@@ -167,6 +181,20 @@ class _gj_UFuncLoopTemplate(_gj_AbstractTemplate):
 
 
 _gj_infer_global(ufunc_loop)(_gj_UFuncLoopTemplate)
+
+
+class _gj_MatmulName(_gj_AbstractTemplate):
+    """``np.matmul`` as a value Numba can type (it has no typing of its own), for
+    ``ufunc_loop(np.matmul, a, b)``; a direct call stays untyped (Numba refuses it, as
+    before)."""
+    key = _gj_np.matmul
+
+    def generic(self, args, kws):
+        return None
+
+
+if _gj_np.matmul not in _gj_registered_globals():
+    _gj_infer_global(_gj_np.matmul)(_gj_MatmulName)
 
 
 @_gj_lower_builtin(ufunc_loop, _gj_types.Function, _gj_types.VarArg(_gj_types.Any))
@@ -187,6 +215,8 @@ def _gj_lower_ufunc_loop(context, builder, sig, args):
         _gj_call_loop(builder, ufunc, types, _gj_ir.Constant(_GJ_INTP, 1), slots + [out],
                       steps)
         return builder.load(out)
+    if ufunc is _gj_np.matmul:
+        return context.compile_internal(builder, _gj_matmul_impl(types), sig, args)
     impl = _gj_array_impl(ufunc, types, tuple(a.ndim if isinstance(a, _gj_types.Array) else 0
                                               for a in operands))
     return context.compile_internal(builder, impl, sig, args)
@@ -420,6 +450,70 @@ def _gj_pointer_call(ufunc, types):
     else:
         def call(typingctx, n, p0, s0, p1, s1, p2, s2):
             return typer(typingctx, n, p0, s0, p1, s1, p2, s2), codegen
+    return intrinsic(call)
+
+
+def _gj_matmul_impl(types):
+    """``a @ b`` of 2-D arrays by NumPy's own matmul gufunc loop for ``types`` ("dd->d"):
+    numpy/_core/src/umath/matmul.c.src chooses gemm, syrk (``x.T @ x``), gemv, dot or its
+    own loop by the dimensions and strides, with NumPy's OpenBLAS, so the bits are NumPy's
+    (Numba's ``@`` is SciPy's BLAS: other bits). The loop is called as
+    ufunc_object.c (PyUFunc_GeneralizedFunctionInternal) calls it for one pair of matrices:
+    ``dimensions`` = (1 outer iteration, m, n, p); ``steps`` = 3 outer steps, then each
+    operand's core strides, a stride forced to 0 where its dimension is 1; the output a new
+    C-contiguous (m, p) array (as NumPy allocates it)."""
+    key = ("matmul", types)
+    if key in _gj_array_impls:
+        return _gj_array_impls[key]
+    out_dtype = _gj_np.dtype(types[-1]).type
+    call = _gj_matmul_call(types)
+
+    def impl(ufunc, a, b):
+        m, n = a.shape
+        n2, p = b.shape
+        if n != n2:
+            raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension "
+                             "0 (graphjit)")
+        out = _gj_np.empty((m, p), out_dtype)
+        call(a.ctypes.data, b.ctypes.data, out.ctypes.data, m, n, p,
+             0 if m == 1 else a.strides[0], 0 if n == 1 else a.strides[1],
+             0 if n == 1 else b.strides[0], 0 if p == 1 else b.strides[1],
+             0 if m == 1 else out.strides[0], 0 if p == 1 else out.strides[1])
+        return out
+    _gj_array_impls[key] = impl
+    return impl
+
+
+def _gj_matmul_call(types):
+    """An intrinsic ``call(a, b, out, m, n, p, 6 core strides)`` of np.matmul's loop for
+    ``types`` (addresses and strides as integers)."""
+    from numba.core.extending import intrinsic
+
+    def codegen(context, builder, signature, args):
+        module = builder.module
+        _, name, data_name = _gj_loops[("matmul", types.split("->")[0])]
+        loop = _gj_cgutils.get_or_insert_function(module, _GJ_LOOP, name)
+        argv = _gj_cgutils.alloca_once(builder, _GJ_I8P, size=3)
+        dims = _gj_cgutils.alloca_once(builder, _GJ_INTP, size=4)
+        stepv = _gj_cgutils.alloca_once(builder, _GJ_INTP, size=9)
+
+        def put(array, k, value):
+            builder.store(value, builder.gep(array, [_gj_ir.Constant(_gj_ir.IntType(32), k)]))
+        for k in range(3):
+            put(argv, k, builder.inttoptr(args[k], _GJ_I8P))
+        zero = _gj_ir.Constant(_GJ_INTP, 0)
+        for k, value in enumerate([_gj_ir.Constant(_GJ_INTP, 1)] + list(args[3:6])):
+            put(dims, k, value)
+        for k, value in enumerate([zero, zero, zero] + list(args[6:12])):
+            put(stepv, k, value)
+        builder.call(loop, [argv, dims, stepv, _gj_loop_data(builder, data_name)])
+        return context.get_dummy_value()
+
+    def call(typingctx, a, b, out, m, n, p, s0, s1, s2, s3, s4, s5):
+        args = (a, b, out, m, n, p, s0, s1, s2, s3, s4, s5)
+        if not all(isinstance(x, _gj_types.Integer) for x in args):
+            return None
+        return _gj_signature(_gj_types.none, *args), codegen
     return intrinsic(call)
 
 

@@ -16,6 +16,7 @@ from ...naming import fresh
 from ...helpers.numpy_calls import masked_items
 from ...registry import is_bound_jit_function
 from ...type_keys import type_key
+from ... import dynamic_numbers
 from .nodes import _describe
 from ...nodes import walk
 
@@ -92,6 +93,13 @@ class Environment:
             # The code was typed for this array's dtype and ndim (this scalar's type): NEP 50,
             # accumulators and result boxing follow from them. Another instance, or the same
             # attribute reassigned, must meet the same types or specialize again.
+            self.program.guard(path, "typekey", type_key(value))
+            return self.runtime_input(path)
+        if (type(value) is float and path is not None and path[0][0] == "root"
+                and len(path) == 2 and dynamic_numbers.is_dynamic(
+                    self.fn.__code__, tuple(path[1:]), value)):
+            # a closure factory's float (or a global) seen with another value before: read at
+            # each call, so every closure shares one specialization (dynamic_numbers.py)
             self.program.guard(path, "typekey", type_key(value))
             return self.runtime_input(path)
         if path is not None:
