@@ -19,7 +19,8 @@ _SAME = {"float": "np:float64", "int": "np:int64", "bool": "np:bool", "complex":
 _BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
            gast.Div: operator.truediv, gast.FloorDiv: operator.floordiv, gast.Mod: operator.mod,
            gast.Pow: operator.pow, gast.BitAnd: operator.and_, gast.BitOr: operator.or_,
-           gast.BitXor: operator.xor, gast.LShift: operator.lshift, gast.RShift: operator.rshift}
+           gast.BitXor: operator.xor, gast.LShift: operator.lshift, gast.RShift: operator.rshift,
+           gast.MatMult: operator.matmul}
 _UNARY = {gast.USub: operator.neg, gast.UAdd: operator.pos, gast.Invert: operator.invert}
 _PY_CALLS = {float: "float", int: "int", bool: "bool", complex: "complex", len: "int",
              isinstance: "bool", issubclass: "bool", callable: "bool"}
