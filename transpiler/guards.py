@@ -39,8 +39,12 @@ def failed_condition(guard, v, const, structural=False):
         return (f"type({v}) is not {const(expected[0])} or "
                 f"({v} >= 0) is not {bool(expected[1])}")
     if guard.kind == "array":
+        # (a dtype object, not its name: `dtype != "float64"` parses the name at each call,
+        # 90 ns; a dtype compares by identity first, 20 ns, then equal dtypes, 35 ns)
+        dtype = const(_dtype(expected[1]))
         return (f"getattr({v}, 'ndim', None) != {int(expected[0])} or "
-                f"getattr({v}, 'dtype', None) != {const(expected[1])}")
+                f"(getattr({v}, 'dtype', None) is not {dtype} and "
+                f"getattr({v}, 'dtype', None) != {dtype})")
     if guard.kind == "typekey":
         return typekey_condition(v, expected, const)
     if guard.kind == "len":
@@ -52,6 +56,12 @@ def failed_condition(guard, v, const, structural=False):
         # 0.0 == -0.0, but the sign reaches results (copysign, 1 / x, atan2): compare the text
         cond += f" or repr({v}) != {const(repr(expected))}"
     return cond
+
+
+def _dtype(name):
+    """The NumPy dtype of ``name`` (NumPy is imported: an array argument was seen)."""
+    import numpy as np
+    return np.dtype(name)
 
 
 def _has_zero_part(value):
@@ -69,8 +79,9 @@ def typekey_condition(v, key, const):
     (transpiler.type_keys.type_key): its type, an array's dtype and ndim, a tuple's length and the
     keys of its items, a list's elements' type."""
     if key[0] == "array":
+        dtype = const(key[2])
         return (f"type({v}) is not {const(key[1])} or {v}.ndim != {int(key[3])} or "
-                f"{v}.dtype != {const(key[2])}")
+                f"({v}.dtype is not {dtype} and {v}.dtype != {dtype})")
     if key[0] in ("tuple", "namedtuple"):
         kind = const(key[2]) if key[0] == "namedtuple" else "tuple"
         items = [f"type({v}) is not {kind}", f"len({v}) != {len(key[1])}"]
