@@ -158,7 +158,9 @@ class NumbaCPUBackend(Backend):
         """The outlined parallel loops (``@_jit_par``), after the generated functions."""
         from .base import emit_def
         for node, filename in self._outlined:
-            emit_def(lines, line_map, node, filename, "@_jit_par")
+            # (a deferring copy of a helper: inlined into the loop, backends/parallel_deferred)
+            emit_def(lines, line_map, node, getattr(node, "filename", filename),
+                     getattr(node, "decorator", "@_jit_par"))
         return None
 
     def _parallelize(self, node, fn):

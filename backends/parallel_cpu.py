@@ -46,6 +46,8 @@ from transpiler.analysis.dependence import classify_loop, range_loop
 from transpiler.analysis.loop_safety import SMALL, LoopSafety, Unsafe
 from transpiler.nodes import copy_tree, walk
 
+from .parallel_deferred import deferred_body, deferred_call
+
 # Numba's parfor passes allowed (numba/core/cpu_options.py ParallelOptions): prange loops and
 # the fusion of those; not the conversions that change values (see the module docstring).
 PARALLEL_OPTIONS = {"prange": True, "fusion": True, "comprehension": False,
@@ -164,19 +166,16 @@ class LoopParallelizer:
             self.rows.append((line, "serial", verdict.reason))
             return None
         fresh = {key: naming.fresh(f"_gj_{key}", self._taken) for key in
-                 ("lo", "hi", "st", "n", "k", "imin", "imax")}
+                 ("lo", "hi", "st", "n", "k", "imin", "imax", "err")}
         self._taken |= set(fresh.values())
         lo, hi, st = (_n(fresh[k]) for k in ("lo", "hi", "st"))
         interval = (_n(fresh["imin"]), _n(fresh["imax"]))
-        try:
-            safety = LoopSafety(loop.body, verdict.variable, interval, self.functions,
-                                self.checked, self.aliases, self._nonint, self._structured,
-                                self._scalar, self._ndim, ufunc_loop=self.ufunc_loop)
-            checks = safety.run()
-        except Unsafe as exc:
-            self.rows.append((line, "serial", f"an iteration may raise: {exc} (Numba's "
+        safety = self._safety(loop, verdict, interval)
+        if isinstance(safety, str):
+            self.rows.append((line, "serial", f"an iteration may raise: {safety} (Numba's "
                                               "threads do not propagate exceptions)"))
             return None
+        checks = safety.checks
         arrays = sorted({name for name, _, _, _ in checks})
         conditions = self._conditions(checks, verdict.stored, arrays)
         # range arguments below 2**58 in magnitude: the trip count and the index interval
@@ -189,8 +188,12 @@ class LoopParallelizer:
         nested = any(isinstance(n, (gast.For, gast.While)) for stmt in loop.body
                      for n in walk(stmt))
         # np.sin(x), math.sin(x), ufunc_loop(np.sin, x)
+        # (or graphjit's checked_sqrt, checked_sin...: math.sqrt, math.sin as Python's)
         calls = any(isinstance(n, gast.Attribute) and n.attr in _COSTLY and isinstance(
-            n.value, gast.Name) and n.value.id in self.aliases
+            n.value, gast.Name) and n.value.id in self.aliases or isinstance(
+            n, gast.Name) and n.id in self.functions and self.functions[n.id].is_helper and
+            self.functions[n.id].qualname.startswith("checked_") and
+            self.functions[n.id].qualname[len("checked_"):] in _COSTLY
                     for stmt in loop.body for n in walk(stmt))
         minimum = MIN_TRIP_NESTED if nested else MIN_TRIP_CALLS if calls else MIN_TRIP
         args = loop.iter.args
@@ -236,7 +239,13 @@ class LoopParallelizer:
             return None
         body = _widen_updates(body, wide)
         one = isinstance(step, gast.Constant) and step.value == 1
-        if one and isinstance(start, gast.Constant) and start.value == 0:
+        itself = one and isinstance(start, gast.Constant) and start.value == 0
+        if safety.raises:
+            # deferred raises (parallel_deferred.py): the helpers that raise set the
+            # iteration's flag in copies of them; the caller checks the flags after
+            body = deferred_body(self, body, safety.visited, fresh["err"],
+                                 verdict.variable if itself else fresh["k"])
+        if itself:
             # prange(n) over the loop variable itself: Numba's fastest form (a start, or an
             # index computed from the prange variable, measured up to 2x slower for a reduction)
             prange = gast.For(target=_n(verdict.variable, True), iter=_call(
@@ -249,17 +258,20 @@ class LoopParallelizer:
             prange = gast.For(target=_n(fresh["k"], True), iter=_call(
                 _attr(_n("numba"), "prange"), [_n(fresh["n"])]), body=[index] + body,
                 orelse=[], type_comment=None)
-        made_par = self._outline(line, prange, verdict, fresh, hits, wide)
+        made_par = self._outline(line, prange, verdict, fresh, hits, wide,
+                                 [fresh["err"]] if safety.raises else [])
         if made_par is None:
             return None
         outlined, parallel = made_par
+        serial = copy.copy(loop)
+        serial.iter = _call(_n("range"), [lo, hi, st])
+        if safety.raises:
+            parallel = deferred_call(self, parallel, verdict.stored, fresh, serial)
         for name, value in sorted(verdict.constants.items()):
             ran = _n(hits[name]) if name in hits else _n(fresh["n"])
             parallel.append(gast.If(test=gast.Compare(left=ran, ops=[gast.Gt()],
                                                       comparators=[_c(0)]),
                                     body=[_assign(name, _c(value))], orelse=[]))
-        serial = copy.copy(loop)
-        serial.iter = _call(_n("range"), [lo, hi, st])
         made = before + [gast.If(test=test if len(test.values) > 1 else test.values[0],
                                  body=parallel, orelse=[serial])]
         for stmt in made + [outlined]:   # new nodes get the loop's line; the body its own
@@ -273,10 +285,40 @@ class LoopParallelizer:
         self.rows.append((line, "parallel", "iterations independent" + (
             f", reductions {reductions}" if reductions else "") + f"; runs in parallel when it "
             f"has at least {minimum} iterations" + (" and its indexes are in range"
-                                                    if checks else "")))
+                                                    if checks else "") + (
+            "; an iteration that would raise makes the serial loop run again from the start "
+            "(its stores undone), which raises as Python" if safety.raises else "")))
         return made
 
-    def _outline(self, line, prange, verdict, fresh, hits, wide):
+    def _safety(self, loop, verdict, interval):
+        """The loop's :class:`LoopSafety`, run; or why an iteration may raise (a str). A
+        loop whose only raises are in graphjit's helpers (``math.sqrt`` of a negative...)
+        defers them (``safety.raises``) where nothing but array elements is carried out of
+        it (no reductions, no flags) and NumPy is imported."""
+        def run(deferred):
+            safety = LoopSafety(loop.body, verdict.variable, interval, self.functions,
+                                self.checked, self.aliases, self._nonint, self._structured,
+                                self._scalar, self._ndim, ufunc_loop=self.ufunc_loop,
+                                deferred=deferred)
+            safety.checks = safety.run()
+            return safety
+        try:
+            return run(False)
+        except Unsafe as exc:
+            why = str(exc)
+        if verdict.reductions or verdict.constants or not self._numpy():
+            return why
+        try:
+            safety = run(True)
+        except Unsafe:
+            return why
+        return safety if safety.raises else why
+
+    def _numpy(self):
+        """The generated module's name of NumPy, or None."""
+        return next((k for k, v in self.aliases.items() if v == "numpy"), None)
+
+    def _outline(self, line, prange, verdict, fresh, hits, wide, extra=()):
         """``(the @_jit_par function holding prange, the caller's statements that call it)``,
         or None (a row says why)."""
         # The prange loop is outlined into a function of its own (decorated @_jit_par): its
@@ -291,7 +333,7 @@ class LoopParallelizer:
             hits.values())
         inputs = sorted((set(verdict.inputs) & self._locals) - set(results)
                         - set(fresh.values())) + [fresh["lo"], fresh["hi"], fresh["st"],
-                                                  fresh["n"]]
+                                                  fresh["n"]] + list(extra)
         name = naming.fresh(f"{self._symbol}__parallel_{line}", self._module_names)
         self._module_names.add(name)
         ret = gast.Return(value=gast.Tuple(elts=[_n(r) for r in results], ctx=gast.Load())

@@ -143,7 +143,7 @@ def divide(a, b, out):
 
 
 def checked_sqrt(a, out):
-    """serial: math.sqrt raises ValueError for a negative number."""
+    """parallel, its raise deferred: math.sqrt raises ValueError for a negative number."""
     for i in range(a.shape[0]):
         out[i] = math.sqrt(a[i])
     return out
@@ -206,4 +206,37 @@ def whole_read(out, x):
     """serial: x + 1.0 is an array expression."""
     for i in range(out.shape[0]):
         out[i] = x + 1.0
+    return out
+
+
+def sqrt_sin(x, out):
+    """parallel, raises deferred: math.sqrt and math.sin are Python's (ValueError for a
+    negative square root and for sin(inf)); the issue's loop."""
+    for i in range(x.shape[0]):
+        out[i] = math.sqrt(x[i] * x[i] + 1.0) * math.sin(x[i])
+    return out
+
+
+def log_rows(a, out):
+    """parallel over rows, raises deferred: math.log of an element <= 0 raises ValueError."""
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] = math.log(a[i, j]) + math.sqrt(a[i, j])
+    return out
+
+
+def sqrt_sum(a):
+    """serial: a float sum (its order) beside a raising call: not deferred."""
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += math.sqrt(a[i])
+    return s
+
+
+def user_raise(a, out):
+    """serial: the user's own raise is not deferred."""
+    for i in range(a.shape[0]):
+        if a[i] < 0:
+            raise ValueError("negative")
+        out[i] = a[i] * 2.0
     return out

@@ -11,7 +11,7 @@ import itertools
 import gast
 
 from .analysis.paths import Path
-from .helpers import is_helper_file
+from .helpers import is_helper_file, is_helper_module
 from .naming import fresh
 from .registry import is_cell
 
@@ -189,7 +189,14 @@ class Program:
         # Roots are never guarded themselves, except static arguments (they are the values).
         if path is None or path in self.guards or (len(path) == 1 and path[0][0] != "arg"):
             return
+        if path[0][0] == "root" and self._helper_root(path[0][1]):
+            return      # graphjit's own helpers' globals: never rebound (a guard per call)
         self.guards[path] = Guard(path, kind, expected)
+
+    def _helper_root(self, index):
+        """Whether root ``index`` is the globals of one of graphjit's helper modules."""
+        root = self.roots[index]
+        return type(root) is dict and is_helper_module(root.get("__name__"))
 
     def guard_sign(self, path, nonneg):
         """Extend the ``"type"`` guard of an int argument with its sign."""

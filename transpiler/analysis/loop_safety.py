@@ -75,11 +75,17 @@ class LoopSafety:
             an element (as many indexes), not a row (an array again).
         ufunc_loop (str | None): the module's name of transpiler.ir.ufunc_loop: its call
             ``ufunc_loop(np.sin, x)`` is judged as ``np.sin(x)``.
+        deferred (bool): a ``raise`` in one of graphjit's helpers, outside a loop of its
+            own, is allowed: the parallel loop defers it (backends/parallel_cpu.py: a flag
+            per iteration instead, then the serial loop again if one is set). ``visited``
+            lists the program functions the body reaches (those get a deferring copy).
     """
 
     def __init__(self, body, variable, interval, functions, checked, aliases, nonint,
-                 structured=None, scalar=None, ndim=None, ufunc_loop=None):
+                 structured=None, scalar=None, ndim=None, ufunc_loop=None, deferred=False):
         self.functions, self.checked, self.aliases = functions, checked, aliases
+        self.deferred, self.visited, self.raises = deferred, [], 0
+        self._helper = []       # the stack of called functions: whether each is a helper
         self.ufunc_loop = ufunc_loop
         self.structured = structured or (lambda fn: fn.node)
         self.scalar = scalar or (lambda name: False)
@@ -108,7 +114,11 @@ class LoopSafety:
         for stmt in stmts:
             self._stmt(stmt, env, nonint, function)
 
-    def _stmt(self, stmt, env, nonint, function):
+    def _stmt(self, stmt, env, nonint, function, in_loop=False):
+        if isinstance(stmt, gast.Raise) and self.deferred and function and self._helper[-1] \
+                and not in_loop and in_loop is not None:
+            self.raises += 1        # deferred: the copy sets the iteration's flag instead
+            return
         if isinstance(stmt, (gast.Raise, gast.Assert)):
             raise Unsafe(f"it may raise (line {_line(stmt)})")
         if function and any(isinstance(n, (gast.Attribute, gast.Subscript)) and isinstance(
@@ -121,16 +131,18 @@ class LoopSafety:
             env = dict(env)
             env[stmt.target.id if isinstance(stmt.target, gast.Name) else ""] = \
                 self._range_interval(stmt, env, function)
-            self._block(stmt.body, env, nonint, function)
+            for inner in stmt.body:
+                self._stmt(inner, env, nonint, function, True)
             return
         if isinstance(stmt, gast.While):
             self._expr(stmt.test, env, nonint, function)
-            self._block(stmt.body, env, nonint, function)
+            for inner in stmt.body:
+                self._stmt(inner, env, nonint, function, True)
             return
         if isinstance(stmt, gast.If):
             self._expr(stmt.test, env, nonint, function)
-            self._block(stmt.body, env, nonint, function)
-            self._block(stmt.orelse, env, nonint, function)
+            for inner in stmt.body + stmt.orelse:
+                self._stmt(inner, env, nonint, function, bool(in_loop))
             return
         for child in child_nodes(stmt):
             if isinstance(child, gast.expr):
@@ -284,12 +296,20 @@ class LoopSafety:
                 raise Unsafe(self._seen_functions[key])
             return
         self._seen_functions[key] = None      # a recursive call: decided by the first
+        if fn.symbol.name not in self.visited:
+            self.visited.append(fn.symbol.name)
+        body = [s for s in node.body if not isinstance(s, gast.FunctionDef)]
+        # a raise deferred falls through: only where a return ends the function
+        self._helper.append(bool(fn.is_helper) and bool(body) and isinstance(body[-1],
+                                                                            gast.Return))
         try:
-            self._block([s for s in node.body if not isinstance(s, gast.FunctionDef)], {},
-                        inner, function=True)
+            for stmt in body:       # (None: a raise here, under no branch, is not deferred)
+                self._stmt(stmt, {}, inner, True, None)
         except Unsafe as exc:
             self._seen_functions[key] = f"{fn.qualname}: {exc}"
             raise Unsafe(self._seen_functions[key]) from None
+        finally:
+            self._helper.pop()
 
     def _nonint(self, node, nonint, function=False):
         """``node`` surely holds no integer: an integer overflow check cannot fire on it."""

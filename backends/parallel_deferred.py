@@ -1,0 +1,113 @@
+"""Parallel loops whose iterations may raise, with the raise deferred (issue 50).
+
+Numba's worker threads lose exceptions (transpiler/analysis/loop_safety.py), so a loop that may
+raise was always serial: any ``math.sqrt``, ``math.sin``, ``math.log`` of an element (graphjit's
+checked helpers raise Python's ValueError where Numba gives nan) kept the most common loop
+bodies on one core. Here such a loop runs in parallel all the same (backends/parallel_cpu.py):
+
+- the body calls *deferring copies* of the program functions it reaches: each ``raise`` of
+  graphjit's helpers becomes ``err[k] = 1`` (the iteration's flag; the helper then goes on
+  and returns its nan, which only reaches elements about to be thrown away);
+- before the loop, the flags ``err = np.zeros(n, np.uint8)`` and a copy of each array the loop
+  stores into; after it, if a flag is set, every stored array is copied back and the serial
+  loop runs again from the start, so the exception and every store before it are Python's.
+
+Where no iteration raises (the common case) the cost is the flags and the copies, one pass
+over the stored arrays; where one does, the loop ran twice. Only loops with no reductions and
+no flags carried out (their values would need undoing too) are deferred; a ``raise`` is
+deferred only in graphjit's own helpers, under a branch, outside their loops, in a function
+that ends with ``return`` (LoopSafety ``deferred``), so the fall-through is always defined.
+"""
+import gast
+
+from transpiler import naming
+from transpiler.nodes import copy_tree
+
+
+def _n(name, store=False):
+    return gast.Name(id=name, ctx=gast.Store() if store else gast.Load(), annotation=None,
+                     type_comment=None)
+
+
+class _Defer(gast.NodeTransformer):
+    """Calls of the functions in ``names`` -> their deferring copies, passed ``err, k``;
+    with ``raises``, each ``raise`` -> ``err[k] = 1``."""
+
+    def __init__(self, names, err, index, raises=False):
+        self.names, self.err, self.index, self.raises = names, err, index, raises
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, gast.Name) and node.func.id in self.names:
+            node.func = gast.copy_location(_n(self.names[node.func.id]), node.func)
+            node.args = node.args + [_n(self.err), _n(self.index)]
+        return node
+
+    def visit_Raise(self, node):
+        if not self.raises:
+            return node
+        flag = gast.Subscript(value=_n(self.err), slice=_n(self.index), ctx=gast.Store())
+        return gast.copy_location(gast.Assign(targets=[flag], value=gast.Constant(
+            value=1, kind=None), type_comment=None), node)
+
+
+def _copies(parallelizer, visited):
+    """Program function name -> the name of its deferring copy, for every function in
+    ``visited`` (made once per module; a new one joins ``parallelizer.outlined``)."""
+    made = parallelizer.__dict__.setdefault("_deferred", {})
+    names = {}
+    for name in visited:
+        if name not in made:
+            made[name] = naming.fresh(f"{name}__deferred", parallelizer._module_names)
+            parallelizer._module_names.add(made[name])
+        names[name] = made[name]
+    for name in visited:
+        if name in made and (name, "done") not in made:
+            made[(name, "done")] = True
+            fn = parallelizer.functions[name]
+            node = copy_tree(parallelizer._structured(fn))
+            node.filename = fn.filename         # (its lines are the helper's)
+            taken = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
+            err, index = naming.fresh("_gj_err", taken), naming.fresh("_gj_k", taken)
+            node.name = names[name]
+            node.args.args = node.args.args + [
+                gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+                for p in (err, index)]
+            node.decorator_list = []
+            node.decorator = "@_jit_inline"     # (backends/numba_cpu.py lower_more)
+            node = _Defer(names, err, index, raises=True).visit(node)
+            parallelizer.outlined.append(node)
+    return names
+
+
+def deferred_body(parallelizer, body, visited, err, index):
+    """The parallel loop's ``body`` calling the deferring copies of the functions it reaches
+    (``visited``: LoopSafety's), each passed the flags ``err`` and the iteration ``index``."""
+    names = _copies(parallelizer, visited)
+    return [_Defer(names, err, index).visit(stmt) for stmt in body]
+
+
+def deferred_call(parallelizer, parallel, stored, fresh, serial):
+    """The caller's statements around ``parallel`` (the outlined loop's call): the flags and
+    the copies of the ``stored`` arrays before it; after it, where a flag is set, the arrays
+    copied back and ``serial`` (the serial loop) run again."""
+    numpy = parallelizer._numpy()
+    err = fresh["err"]
+    saved = {}
+    for name in stored:
+        saved[name] = naming.fresh(f"_gj_saved_{name}", parallelizer._taken)
+        parallelizer._taken.add(saved[name])
+    before = [gast.Assign(targets=[_n(err, True)], value=gast.Call(
+        func=gast.Attribute(value=_n(numpy), attr="zeros", ctx=gast.Load()),
+        args=[_n(fresh["n"]), gast.Attribute(value=_n(numpy), attr="uint8", ctx=gast.Load())],
+        keywords=[]), type_comment=None)]
+    before += [gast.Assign(targets=[_n(saved[name], True)], value=gast.Call(
+        func=gast.Attribute(value=_n(name), attr="copy", ctx=gast.Load()), args=[],
+        keywords=[]), type_comment=None) for name in stored]
+    undo = [gast.Assign(targets=[gast.Subscript(value=_n(name), slice=gast.Constant(
+        value=Ellipsis, kind=None), ctx=gast.Store())], value=_n(saved[name]),
+        type_comment=None) for name in stored]
+    again = gast.If(test=gast.Call(func=gast.Attribute(value=_n(err), attr="any",
+                                                       ctx=gast.Load()), args=[], keywords=[]),
+                    body=undo + [copy_tree(serial)], orelse=[])
+    return before + parallel + [again]
