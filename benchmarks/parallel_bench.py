@@ -22,7 +22,7 @@ from common import (first_call, interleaved_medians, print_table, print_warnings
 
 ROUNDS = rounds(15)
 # The kernels with a goal (>= 1.8x on 2 cores): the independent, compute-bound loops.
-GOAL_KERNELS = ("trig_map", "mandelbrot", "pairwise", "axpy_exp")
+GOAL_KERNELS = ("trig_map", "math_map", "mandelbrot", "pairwise", "axpy_exp")
 GOAL = 1.8
 
 
@@ -35,6 +35,7 @@ def _inputs():
         (2000, 2000))
     return {
         "trig_map": (lambda: (a, np.empty_like(a)), True),
+        "math_map": (lambda: (a, np.empty_like(a)), True),
         "mandelbrot": (lambda: (xs, ys, 200, np.zeros((300, 400), dtype=np.int64)), False),
         "multiples": (lambda: (ints,), True),
         "pairwise": (lambda: (X,), False),

@@ -4,6 +4,8 @@ Each kernel is plain Python with ``range`` loops (what ``tp.jit(fn, parallel=Tru
 ``*_prange`` twin is the same code written for ``numba.njit(parallel=True)`` by hand, the user
 marking the parallel loop with ``prange`` (which Numba trusts).
 """
+import math
+
 import numpy as np
 from numba import prange
 
@@ -18,6 +20,20 @@ def trig_map(a, out):
 def trig_map_prange(a, out):
     for i in prange(a.shape[0]):
         out[i] = np.sqrt(a[i]) * np.sin(a[i]) + np.cos(a[i])
+    return out
+
+
+def math_map(a, out):
+    """Independent loop whose iterations may raise (math.sqrt, math.sin: ValueError for a
+    domain error, as Python): parallel with the raise deferred (backends/parallel_deferred.py)."""
+    for i in range(a.shape[0]):
+        out[i] = math.sqrt(a[i] * a[i] + 1.0) * math.sin(a[i])
+    return out
+
+
+def math_map_prange(a, out):
+    for i in prange(a.shape[0]):
+        out[i] = math.sqrt(a[i] * a[i] + 1.0) * math.sin(a[i])
     return out
 
 

@@ -163,3 +163,42 @@ def test_a_specialization_that_needs_the_constant_pins_it(monkeypatch):
         # converted again with the number a constant: compiled, not Python
         assert "python" not in str(jitted.explain()).split("\n")[1].split()[0]
     assert refused
+
+
+SHARED = 1.0
+
+
+def _sum_plain(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += float(x[i])
+    return s
+
+
+def _sum_scaled(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += float(x[i]) * SHARED
+    return s
+
+
+CALLEE = _sum_plain
+
+
+def reads_shared_then_calls(x):
+    return SHARED + CALLEE(x)      # SHARED is read before the callee is converted
+
+
+def test_a_float_dynamic_in_the_caller_is_dynamic_in_its_callees():
+    """Found by review: the caller's SHARED became a runtime input (type guard only) while a
+    callee converted later froze it as a constant; the value guard was dropped (one guard per
+    path), so the callee kept a stale value."""
+    global SHARED, CALLEE
+    jitted, x = tp.jit(reads_shared_then_calls), np.arange(4.0)
+    try:
+        for value, callee in ((1.0, _sum_plain), (2.0, _sum_plain), (3.0, _sum_scaled),
+                              (4.0, _sum_scaled), (5.0, _sum_scaled)):
+            SHARED, CALLEE = value, callee
+            _same(_run(reads_shared_then_calls, x), _run(jitted, x))
+    finally:
+        SHARED, CALLEE = 1.0, _sum_plain

@@ -75,9 +75,33 @@ def test_mismatched_shapes_raise_as_plain():
             tp.jit(accumulate)(a, b, 1)
 
 
-def test_a_product_with_a_vector_stays_numbas():
-    """A 1-D operand is not NumPy's loop yet (known gap): Numba's @, as before."""
-    a, v = np.ones((3, 4)), np.ones(4)
-    jitted = tp.jit(accumulate)
-    _same(accumulate(a, v, 1), jitted(a, v, 1))
-    assert "ufunc_loop(np.matmul" not in jitted.source()
+def matvec(a, v, k):
+    out = a @ v
+    for _ in range(k):
+        out = out + a @ v
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64])
+@pytest.mark.parametrize("m,n", [(5, 1), (1, 5), (1, 1), (3, 300), (300, 3), (64, 78), (0, 3),
+                                 (3, 0)])
+def test_products_with_vectors_bit_equal_plain(dtype, m, n):
+    """A 1-D operand is NumPy's loop too (its absent dimension 1, stride 0): matrix times
+    vector, vector times matrix, vector times vector (a NumPy scalar). Numba's @ differed for
+    a complex (5, 1) matrix times a vector (found by review)."""
+    rng = np.random.default_rng(2)
+
+    def draw(*shape):
+        x = rng.standard_normal(shape).astype(dtype)
+        return x + 1j * rng.standard_normal(shape).astype(dtype) if x.dtype.kind == "c" else x
+    a, v, w = draw(m, n), draw(n), draw(m)
+    jitted = tp.jit(matvec)
+    for args in ((a, v), (w, a), (v, v), (np.asfortranarray(a), np.repeat(v, 2)[::2])):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", tp.FallbackWarning)
+            got = jitted(*args, 2)
+        want = matvec(*args, 2)
+        assert type(got) is type(want)
+        assert np.asarray(got).dtype == np.asarray(want).dtype
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+    assert "ufunc_loop(np.matmul" in jitted.source()

@@ -119,6 +119,7 @@ class Program:
         self.roots = []             # extra root objects: globals dicts, closure cells
         self._root_index = {}
         self.guards = {}            # Path -> Guard
+        self.dynamic_paths = set()  # floats read at each call (transpiler/dynamic_numbers.py)
         self.functions = []         # callees first
         self.symbols = []
         self._imports = {}          # module name -> ModuleSymbol
@@ -187,8 +188,11 @@ class Program:
 
     def guard(self, path, kind, expected):
         # Roots are never guarded themselves, except static arguments (they are the values).
-        if path is None or path in self.guards or (len(path) == 1 and path[0][0] != "arg"):
+        if path is None or (len(path) == 1 and path[0][0] != "arg"):
             return
+        old = self.guards.get(path)
+        if old is not None and not (old.kind == "typekey" and kind == "eq"):
+            return      # (a value guard holds more than a type guard: it replaces it)
         if path[0][0] == "root" and self._helper_root(path[0][1]):
             return      # graphjit's own helpers' globals: never rebound (a guard per call)
         self.guards[path] = Guard(path, kind, expected)

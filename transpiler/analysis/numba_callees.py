@@ -31,7 +31,9 @@ def is_numba_dispatcher(fn):
     """Whether ``fn`` is a CPU dispatcher made by ``numba.njit``/``numba.jit`` (Numba already
     imported by the user: nothing is imported here)."""
     registry = sys.modules.get("numba.core.registry")
-    return registry is not None and isinstance(fn, registry.CPUDispatcher)
+    # (another thread may be importing Numba: the module is there, not yet its class)
+    dispatcher = getattr(registry, "CPUDispatcher", None)
+    return dispatcher is not None and isinstance(fn, dispatcher)
 
 
 def _numba_type(kind):

@@ -96,10 +96,13 @@ class Environment:
             self.program.guard(path, "typekey", type_key(value))
             return self.runtime_input(path)
         if (type(value) is float and path is not None and path[0][0] == "root"
-                and len(path) == 2 and dynamic_numbers.is_dynamic(
-                    self.fn.__code__, tuple(path[1:]), value)):
+                and len(path) == 2 and (path in self.program.dynamic_paths or
+                                        dynamic_numbers.is_dynamic(
+                                            self.fn.__code__, tuple(path[1:]), value))):
             # a closure factory's float (or a global) seen with another value before: read at
-            # each call, so every closure shares one specialization (dynamic_numbers.py)
+            # each call, so every closure shares one specialization (dynamic_numbers.py); by
+            # every function of the program that reads it (a callee's constant would be stale)
+            self.program.dynamic_paths.add(path)
             self.program.guard(path, "typekey", type_key(value))
             return self.runtime_input(path)
         if path is not None:

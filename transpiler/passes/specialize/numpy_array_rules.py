@@ -53,11 +53,12 @@ class NumpyArrayRules:
         return gast.copy_location(out, node)
 
     def _matmul_loop(self, node, kinds, values, sources):
-        """``a @ b`` of two 2-D arrays of one float or complex dtype: NumPy's own matmul
+        """``a @ b`` of two 1-D or 2-D arrays of one float or complex dtype: NumPy's own matmul
         loop (transpiler.ir.ufunc_loop; backends/runtime/ufunc_loops.py ``_gj_matmul_impl``:
         NumPy's BLAS calls, so NumPy's bits). None for other operands (Numba's ``@``)."""
-        dtypes = {k.split(":")[1] for k in kinds if k.startswith("arr:") and k.endswith(":2")}
-        if len(dtypes) != 1 or len(kinds) != 2 or not all(k.endswith(":2") for k in kinds) \
+        dtypes = {k.split(":")[1] for k in kinds if k.startswith("arr:")}
+        if len(dtypes) != 1 or len(kinds) != 2 or not all(
+                k.startswith("arr:") and k.split(":")[2] in ("1", "2") for k in kinds) \
                 or dtypes - {"float32", "float64", "complex64", "complex128"}:
             return None
         operands = [self._m(v, s) for v, s in zip(values, sources)]
