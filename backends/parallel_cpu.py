@@ -46,7 +46,7 @@ from transpiler.analysis.dependence import classify_loop, range_loop
 from transpiler.analysis.loop_safety import SMALL, LoopSafety, Unsafe
 from transpiler.nodes import copy_tree, walk
 
-from .parallel_deferred import deferred_body, deferred_call
+from .parallel_deferred import deferred_body, deferred_call, private_arrays
 
 # Numba's parfor passes allowed (numba/core/cpu_options.py ParallelOptions): prange loops and
 # the fusion of those; not the conversions that change values (see the module docstring).
@@ -60,7 +60,8 @@ PARALLEL_OPTIONS = {"prange": True, "fusion": True, "comprehension": False,
 MIN_TRIP = 65536
 MIN_TRIP_CALLS = 2048         # a flat body calling one of _COSTLY
 MIN_TRIP_NESTED = 16          # a body with a loop in it: each iteration is a loop
-RUNTIME = {"extent": "_gj_extent", "apart": "_gj_apart", "rows_apart": "_gj_rows_apart"}
+RUNTIME = {"extent": "_gj_extent", "apart": "_gj_apart", "rows_apart": "_gj_rows_apart",
+           "flags": "_gj_flags", "any_set": "_gj_any_set"}
 # Functions of ~10 ns or more a call (math and NumPy's transcendental ones).
 _COSTLY = frozenset({"sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos",
                      "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "arctan2",
@@ -105,6 +106,7 @@ class LoopParallelizer:
 
     One per lowered program: ``rewrite`` each generated function in turn.
     """
+    runtime = RUNTIME      # the module's names of backends/runtime/parallel.py's functions
 
     def __init__(self, mode, functions, checked, aliases, module_names, ufunc_loop=None):
         self.mode, self.functions, self.checked, self.aliases = mode, functions, checked, aliases
@@ -136,6 +138,7 @@ class LoopParallelizer:
             n, gast.Name)} | set(RUNTIME.values())
         self._plain_ints = _number_names(fdef)
         self._made_arrays = self._array_ndims(fdef)
+        self._private = private_arrays(fdef, self._made_arrays)
         fdef.body = self._block(fdef.body)
         return fdef, self.outlined, self.rows
 
@@ -240,11 +243,18 @@ class LoopParallelizer:
         body = _widen_updates(body, wide)
         one = isinstance(step, gast.Constant) and step.value == 1
         itself = one and isinstance(start, gast.Constant) and start.value == 0
+        saved = {}
         if safety.raises:
             # deferred raises (parallel_deferred.py): the helpers that raise set the
-            # iteration's flag in copies of them; the caller checks the flags after
+            # iteration's flag in copies of them; the caller checks the flags after; each
+            # iteration first saves the row it stores (arrays others may see)
+            for name in verdict.stored:
+                if name not in self._private:
+                    saved[name] = naming.fresh(f"_gj_saved_{name}", self._taken)
+                    self._taken.add(saved[name])
             body = deferred_body(self, body, safety.visited, fresh["err"],
-                                 verdict.variable if itself else fresh["k"])
+                                 verdict.variable if itself else fresh["k"], saved,
+                                 verdict.variable)
         if itself:
             # prange(n) over the loop variable itself: Numba's fastest form (a start, or an
             # index computed from the prange variable, measured up to 2x slower for a reduction)
@@ -259,14 +269,15 @@ class LoopParallelizer:
                 _attr(_n("numba"), "prange"), [_n(fresh["n"])]), body=[index] + body,
                 orelse=[], type_comment=None)
         made_par = self._outline(line, prange, verdict, fresh, hits, wide,
-                                 [fresh["err"]] if safety.raises else [])
+                                 [fresh["err"]] + sorted(saved.values()) if safety.raises
+                                 else [])
         if made_par is None:
             return None
         outlined, parallel = made_par
         serial = copy.copy(loop)
         serial.iter = _call(_n("range"), [lo, hi, st])
         if safety.raises:
-            parallel = deferred_call(self, parallel, verdict.stored, fresh, serial)
+            parallel = deferred_call(self, parallel, saved, fresh, serial)
         for name, value in sorted(verdict.constants.items()):
             ran = _n(hits[name]) if name in hits else _n(fresh["n"])
             parallel.append(gast.If(test=gast.Compare(left=ran, ops=[gast.Gt()],

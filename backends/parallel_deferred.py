@@ -8,12 +8,17 @@ bodies on one core. Here such a loop runs in parallel all the same (backends/par
 - the body calls *deferring copies* of the program functions it reaches: each ``raise`` of
   graphjit's helpers becomes ``err[k] = 1`` (the iteration's flag; the helper then goes on
   and returns its nan, which only reaches elements about to be thrown away);
-- before the loop, the flags ``err = np.zeros(n, np.uint8)`` and a copy of each array the loop
-  stores into; after it, if a flag is set, every stored array is copied back and the serial
-  loop runs again from the start, so the exception and every store before it are Python's.
+- before the loop, the flags ``err = np.zeros(n, np.uint8)`` and for each array the loop
+  stores into a buffer ``saved`` of its shape; each iteration first saves the row it stores
+  (``saved[i] = out[i]``: the dependence analysis proved it stores ``out[i, ...]`` only), in
+  parallel with the rest; after the loop, if a flag is set, the rows are copied back and the
+  serial loop runs again from the start, so the exception and every store before it are
+  Python's.
 
 Where no iteration raises (the common case) the cost is the flags and the copies, one pass
-over the stored arrays; where one does, the loop ran twice. Only loops with no reductions and
+over the stored arrays; where one does, the loop ran twice. An array the function made itself
+and never lets out but by returning it (``out = np.empty_like(x)``, then only ``out[i]``,
+``out.shape``, ``return out``) is not copied: when the loop raises, nothing can see it. Only loops with no reductions and
 no flags carried out (their values would need undoing too) are deferred; a ``raise`` is
 deferred only in graphjit's own helpers, under a branch, outside their loops, in a function
 that ends with ``return`` (LoopSafety ``deferred``), so the fall-through is always defined.
@@ -80,34 +85,66 @@ def _copies(parallelizer, visited):
     return names
 
 
-def deferred_body(parallelizer, body, visited, err, index):
+def deferred_body(parallelizer, body, visited, err, index, saved, variable):
     """The parallel loop's ``body`` calling the deferring copies of the functions it reaches
-    (``visited``: LoopSafety's), each passed the flags ``err`` and the iteration ``index``."""
+    (``visited``: LoopSafety's), each passed the flags ``err`` and the iteration ``index``;
+    first, ``saved[variable] = array[variable]`` for each array -> buffer of ``saved``."""
     names = _copies(parallelizer, visited)
-    return [_Defer(names, err, index).visit(stmt) for stmt in body]
+    saves = [_row_copy(buffer, array, variable) for array, buffer in sorted(saved.items())]
+    return saves + [_Defer(names, err, index).visit(stmt) for stmt in body]
 
 
-def deferred_call(parallelizer, parallel, stored, fresh, serial):
+def _row_copy(target, source, variable):
+    """``target[variable] = source[variable]``."""
+    return gast.Assign(targets=[gast.Subscript(value=_n(target), slice=_n(variable),
+                                               ctx=gast.Store())],
+                       value=gast.Subscript(value=_n(source), slice=_n(variable),
+                                            ctx=gast.Load()), type_comment=None)
+
+
+def private_arrays(fdef, made):
+    """The arrays of ``made`` (name -> ndim: every assignment makes a new array) that
+    ``fdef`` uses only as ``a[...]``, ``a.shape``/``size``/``ndim``/``dtype``, ``len(a)`` or
+    ``return a``: no one outside the call can see them before it returns."""
+    private = set(made)
+    allowed = set()
+    for node in gast.walk(fdef):
+        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name):
+            allowed.add(id(node.value))
+        elif isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
+                node.attr in ("shape", "size", "ndim", "dtype"):
+            allowed.add(id(node.value))
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id == "len" and len(node.args) == 1:
+            allowed.add(id(node.args[0]))
+        elif isinstance(node, gast.Return) and isinstance(node.value, gast.Name):
+            allowed.add(id(node.value))
+        elif isinstance(node, gast.Assign):
+            allowed.update(id(t) for t in node.targets if isinstance(t, gast.Name))
+    for node in gast.walk(fdef):
+        if isinstance(node, gast.Name) and node.id in private and id(node) not in allowed:
+            private.discard(node.id)
+    return private
+
+
+def deferred_call(parallelizer, parallel, saved, fresh, serial):
     """The caller's statements around ``parallel`` (the outlined loop's call): the flags and
-    the copies of the ``stored`` arrays before it; after it, where a flag is set, the arrays
-    copied back and ``serial`` (the serial loop) run again."""
+    the buffers of ``saved`` (array -> buffer name) before it; after it, where a flag is set,
+    the loop's rows copied back and ``serial`` (the serial loop) run again."""
     numpy = parallelizer._numpy()
     err = fresh["err"]
-    saved = {}
-    for name in stored:
-        saved[name] = naming.fresh(f"_gj_saved_{name}", parallelizer._taken)
-        parallelizer._taken.add(saved[name])
     before = [gast.Assign(targets=[_n(err, True)], value=gast.Call(
-        func=gast.Attribute(value=_n(numpy), attr="zeros", ctx=gast.Load()),
-        args=[_n(fresh["n"]), gast.Attribute(value=_n(numpy), attr="uint8", ctx=gast.Load())],
-        keywords=[]), type_comment=None)]
-    before += [gast.Assign(targets=[_n(saved[name], True)], value=gast.Call(
-        func=gast.Attribute(value=_n(name), attr="copy", ctx=gast.Load()), args=[],
-        keywords=[]), type_comment=None) for name in stored]
-    undo = [gast.Assign(targets=[gast.Subscript(value=_n(name), slice=gast.Constant(
-        value=Ellipsis, kind=None), ctx=gast.Store())], value=_n(saved[name]),
-        type_comment=None) for name in stored]
-    again = gast.If(test=gast.Call(func=gast.Attribute(value=_n(err), attr="any",
-                                                       ctx=gast.Load()), args=[], keywords=[]),
+        func=_n(parallelizer.runtime["flags"]), args=[_n(fresh["n"])], keywords=[]), type_comment=None)]
+    before += [gast.Assign(targets=[_n(buffer, True)], value=gast.Call(
+        func=gast.Attribute(value=_n(numpy), attr="empty_like", ctx=gast.Load()),
+        args=[_n(array)], keywords=[]), type_comment=None)
+        for array, buffer in sorted(saved.items())]
+    undo = []
+    if saved:
+        row = serial.target.id
+        undo = [gast.For(target=_n(row, True), iter=copy_tree(serial.iter), body=[
+            _row_copy(array, buffer, row) for array, buffer in sorted(saved.items())],
+            orelse=[], type_comment=None)]
+    again = gast.If(test=gast.Call(func=_n(parallelizer.runtime["any_set"]), args=[_n(err)], keywords=[]),
                     body=undo + [copy_tree(serial)], orelse=[])
     return before + parallel + [again]
