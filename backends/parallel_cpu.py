@@ -248,8 +248,13 @@ class LoopParallelizer:
             # deferred raises (parallel_deferred.py): the helpers that raise set the
             # iteration's flag in copies of them; the caller checks the flags after; each
             # iteration first saves the row it stores (arrays others may see)
+            # (an array the body also reads is saved even when made here: the serial rerun
+            # reads it and must find what the iterations before the raise left; review)
+            loaded = {n.value.id for stmt in loop.body for n in walk(stmt)
+                      if isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Load)
+                      and isinstance(n.value, gast.Name)}
             for name in verdict.stored:
-                if name not in self._private:
+                if name not in self._private or name in loaded:
                     saved[name] = naming.fresh(f"_gj_saved_{name}", self._taken)
                     self._taken.add(saved[name])
             body = deferred_body(self, body, safety.visited, fresh["err"],

@@ -22,6 +22,9 @@ and never lets out but by returning it (``out = np.empty_like(x)``, then only ``
 no flags carried out (their values would need undoing too) are deferred; a ``raise`` is
 deferred only in graphjit's own helpers, under a branch, outside their loops, in a function
 that ends with ``return`` (LoopSafety ``deferred``), so the fall-through is always defined.
+After a deferred raise the iteration goes on with the helper's nan, so nothing it reaches
+may have a ``while`` loop, a loop whose trip count it computes, or a recursion (a review made
+one spin forever); an array made here is left unsaved only when the loop never reads it.
 """
 import gast
 

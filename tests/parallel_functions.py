@@ -240,3 +240,24 @@ def user_raise(a, out):
             raise ValueError("negative")
         out[i] = a[i] * 2.0
     return out
+
+
+def made_and_read(x, res):
+    """parallel, raises deferred: an array made here that the loop reads is saved too (the
+    serial rerun reads it; found by review)."""
+    tmp = np.zeros_like(x)
+    for i in range(x.shape[0]):
+        tmp[i] = tmp[i] + x[i]
+        res[i] = math.sqrt(tmp[i])
+    return tmp
+
+
+def sqrt_until(x, out):
+    """serial: after a deferred raise the iteration would go on with nan, and this while loop
+    would never end (found by review): not deferred."""
+    for i in range(x.shape[0]):
+        y = x[i]
+        while not (y <= 1.0):
+            y = math.sqrt(y - 2.0)
+        out[i] = y
+    return out

@@ -60,3 +60,19 @@ def test_float32_and_views(low_threshold):  # noqa: F811
     check(P.sqrt_sin, base[::2], out[1::2])
     base[4000] = np.inf
     check(P.sqrt_sin, base[::2], out[1::2])
+
+
+def test_an_array_made_here_and_read_is_restored(low_threshold):  # noqa: F811
+    x = np.linspace(0.5, 3.0, 300)
+    x[150] = -1.0
+    compiled = check(P.made_and_read, x, np.full(300, 7.0))
+    assert _rows(compiled) == ["parallel"]
+    x[150] = 1.0
+    check(P.made_and_read, x, np.full(300, 7.0))
+
+
+def test_a_loop_whose_end_a_value_decides_is_not_deferred(low_threshold):  # noqa: F811
+    x = np.full(300, 0.5)
+    x[7] = 5.0      # 5 -> 1.73 -> sqrt(-0.27): ValueError (deferred, the while would spin)
+    (status, why), = loop_rows(check(P.sqrt_until, x, np.zeros(300)))
+    assert status == "serial" and "may raise" in why

@@ -86,6 +86,7 @@ class LoopSafety:
         self.functions, self.checked, self.aliases = functions, checked, aliases
         self.deferred, self.visited, self.raises = deferred, [], 0
         self._helper = []       # the stack of called functions: whether each is a helper
+        self._stack = []        # ... and their names
         self.ufunc_loop = ufunc_loop
         self.structured = structured or (lambda fn: fn.node)
         self.scalar = scalar or (lambda name: False)
@@ -127,6 +128,14 @@ class LoopSafety:
         if isinstance(stmt, (gast.Global, gast.Nonlocal, gast.Try, gast.With, gast.Delete)):
             raise Unsafe(f"it has a {type(stmt).__name__.lower()} statement (line "
                          f"{_line(stmt)})")
+        if self.deferred and isinstance(stmt, gast.While):
+            # after a deferred raise the iteration goes on with the helper's nan: a loop
+            # whose end depends on values could then never end (found by review)
+            raise Unsafe(f"a while loop (line {_line(stmt)}) beside a raise to defer")
+        if self.deferred and isinstance(stmt, gast.For) and not self._fixed_range(
+                stmt, function):
+            raise Unsafe(f"a loop (line {_line(stmt)}) whose trip count is computed, beside a "
+                         "raise to defer")
         if isinstance(stmt, gast.For):
             env = dict(env)
             env[stmt.target.id if isinstance(stmt.target, gast.Name) else ""] = \
@@ -151,6 +160,24 @@ class LoopSafety:
                 for item in child:
                     if isinstance(item, gast.expr):
                         self._expr(item, env, nonint, function)
+
+    def _fixed_range(self, loop, function):
+        """Whether ``loop`` is ``for v in range(...)`` of arguments no iteration computes:
+        constants, ``.shape`` items and ``len()`` of names, and (in the loop body itself) names
+        the body does not assign."""
+        it = loop.iter
+        if not (isinstance(it, gast.Call) and isinstance(it.func, gast.Name)
+                and it.func.id == "range" and not it.keywords):
+            return False
+        for arg in it.args:
+            for node in walk(arg):
+                if isinstance(node, gast.Call) and not (
+                        isinstance(node.func, gast.Name) and node.func.id == "len"):
+                    return False
+                if isinstance(node, gast.Name) and node.id != "len" and (
+                        function or node.id in self.assigned) and not _shape_of(node, arg):
+                    return False
+        return True
 
     def _range_interval(self, loop, env, function):
         """The interval of an inner loop's variable, or None (unknown; uses then fail)."""
@@ -291,6 +318,9 @@ class LoopSafety:
         inner = frozenset(p for p, a in zip(params, call.args)
                           if self._nonint(a, nonint, function))
         key = (fn.symbol.name, inner)
+        if self.deferred and fn.symbol.name in self._stack:
+            # a recursion whose depth a deferred raise's nan decides could overflow the stack
+            raise Unsafe(f"{fn.qualname} is recursive, beside a raise to defer")
         if key in self._seen_functions:
             if self._seen_functions[key] is not None:
                 raise Unsafe(self._seen_functions[key])
@@ -302,6 +332,7 @@ class LoopSafety:
         # a raise deferred falls through: only where a return ends the function
         self._helper.append(bool(fn.is_helper) and bool(body) and isinstance(body[-1],
                                                                             gast.Return))
+        self._stack.append(fn.symbol.name)
         try:
             for stmt in body:       # (None: a raise here, under no branch, is not deferred)
                 self._stmt(stmt, {}, inner, True, None)
@@ -310,6 +341,7 @@ class LoopSafety:
             raise Unsafe(self._seen_functions[key]) from None
         finally:
             self._helper.pop()
+            self._stack.pop()
 
     def _nonint(self, node, nonint, function=False):
         """``node`` surely holds no integer: an integer overflow check cannot fire on it."""
@@ -459,3 +491,15 @@ def _line(node):
 
 def _text(node):
     return gast.unparse(node).strip()[:60]
+
+
+def _shape_of(name, expr):
+    """Whether the Name node ``name`` appears in ``expr`` only as ``name.shape[...]`` or
+    ``len(name)`` (an extent: no iteration computes it)."""
+    for node in walk(expr):
+        if isinstance(node, gast.Attribute) and node.value is name and node.attr == "shape":
+            return True
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id == "len" and node.args and node.args[0] is name:
+            return True
+    return False
