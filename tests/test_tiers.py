@@ -718,3 +718,26 @@ def test_tiers_false_after_the_race_keeps_the_graph():
     before = dict(race.calls)
     caller(20)
     assert race.calls == before, "a race stands aside once tiers are off"
+
+
+def clipped(x, lo):
+    return np.clip(x, lo, 1.0) * 2.0 + 1.0
+
+
+def test_clip_runs_in_tier_1_nan_bounds_included():
+    """graphjit's clip helpers handle the NaN bounds where Numba's np.clip differs: tier 1
+    takes them, bit-equal to plain for NaN, +-0.0, +-inf elements and a NaN bound."""
+    rng = np.random.default_rng(21)
+
+    def make(i):
+        x = rng.standard_normal((6, 10)) * 3
+        x[0, :4] = [np.nan, -0.0, np.inf, -np.inf]
+        return x, (float("nan") if i % 7 == 3 else -0.5)
+    caller = Caller(clipped, make)
+    caller(2 + 2 * RACE)
+    race = the_race(caller.jitted)
+    tiers.join_compiles()
+    assert race.tier1 == "ready", race.tier1
+    force_winner(race, "tier 1")
+    caller(3 * RACE)
+    assert race.calls["tier 1"] > 0

@@ -291,7 +291,11 @@ def native_decision(jit, spec, kinds, args, compiled, miss):
         return "it draws random numbers (NumPy's state is carried per call)", None
     if made.writeback:
         return "it stores into attributes of its object", None
-    unchecked = _unchecked(made.source, args)
+    # graphjit's clip helpers: Numba's np.clip is NumPy's but for NaN bounds, which they
+    # handle (helpers/numpy_calls.py; measured equal over NaN, +-0.0, +-inf elements)
+    reviewed = {f.symbol.name for f in made.program.functions
+                if f.is_helper and f.qualname in ("numpy_clip", "numpy_clip_array")}
+    unchecked = _unchecked(made.source, args, reviewed)
     if unchecked:
         return unchecked, None
     if not _ERRSTATE:
@@ -357,7 +361,7 @@ def race_for(spec, kinds, tier0, python, run_reaching, miss, compiled):
     return race
 
 
-def _unchecked(source, args):
+def _unchecked(source, args, reviewed=frozenset()):
     """Why tier 1 is not tried for arguments ``args`` and the generated Numba ``source``, or
     None. Tier 1 is only as exact as the Numba backend, which the NumPy graph's first call
     never exercised; a review of tier 1 found Numba computing otherwise than NumPy in the
@@ -368,7 +372,8 @@ def _unchecked(source, args):
     integer arrays (float32 for NumPy's float16/float64), in matrix products with a 1-D
     operand and LAPACK (SciPy's BLAS; 2-D @ 2-D runs NumPy's own matmul loop, ufunc_loop). So tier 1 takes float64 arrays (no other dtype), Python numbers and
     float64/int64 scalars, and calls only of ``_TIER1_NUMPY`` and ``_TIER1_METHODS`` (NumPy's
-    own inner loops, ``ufunc_loop``, and graphjit's checked helpers are what the rest is)."""
+    own inner loops, ``ufunc_loop``, and graphjit's checked helpers are what the rest is);
+    the functions named in ``reviewed`` (helpers whose calls were checked) are not read."""
     import numpy as np
     for value in args:
         if isinstance(value, np.ndarray):
@@ -376,8 +381,8 @@ def _unchecked(source, args):
                 return f"an argument is a {value.dtype} array (tier 1 takes float64 arrays)"
         elif type(value) not in (int, float, bool, np.float64, np.int64, np.bool_):
             return f"an argument is a {type(value).__name__} (tier 1 takes numbers and arrays)"
-    functions = [f for f in ast.parse(source).body
-                 if isinstance(f, ast.FunctionDef) and f.name != "_prepare"]
+    functions = [f for f in ast.parse(source).body if isinstance(f, ast.FunctionDef)
+                 and f.name != "_prepare" and f.name not in reviewed]
     for node in (n for f in functions for n in ast.walk(f)):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             return ("it has a matrix product (@), which Numba computes with SciPy's BLAS, "
