@@ -24,6 +24,7 @@ This file is also the standalone source (``source(name)``): a module converted b
 line embeds it instead of importing graphjit.
 """
 import ctypes as _gj_ctypes
+import operator as _gj_operator
 
 import numpy as _gj_np
 from llvmlite import binding as _gj_llvm
@@ -158,6 +159,11 @@ class _gj_UFuncLoopTemplate(_gj_AbstractTemplate):
             return None
         ufunc = args[0].typing_key
         operands = [_gj_types.unliteral(a) for a in args[1:]]
+        if ufunc is _gj_np.matmul and len(operands) == 2 and _gj_matmul_types(operands) is None:
+            # not NumPy's loop (mixed dtypes, ints, 3-D...): Numba's own @, as written
+            found = self.context.resolve_function_type(_gj_operator.matmul, tuple(operands), {})
+            return None if found is None else _gj_signature(found.return_type, args[0],
+                                                             *operands)
         dtypes = [_gj_operand_dtype(a) for a in operands]
         # (not `None in dtypes`: np.dtype("float64") == None is True)
         if not isinstance(ufunc, _gj_np.ufunc) or any(d is None for d in dtypes):
@@ -209,6 +215,8 @@ def _gj_lower_ufunc_loop(context, builder, sig, args):
     dtypes = [_gj_operand_dtype(a) for a in operands]
     types = _gj_loop_types(ufunc, dtypes)
     if ufunc is _gj_np.matmul:     # (two vectors: a scalar result, still the gufunc loop)
+        if _gj_matmul_types(operands) is None:
+            return context.compile_internal(builder, _gj_numba_matmul, sig, args)
         impl = _gj_matmul_impl(types, tuple(a.ndim for a in operands))
         return context.compile_internal(builder, impl, sig, args)
     if not isinstance(sig.return_type, _gj_types.Array):
@@ -458,6 +466,18 @@ def _gj_pointer_call(ufunc, types):
     return intrinsic(call)
 
 
+def _gj_matmul_types(operands):
+    """NumPy's matmul loop types ("dd->d") for 1-D or 2-D arrays of one float dtype, or None."""
+    if len(operands) != 2 or not all(isinstance(a, _gj_types.Array) and a.ndim in (1, 2)
+                                     for a in operands):
+        return None
+    return _gj_loop_types(_gj_np.matmul, [_gj_operand_dtype(a) for a in operands])
+
+
+def _gj_numba_matmul(ufunc, a, b):      # Numba's own @ (where NumPy's loop does not apply)
+    return a @ b
+
+
 def _gj_matmul_impl(types, ndims):
     """``a @ b`` by NumPy's own matmul gufunc loop for ``types`` ("dd->d"), operands of
     ``ndims`` (1 or 2 each): numpy/_core/src/umath/matmul.c.src chooses gemm, syrk
@@ -466,11 +486,8 @@ def _gj_matmul_impl(types, ndims):
     called as ufunc_object.c (PyUFunc_GeneralizedFunctionInternal) calls it for one pair:
     ``dimensions`` = (1 outer iteration, m, n, p); ``steps`` = 3 outer steps, then each
     operand's core strides, a stride forced to 0 where its dimension is 1; the output a new
-    C-contiguous array (as NumPy allocates it). A 1-D operand's absent dimension (the
-    signature's ``(n?,k),(k,m?)->(n?,m?)``) is 1 with stride 0: ``a @ v`` is then the loop
-    call of ``(a @ v[:, None])[:, 0]``, which NumPy gives bit-equal (measured: 2,646 products
-    of 1 to 1000 rows and columns, strided, three dtypes, all equal); two 1-D operands give
-    a scalar."""
+    C-contiguous array. A 1-D operand's absent dimension is 1, stride 0: ``a @ v`` is the
+    loop call of ``(a @ v[:, None])[:, 0]``, bit-equal in NumPy (2,646 products measured)."""
     key = ("matmul", types, ndims)
     if key in _gj_array_impls:
         return _gj_array_impls[key]
@@ -478,7 +495,6 @@ def _gj_matmul_impl(types, ndims):
     call = _gj_matmul_call(types)
 
     def run(a, b, m, n, p, is1_m, is1_n, is2_n, is2_p, out, os_m, os_p):
-        """The loop call, each stride 0 where its dimension is 1."""
         call(a.ctypes.data, b.ctypes.data, out.ctypes.data, m, n, p,
              0 if m == 1 else is1_m, 0 if n == 1 else is1_n,
              0 if n == 1 else is2_n, 0 if p == 1 else is2_p,

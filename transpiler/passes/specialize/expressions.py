@@ -5,6 +5,7 @@ numbers, NEP 50, checked operators) before Numba's plain operator.
 import copy
 
 import gast
+import numpy as np
 
 from ...analysis.static_values import BINOPS, CMPOPS, is_scalar, Static, UNARYOPS
 from ...analysis.derived_types import display as _display
@@ -98,6 +99,12 @@ class Expressions:
         if self._may_be_python_int(node.op, [left, right], [node.left, node.right]):
             return self._checked_int(node, _CHECKED_BINOPS[type(node.op)],
                                      [self._m(left, node.left), self._m(right, node.right)])
+        if isinstance(node.op, gast.MatMult) and self.fidelity:
+            # operands of types not known here (the command line converts without argument
+            # types): NumPy's matmul loop where Numba's types allow it, else Numba's @
+            # (backends/runtime/ufunc_loops.py decides when Numba types the call)
+            return gast.copy_location(self._ufunc_loop(node, np.matmul, [
+                self._m(left, node.left), self._m(right, node.right)]), node)
         return gast.BinOp(left=self._m(left, node.left), op=node.op,
                           right=self._m(right, node.right))
 
