@@ -61,31 +61,26 @@ class _Defer(gast.NodeTransformer):
 
 def _copies(parallelizer, visited):
     """Program function name -> the name of its deferring copy, for every function in
-    ``visited`` (made once per module; a new one joins ``parallelizer.outlined``)."""
+    ``visited`` (each made once per module; a new one joins ``parallelizer.outlined``)."""
     made = parallelizer.__dict__.setdefault("_deferred", {})
-    names = {}
-    for name in visited:
-        if name not in made:
-            made[name] = naming.fresh(f"{name}__deferred", parallelizer._module_names)
-            parallelizer._module_names.add(made[name])
-        names[name] = made[name]
-    for name in visited:
-        if name in made and (name, "done") not in made:
-            made[(name, "done")] = True
-            fn = parallelizer.functions[name]
-            node = copy_tree(parallelizer._structured(fn))
-            node.filename = fn.filename         # (its lines are the helper's)
-            taken = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
-            err, index = naming.fresh("_gj_err", taken), naming.fresh("_gj_k", taken)
-            node.name = names[name]
-            node.args.args = node.args.args + [
-                gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
-                for p in (err, index)]
-            node.decorator_list = []
-            node.decorator = "@_jit_inline"     # (backends/numba_cpu.py lower_more)
-            node = _Defer(names, err, index, raises=True).visit(node)
-            parallelizer.outlined.append(node)
-    return names
+    fresh = [name for name in visited if name not in made]
+    for name in fresh:
+        made[name] = naming.fresh(f"{name}__deferred", parallelizer._module_names)
+        parallelizer._module_names.add(made[name])
+    for name in fresh:      # (after naming them all: copies call each other's copies)
+        fn = parallelizer.functions[name]
+        node = copy_tree(parallelizer._structured(fn))
+        node.filename = fn.filename         # (its lines are the helper's)
+        taken = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
+        err, index = naming.fresh("_gj_err", taken), naming.fresh("_gj_k", taken)
+        node.name = made[name]
+        node.args.args = node.args.args + [
+            gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+            for p in (err, index)]
+        node.decorator_list = []
+        node.decorator = "@_jit_inline"     # (backends/numba_cpu.py lower_more)
+        parallelizer.outlined.append(_Defer(made, err, index, raises=True).visit(node))
+    return {name: made[name] for name in visited}
 
 
 def deferred_body(parallelizer, body, visited, err, index, saved, variable):

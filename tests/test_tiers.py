@@ -625,6 +625,20 @@ def affine_vector(x, v, b):
     return x @ v + b
 
 
+def forced_tier1(fn, make_args, calls):
+    """A Caller of ``fn`` on ``make_args(i)`` whose tier 1 is made, then ``calls`` more
+    calls with the other ways slowed (tier 1 chosen); the race."""
+    caller = Caller(fn, make_args)
+    caller(2 + 2 * RACE)
+    race = the_race(caller.jitted)
+    tiers.join_compiles()
+    assert race.tier1 == "ready", race.tier1
+    force_winner(race, "tier 1")
+    caller(calls)
+    assert race.calls["tier 1"] > 0
+    return caller, race
+
+
 @pytest.mark.parametrize("shape", [(1000, 3, 1000), (8, 4, 3), (1, 300, 5), (5, 300, 1),
                                    (6, 1, 7)])
 def test_matrix_products_run_numpys_own_loop_in_tier_1(shape):
@@ -633,30 +647,17 @@ def test_matrix_products_run_numpys_own_loop_in_tier_1(shape):
     bit-equal to plain at every call, gemm, gemv and dot shapes alike."""
     m, n, p = shape
     rng = np.random.default_rng(13)
-    caller = Caller(affine, lambda i: (rng.standard_normal((m, n)), rng.standard_normal((n, p)),
-                                       rng.standard_normal(p)))
-    caller(2 + 2 * RACE)
-    race = the_race(caller.jitted)
-    tiers.join_compiles()
-    assert race.tier1 == "ready", race.tier1
-    force_winner(race, "tier 1")
-    caller(2 * RACE + 2)
-    assert race.calls["tier 1"] > 0
+    caller, _ = forced_tier1(affine, lambda i: (
+        rng.standard_normal((m, n)), rng.standard_normal((n, p)), rng.standard_normal(p)),
+        2 * RACE + 2)
     caller.check_kept()
 
 
 def test_matrix_vector_products_run_numpys_own_loop_in_tier_1():
     """``x @ v`` with a 1-D ``v`` is NumPy's loop too: tier 1 runs it, bit-equal to plain."""
     rng = np.random.default_rng(14)
-    caller = Caller(affine_vector, lambda i: (rng.standard_normal((8, 4)),
-                                              rng.standard_normal(4), rng.standard_normal(8)))
-    caller(2 + 2 * RACE)
-    race = the_race(caller.jitted)
-    tiers.join_compiles()
-    assert race.tier1 == "ready", race.tier1
-    force_winner(race, "tier 1")
-    caller(2 * RACE + 2)
-    assert race.calls["tier 1"] > 0
+    forced_tier1(affine_vector, lambda i: (rng.standard_normal((8, 4)), rng.standard_normal(4),
+                                           rng.standard_normal(8)), 2 * RACE + 2)
 
 
 # -- review findings: Numba computes these otherwise than NumPy; tier 1 is not made ----------
@@ -733,11 +734,4 @@ def test_clip_runs_in_tier_1_nan_bounds_included():
         x = rng.standard_normal((6, 10)) * 3
         x[0, :4] = [np.nan, -0.0, np.inf, -np.inf]
         return x, (float("nan") if i % 7 == 3 else -0.5)
-    caller = Caller(clipped, make)
-    caller(2 + 2 * RACE)
-    race = the_race(caller.jitted)
-    tiers.join_compiles()
-    assert race.tier1 == "ready", race.tier1
-    force_winner(race, "tier 1")
-    caller(3 * RACE)
-    assert race.calls["tier 1"] > 0
+    forced_tier1(clipped, make, 3 * RACE)

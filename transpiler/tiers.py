@@ -369,8 +369,9 @@ def _unchecked(source, args, reviewed=frozenset()):
     negative ints, ``np.spacing(-0.0)``, ``np.sinc`` of float32, integer ``np.divmod`` by -1
     killing the process), in float32 chains with an int from ``x.shape`` (computed in
     float64), in complex multiplies (NumPy's loop uses FMA), in the result dtypes of small
-    integer arrays (float32 for NumPy's float16/float64), in matrix products with a 1-D
-    operand and LAPACK (SciPy's BLAS; 2-D @ 2-D runs NumPy's own matmul loop, ufunc_loop). So tier 1 takes float64 arrays (no other dtype), Python numbers and
+    integer arrays (float32 for NumPy's float16/float64), in ``np.dot`` and LAPACK (SciPy's
+    BLAS; ``@`` runs NumPy's own matmul loop, ufunc_loop). So tier 1 takes float64 arrays
+    (no other dtype), Python numbers and
     float64/int64 scalars, and calls only of ``_TIER1_NUMPY`` and ``_TIER1_METHODS`` (NumPy's
     own inner loops, ``ufunc_loop``, and graphjit's checked helpers are what the rest is);
     the functions named in ``reviewed`` (helpers whose calls were checked) are not read."""

@@ -100,9 +100,10 @@ class Expressions:
             return self._checked_int(node, _CHECKED_BINOPS[type(node.op)],
                                      [self._m(left, node.left), self._m(right, node.right)])
         if isinstance(node.op, gast.MatMult) and self.fidelity:
-            # operands of types not known here (the command line converts without argument
-            # types): NumPy's matmul loop where Numba's types allow it, else Numba's @
-            # (backends/runtime/ufunc_loops.py decides when Numba types the call)
+            # NumPy's own matmul loop where Numba's types allow it (1-D or 2-D arrays of one
+            # float or complex dtype: NumPy's bits), else Numba's @; decided when Numba types
+            # the call (backends/runtime/ufunc_loops.py), so also for operands whose types
+            # are not known here (the command line converts without argument types)
             return gast.copy_location(self._ufunc_loop(node, np.matmul, [
                 self._m(left, node.left), self._m(right, node.right)]), node)
         return gast.BinOp(left=self._m(left, node.left), op=node.op,

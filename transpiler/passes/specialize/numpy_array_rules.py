@@ -22,7 +22,7 @@ class NumpyArrayRules:
         array too, where its dtype is not the loop's); ``a ** 0.5`` is ``np.sqrt(a)``; falls
         back where Numba's array loop differs. None where Numba's operator already agrees."""
         if name == "MatMult":
-            return self._matmul_loop(node, kinds, values, sources)
+            return None     # ufunc_loop(np.matmul, ...): expressions.py, whatever the types
         constants = [v.value if isinstance(v, Static) else self.numbers.constant(s)
                      for v, s in zip(values, sources)]
         found = array_plan(name, kinds, constants)
@@ -51,18 +51,6 @@ class NumpyArrayRules:
         else:
             out = gast.BinOp(left=converted[0], op=op, right=converted[1])
         return gast.copy_location(out, node)
-
-    def _matmul_loop(self, node, kinds, values, sources):
-        """``a @ b`` of two 1-D or 2-D arrays of one float or complex dtype: NumPy's own matmul
-        loop (transpiler.ir.ufunc_loop; backends/runtime/ufunc_loops.py ``_gj_matmul_impl``:
-        NumPy's BLAS calls, so NumPy's bits). None for other operands (Numba's ``@``)."""
-        dtypes = {k.split(":")[1] for k in kinds if k.startswith("arr:")}
-        if len(dtypes) != 1 or len(kinds) != 2 or not all(
-                k.startswith("arr:") and k.split(":")[2] in ("1", "2") for k in kinds) \
-                or dtypes - {"float32", "float64", "complex64", "complex128"}:
-            return None
-        operands = [self._m(v, s) for v, s in zip(values, sources)]
-        return gast.copy_location(self._ufunc_loop(node, np.matmul, operands), node)
 
     def _inplace_array_update(self, node, target, value, target_kinds):
         """``a op= b`` of an array ``a``: ``np.<ufunc>(a, b, out=a)`` with casting
